@@ -1,0 +1,25 @@
+import type { PostConfirmationTriggerEvent } from 'aws-lambda';
+import { createProfile } from '../lib/profiles';
+import { SELF_SIGNUP_USER_TYPES, type UserType } from '../domain/roles';
+import { logger } from '../lib/logger';
+
+/** Cognito post confirmation: creates the profile (full_name, user_type, phone) and adds the group. */
+export async function handler(event: PostConfirmationTriggerEvent): Promise<PostConfirmationTriggerEvent> {
+  if (event.triggerSource !== 'PostConfirmation_ConfirmSignUp') return event;
+  const attrs = event.request.userAttributes;
+  const rawType = attrs['custom:user_type'] ?? 'venditore';
+  const userType: UserType = (SELF_SIGNUP_USER_TYPES as readonly string[]).includes(rawType)
+    ? (rawType as UserType)
+    : 'venditore';
+  await createProfile({
+    userId: attrs.sub!,
+    email: attrs.email ?? '',
+    fullName: (attrs.name ?? '').trim(),
+    userType,
+    phone: attrs.phone_number?.trim() || null,
+    userPoolId: event.userPoolId,
+    username: event.userName,
+  });
+  logger.info('Profile created', { userId: attrs.sub, userType });
+  return event;
+}

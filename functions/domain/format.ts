@@ -1,0 +1,46 @@
+/** Italian formatting shared by the SPA, e-mails and documents. */
+const int = new Intl.NumberFormat('it-IT', { maximumFractionDigits: 0, useGrouping: true });
+const dec = new Intl.NumberFormat('it-IT', { maximumFractionDigits: 2 });
+const date = new Intl.DateTimeFormat('it-IT', { day: '2-digit', month: '2-digit', year: 'numeric', timeZone: 'Europe/Rome' });
+const dateLong = new Intl.DateTimeFormat('it-IT', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'Europe/Rome' });
+const dateTime = new Intl.DateTimeFormat('it-IT', {
+  day: '2-digit', month: '2-digit', year: 'numeric', hour: '2-digit', minute: '2-digit', hour12: false, timeZone: 'Europe/Rome',
+});
+
+/** 250000 -> "250.000" (grouping always on, also for 4-digit numbers). */
+export function formatNumber(value: number): string {
+  return int.format(value).replace(/\u00a0/g, ' ');
+}
+
+/** 2.5 -> "2,5" */
+export function formatDecimal(value: number): string {
+  return dec.format(value);
+}
+
+/** 2500 -> "2.500 €" (whole euro, Italian grouping). */
+export function formatEuro(value: number): string {
+  // it-IT currency style skips grouping below 10.000 ("2500 €"); the product always groups.
+  return `${formatNumber(Math.round(value))} €`;
+}
+
+/** dd/MM/yyyy in Europe/Rome */
+export function formatDate(value: Date | string | number): string {
+  return date.format(new Date(value));
+}
+
+/** "22 novembre 2026" */
+export function formatDateLong(value: Date | string | number): string {
+  return dateLong.format(new Date(value));
+}
+
+/** dd/MM/yyyy HH:mm in Europe/Rome */
+export function formatDateTime(value: Date | string | number): string {
+  return dateTime.format(new Date(value)).replace(',', '');
+}
+
+/** Parses an amount typed by a person: drops the euro sign, dots, commas and spaces; whole euro. */
+export function parseAmount(text: string): number {
+  const digits = text.replace(/[€.,\s]/g, '');
+  if (!/^\d+$/.test(digits)) return 0;
+  return Number(digits);
+}

@@ -1,0 +1,51 @@
+import { z } from 'zod';
+
+/**
+ * Runtime configuration, read once from the environment and validated.
+ * On AWS the CDK api stack sets these variables; locally the local runtime does.
+ * `*_ENDPOINT` variables exist only locally (emulators); on AWS they are unset.
+ */
+const schema = z.object({
+  TABLE_NAME: z.string().min(1),
+  MEDIA_BUCKET: z.string().min(1).optional(),
+  OMI_BUCKET: z.string().min(1).optional(),
+  USER_POOL_ID: z.string().min(1).optional(),
+  USER_POOL_CLIENT_ID: z.string().min(1).optional(),
+  AWS_REGION: z.string().min(1).default('eu-south-1'),
+  MAIL_FROM: z.string().email().default('noreply@opzionecasa.it'),
+  BACKOFFICE_EMAIL: z.string().email().default('backoffice@opzionecasa.it'),
+  APP_URL: z.string().url().default('http://localhost:5173'),
+  TOKEN_TTL_DAYS: z.coerce.number().int().positive().default(30),
+  DYNAMODB_ENDPOINT: z.string().url().optional(),
+  S3_ENDPOINT: z.string().url().optional(),
+  SES_ENDPOINT: z.string().url().optional(),
+  COGNITO_ENDPOINT: z.string().url().optional(),
+});
+
+export type Config = z.infer<typeof schema>;
+
+let cached: Config | undefined;
+
+export function config(): Config {
+  if (!cached) {
+    const parsed = schema.safeParse(process.env);
+    if (!parsed.success) {
+      throw new Error(`Invalid configuration: ${parsed.error.issues.map((i) => i.path.join('.')).join(', ')}`);
+    }
+    cached = parsed.data;
+  }
+  return cached;
+}
+
+/** Forget the cached configuration (the local runtime and tests set the environment first). */
+export function resetConfig(): void {
+  cached = undefined;
+}
+
+export function requireConfig<K extends keyof Config>(key: K): NonNullable<Config[K]> {
+  const value = config()[key];
+  if (value === undefined || value === null || value === '') {
+    throw new Error(`Missing configuration ${String(key)}`);
+  }
+  return value as NonNullable<Config[K]>;
+}

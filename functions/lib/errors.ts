@@ -1,0 +1,60 @@
+/**
+ * Typed errors. Handlers and use cases throw these; `toResponse` in http.ts maps each
+ * to its status code and Italian message. Anything else becomes a generic 500 whose
+ * details stay in the logs.
+ */
+export class AppError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly details?: Record<string, unknown>,
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+export class ValidationError extends AppError {
+  constructor(message = 'Dati non validi', readonly fields?: Record<string, string>) {
+    super(400, 'VALIDATION', message, fields ? { fields } : undefined);
+  }
+}
+
+export class UnauthorizedError extends AppError {
+  constructor(message = 'Accesso richiesto') {
+    super(401, 'UNAUTHORIZED', message);
+  }
+}
+
+export class ForbiddenError extends AppError {
+  constructor(message = 'Non hai i permessi per accedere a questa risorsa') {
+    super(403, 'FORBIDDEN', message);
+  }
+}
+
+export class NotFoundError extends AppError {
+  constructor(message = 'Risorsa non trovata') {
+    super(404, 'NOT_FOUND', message);
+  }
+}
+
+export class ConflictError extends AppError {
+  constructor(message = 'La risorsa è stata modificata da un altro utente. Ricarica la pagina.') {
+    super(409, 'CONFLICT', message);
+  }
+}
+
+export class GoneError extends AppError {
+  constructor(message = 'Link non valido o scaduto') {
+    super(410, 'GONE', message);
+  }
+}
+
+export class TooManyRequestsError extends AppError {
+  constructor(message = 'Troppe richieste. Riprova tra qualche minuto.') {
+    super(429, 'TOO_MANY_REQUESTS', message);
+  }
+}
+
+export const GENERIC_ERROR_MESSAGE = 'Si è verificato un errore. Riprova più tardi.';

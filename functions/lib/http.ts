@@ -1,0 +1,114 @@
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import { z } from 'zod';
+import { callerFrom, type Caller } from './auth';
+import { AppError, ForbiddenError, GENERIC_ERROR_MESSAGE, UnauthorizedError, ValidationError } from './errors';
+import { logger } from './logger';
+import { isAllowed, routeById, type RouteId } from '../routes';
+
+type Schema = z.ZodType;
+type Out<S> = S extends z.ZodType ? z.infer<S> : undefined;
+
+export interface RouteInput<B, Q, P, Auth extends boolean> {
+  body: B;
+  query: Q;
+  params: P;
+  caller: Auth extends true ? Caller : Caller | undefined;
+  event: APIGatewayProxyEventV2;
+  /** the caller's IP address, as API Gateway saw it */
+  sourceIp: string;
+}
+
+export type ApiHandler = (event: APIGatewayProxyEventV2, context?: Context) => Promise<APIGatewayProxyStructuredResultV2>;
+
+const JSON_HEADERS = {
+  'content-type': 'application/json; charset=utf-8',
+  'cache-control': 'no-store',
+  'x-content-type-options': 'nosniff',
+};
+
+export function json(status: number, body: unknown): APIGatewayProxyStructuredResultV2 {
+  return { statusCode: status, headers: JSON_HEADERS, body: body === undefined ? '' : JSON.stringify(body) };
+}
+
+/** The one error mapper: typed errors keep their Italian message; anything else is a generic 500. */
+export function toResponse(err: unknown): APIGatewayProxyStructuredResultV2 {
+  if (err instanceof AppError) {
+    return json(err.status, { error: err.code, message: err.message, ...(err.details ?? {}) });
+  }
+  logger.error('Unhandled error', { error: err as Error });
+  return json(500, { error: 'INTERNAL', message: GENERIC_ERROR_MESSAGE });
+}
+
+/** zod issues -> one Italian message per field (the schemas carry Italian messages). */
+export function validationError(error: z.ZodError, fallback = 'Dati non validi'): ValidationError {
+  const fields: Record<string, string> = {};
+  for (const issue of error.issues) {
+    const key = issue.path.join('.') || '_';
+    fields[key] ??= issue.message;
+  }
+  const first = error.issues[0];
+  return new ValidationError(first && !/^Invalid|^Expected/.test(first.message) ? first.message : fallback, fields);
+}
+
+function parseBody(event: APIGatewayProxyEventV2): unknown {
+  if (!event.body) return undefined;
+  const text = event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new ValidationError('Il corpo della richiesta non è un JSON valido');
+  }
+}
+
+function parseWith<S extends Schema | undefined>(schema: S, value: unknown): Out<S> {
+  if (!schema) return undefined as Out<S>;
+  const result = schema.safeParse(value);
+  if (!result.success) throw validationError(result.error);
+  return result.data as Out<S>;
+}
+
+/**
+ * Wraps a use case as an API Gateway HTTP API (v2) handler: checks the manifest's access
+ * rule for the route (the JWT authorizer only proves who the caller is), parses body,
+ * query and path parameters with zod, and maps results and typed errors to responses.
+ */
+export function route<
+  BS extends Schema | undefined = undefined,
+  QS extends Schema | undefined = undefined,
+  PS extends Schema | undefined = undefined,
+>(
+  id: RouteId,
+  schemas: { body?: BS; query?: QS; params?: PS },
+  fn: (input: RouteInput<Out<BS>, Out<QS>, Out<PS>, boolean>) => Promise<unknown>,
+  options: { successStatus?: number } = {},
+): ApiHandler {
+  const def = routeById(id);
+  if (!def) throw new Error(`Route ${id} is not in the manifest`);
+  return async (event) => {
+    try {
+      const caller = callerFrom(event);
+      if (def.access !== 'public') {
+        if (!caller) throw new UnauthorizedError();
+        if (!isAllowed(def.access, caller.groups)) throw new ForbiddenError();
+      }
+      const input = {
+        body: parseWith(schemas.body, parseBody(event)),
+        query: parseWith(schemas.query, event.queryStringParameters ?? {}),
+        params: parseWith(schemas.params, event.pathParameters ?? {}),
+        caller,
+        event,
+        sourceIp: event.requestContext?.http?.sourceIp ?? '',
+      };
+      const result = await fn(input as RouteInput<Out<BS>, Out<QS>, Out<PS>, boolean>);
+      return json(options.successStatus ?? (result === undefined ? 204 : 200), result);
+    } catch (err) {
+      return toResponse(err);
+    }
+  };
+}
+
+/** For handlers of routes that need a caller (not public): narrows `caller`. */
+export function requireCaller(caller: Caller | undefined): Caller {
+  if (!caller) throw new UnauthorizedError();
+  return caller;
+}

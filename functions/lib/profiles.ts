@@ -1,0 +1,83 @@
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { AdminAddUserToGroupCommand } from '@aws-sdk/client-cognito-identity-provider';
+import { aws } from './aws';
+import { requireConfig } from './config';
+import { keys } from './keys';
+import { groupForUserType, type UserType } from '../domain/roles';
+
+export interface Profile {
+  id: string;
+  email: string;
+  fullName: string;
+  userType: UserType;
+  phone: string | null;
+  companyName?: string | null;
+  companyVat?: string | null;
+  companyRea?: string | null;
+  companyAddress?: string | null;
+  companyCity?: string | null;
+  companyProvince?: string | null;
+  createdAt: string;
+}
+
+const FIELDS = [
+  'id', 'email', 'fullName', 'userType', 'phone', 'companyName', 'companyVat', 'companyRea',
+  'companyAddress', 'companyCity', 'companyProvince', 'createdAt',
+] as const;
+
+export function toProfile(item: Record<string, unknown>): Profile {
+  const out: Record<string, unknown> = {};
+  for (const f of FIELDS) out[f] = item[f] ?? null;
+  return out as unknown as Profile;
+}
+
+export async function getProfile(userId: string): Promise<Profile | undefined> {
+  const res = await aws().ddb.send(
+    new GetCommand({ TableName: requireConfig('TABLE_NAME'), Key: keys.profile(userId), ConsistentRead: true }),
+  );
+  return res.Item ? toProfile(res.Item) : undefined;
+}
+
+/**
+ * Creates the profile once (a redelivered trigger changes nothing) and puts the user in
+ * the group of their user type.
+ */
+export async function createProfile(input: {
+  userId: string;
+  email: string;
+  fullName: string;
+  userType: UserType;
+  phone: string | null;
+  userPoolId: string;
+  username: string;
+}): Promise<void> {
+  const createdAt = new Date().toISOString();
+  try {
+    await aws().ddb.send(
+      new PutCommand({
+        TableName: requireConfig('TABLE_NAME'),
+        Item: {
+          ...keys.profile(input.userId),
+          ...keys.profileIndex(input.fullName || input.email, input.userId),
+          entity: 'profile',
+          id: input.userId,
+          email: input.email.toLowerCase(),
+          fullName: input.fullName,
+          userType: input.userType,
+          phone: input.phone,
+          createdAt,
+        },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    );
+  } catch (err) {
+    if ((err as Error).name !== 'ConditionalCheckFailedException') throw err;
+  }
+  await aws().cognito.send(
+    new AdminAddUserToGroupCommand({
+      UserPoolId: input.userPoolId,
+      Username: input.username,
+      GroupName: groupForUserType(input.userType),
+    }),
+  );
+}

@@ -1,0 +1,85 @@
+import type { Group } from './domain/roles';
+
+/**
+ * THE route manifest: every HTTP use case with who may call it. The CDK api stack makes
+ * one function and one route per entry, the local gateway mounts the same handlers, and
+ * the authorization test enumerates it.
+ *
+ * access:
+ * - 'public': no token needed;
+ * - 'authenticated': any signed-in user (the handler checks ownership);
+ * - a list of groups: a signed-in user in at least one of them.
+ * Handlers also check ownership of the resource (`owner` says what is checked).
+ */
+export type Access = 'public' | 'authenticated' | readonly Group[];
+
+/** AWS resources a function uses; the api stack grants exactly these. */
+export type Grant =
+  | 'table:read'
+  | 'table:write'
+  | 'media:read'
+  | 'media:write'
+  | 'omi:read'
+  | 'omi:write'
+  | 'ses:send'
+  | 'cognito:admin';
+
+export interface RouteDef {
+  /** unique id; also the Lambda's logical name */
+  id: string;
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** API path without the /api prefix; parameters as {name} */
+  path: string;
+  /** handler module under functions/, without extension; it exports `handler` */
+  handler: string;
+  access: Access;
+  /** ownership rule the handler enforces, for the reader and the authorization test */
+  owner?: string;
+  grants: readonly Grant[];
+  timeoutSeconds?: number;
+  memoryMb?: number;
+}
+
+export const routes = [
+  { id: 'health', method: 'GET', path: '/health', handler: 'system/health', access: 'public', grants: [] },
+  { id: 'getMe', method: 'GET', path: '/me', handler: 'users/get-me', access: 'authenticated', owner: 'the caller only', grants: ['table:read'] },
+  {
+    id: 'claimInvitation',
+    method: 'POST',
+    path: '/invitations/claim',
+    handler: 'properties/claim-invitation',
+    access: ['seller'],
+    owner: 'links the property to the caller only when the token is valid and the property has no other owner',
+    grants: ['table:read', 'table:write'],
+  },
+] as const satisfies readonly RouteDef[];
+
+export type RouteId = (typeof routes)[number]['id'];
+
+/** Functions not behind HTTP: Cognito triggers, S3 events, schedules. */
+export interface TriggerDef {
+  id: string;
+  handler: string;
+  source: 'cognito:preSignUp' | 'cognito:postConfirmation' | 's3:omiDrop' | 'schedule';
+  grants: readonly Grant[];
+  schedule?: string;
+  timeoutSeconds?: number;
+  memoryMb?: number;
+}
+
+export const triggers = [
+  { id: 'preSignUp', handler: 'auth/pre-sign-up', source: 'cognito:preSignUp', grants: [] },
+  { id: 'postConfirmation', handler: 'auth/post-confirmation', source: 'cognito:postConfirmation', grants: ['table:write', 'cognito:admin'] },
+] as const satisfies readonly TriggerDef[];
+
+export function routeById(id: string): RouteDef | undefined {
+  return (routes as readonly RouteDef[]).find((r) => r.id === id);
+}
+
+/** True when a caller with these groups (undefined = no token) may call the route. */
+export function isAllowed(access: Access, groups: readonly Group[] | undefined): boolean {
+  if (access === 'public') return true;
+  if (!groups) return false;
+  if (access === 'authenticated') return true;
+  return access.some((g) => groups.includes(g));
+}

@@ -1,0 +1,3 @@
+import { route } from '../lib/http';
+
+export const handler = route('health', {}, async () => ({ status: 'ok' }));
