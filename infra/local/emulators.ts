@@ -1,0 +1,241 @@
+/**
+ * The AWS emulators of the local runtime (ARCHITECTURE.md section 6). Each start function
+ * resolves when its service answers, and returns a stop function.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { mkdir } from 'node:fs/promises';
+import net from 'node:net';
+import path from 'node:path';
+import type { Server } from 'node:http';
+
+const require = createRequire(import.meta.url);
+
+export interface Running {
+  name: string;
+  url: string;
+  stop: () => Promise<void>;
+}
+
+/** Fails with a message naming the port when something already listens on it. */
+export async function assertPortFree(port: number, what: string): Promise<void> {
+  await new Promise<void>((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', (err: NodeJS.ErrnoException) => {
+      reject(
+        new Error(
+          err.code === 'EADDRINUSE'
+            ? `La porta ${port} (${what}) è già in uso: chiudi il programma che la occupa o imposta un'altra porta.`
+            : `Porta ${port} (${what}): ${err.message}`,
+        ),
+      );
+    });
+    srv.listen(port, '127.0.0.1', () => srv.close(() => resolve()));
+  });
+}
+
+/** A free port chosen by the OS (tests). */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitFor(check: () => Promise<boolean>, what: string, timeoutMs = 30_000): Promise<void> {
+  const start = Date.now();
+  for (;;) {
+    try {
+      if (await check()) return;
+    } catch {
+      // not up yet
+    }
+    if (Date.now() - start > timeoutMs) throw new Error(`${what} non risponde dopo ${timeoutMs / 1000} s`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.closeAllConnections?.();
+    server.close(() => resolve());
+  });
+}
+
+/** DynamoDB Local (the official jar shipped in amplify-dynamodb-simulator), run with java. */
+export async function startDynamo(opts: { port: number; dataDir?: string }): Promise<Running> {
+  const emulatorDir = path.join(path.dirname(require.resolve('amplify-dynamodb-simulator/package.json')), 'emulator');
+  const args = ['-Xmx1g', '-Djava.library.path=./DynamoDBLocal_lib', '-jar', 'DynamoDBLocal.jar', '-port', String(opts.port), '-sharedDb'];
+  if (opts.dataDir) {
+    await mkdir(opts.dataDir, { recursive: true });
+    args.push('-dbPath', opts.dataDir);
+  } else {
+    args.push('-inMemory');
+  }
+  const child: ChildProcess = spawn('java', args, { cwd: emulatorDir, stdio: ['ignore', 'pipe', 'pipe'] });
+  let exited = false;
+  let output = '';
+  child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
+  const exitedPromise = new Promise<void>((resolve) => child.once('exit', () => ((exited = true), resolve())));
+  child.once('error', (err) => {
+    output += `\n${err.message}`;
+    exited = true;
+  });
+  const url = `http://127.0.0.1:${opts.port}`;
+  await waitFor(async () => {
+    if (exited) throw Object.assign(new Error('exited'), { fatal: true });
+    const res = await fetch(url, { method: 'POST' }).catch(() => undefined);
+    return res !== undefined;
+  }, 'DynamoDB Local').catch((err) => {
+    throw new Error(`DynamoDB Local non si è avviato (serve Java 17+): ${exited ? output.slice(-500) : (err as Error).message}`);
+  });
+  return {
+    name: 'DynamoDB Local',
+    url,
+    stop: async () => {
+      if (exited) return;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 3000);
+      await exitedPromise;
+      clearTimeout(timer);
+    },
+  };
+}
+
+/** s3rver in this process. `onEvent` receives the standard S3 event records. */
+export async function startS3(opts: {
+  port: number;
+  dir: string;
+  buckets: { name: string; cors: string }[];
+  onEvent?: (event: { Records: unknown[] }) => void;
+}): Promise<Running & { server: unknown }> {
+  const S3rver = require('s3rver') as new (o: Record<string, unknown>) => {
+    run: () => Promise<unknown>;
+    close: () => Promise<void>;
+    on: (e: string, cb: (ev: { Records: unknown[] }) => void) => void;
+  };
+  await mkdir(opts.dir, { recursive: true });
+  const server = new S3rver({
+    address: '127.0.0.1',
+    port: opts.port,
+    silent: true,
+    directory: opts.dir,
+    vhostBuckets: false,
+    configureBuckets: opts.buckets.map((b) => ({ name: b.name, configs: [Buffer.from(b.cors)] })),
+  });
+  if (opts.onEvent) server.on('event', opts.onEvent);
+  await server.run();
+  return { name: 'S3 (s3rver)', url: `http://127.0.0.1:${opts.port}`, server, stop: () => server.close() };
+}
+
+/** aws-ses-v2-local in this process: GET / is the mail viewer, GET /store the sent mail. */
+export async function startSes(opts: { port: number }): Promise<Running> {
+  type Start = (c: { host: string; port: number }) => Promise<Server>;
+  const mod = (await import('aws-ses-v2-local')) as unknown as { default: Start | { default: Start } };
+  // CommonJS default export: tsx and vitest unwrap it differently.
+  const start = typeof mod.default === 'function' ? mod.default : mod.default.default;
+  const server = await start({ host: '127.0.0.1', port: opts.port });
+  return { name: 'SES (aws-ses-v2-local)', url: `http://127.0.0.1:${opts.port}`, stop: () => closeServer(server) };
+}
+
+/**
+ * cognito-local in this process, with its data under `dir` (absolute paths, no chdir),
+ * the Lambda triggers pointed at our local Lambda endpoint, and the pool's password
+ * minimum enforced as Cognito does (the emulator ignores password policies).
+ */
+export async function startCognito(opts: {
+  port: number;
+  dir: string;
+  lambdaEndpoint: string;
+  triggerFunctions: Record<string, string>;
+  minPasswordLength: number;
+}): Promise<Running> {
+  const base = path.dirname(require.resolve('cognito-local/package.json'));
+  const lib = (p: string) => require(path.join(base, 'lib', p));
+  const { StormDBDataStoreFactory } = lib('services/dataStore/stormDb.js');
+  const services = lib('services/index.js');
+  const { CognitoServiceFactoryImpl } = lib('services/cognitoService.js');
+  const { UserPoolServiceFactoryImpl } = lib('services/userPoolService.js');
+  const { CryptoService } = lib('services/crypto.js');
+  const { MessageDeliveryService } = lib('services/messageDelivery/messageDelivery.js');
+  const { ConsoleMessageSender } = lib('services/messageDelivery/consoleMessageSender.js');
+  const { otp } = lib('services/otp.js');
+  const { JwtTokenGenerator } = lib('services/tokenGenerator.js');
+  const { Router } = lib('server/Router.js');
+  const { createServer } = lib('server/server.js');
+  const { CognitoError } = lib('errors.js');
+  process.env.AWS_SDK_JS_SUPPRESS_MAINTENANCE_MODE_MESSAGE = '1';
+  const AWS = require(require.resolve('aws-sdk', { paths: [base] }));
+  const pino = require(require.resolve('pino', { paths: [base] }));
+
+  const dataDir = path.join(opts.dir, 'db');
+  await mkdir(dataDir, { recursive: true });
+  const logger = pino({ level: 'silent' });
+  const ctx = { logger };
+  const issuer = `http://127.0.0.1:${opts.port}`;
+  const config = {
+    LambdaClient: {
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+      region: 'local',
+      endpoint: opts.lambdaEndpoint,
+    },
+    TriggerFunctions: opts.triggerFunctions,
+    UserPoolDefaults: { UsernameAttributes: ['email'] },
+    TokenConfig: { IssuerDomain: issuer },
+    KMSConfig: { credentials: { accessKeyId: 'local', secretAccessKey: 'local' }, region: 'local' },
+    ServerConfig: { port: opts.port, hostname: '127.0.0.1', development: false, https: false },
+  };
+  const clock = new services.DateClock();
+  const dataStoreFactory = new StormDBDataStoreFactory(dataDir);
+  const cognitoClient = await new CognitoServiceFactoryImpl(
+    dataDir,
+    dataStoreFactory,
+    new UserPoolServiceFactoryImpl(clock, dataStoreFactory),
+  ).create(ctx, config.UserPoolDefaults);
+  const triggers = new services.TriggersService(
+    clock,
+    cognitoClient,
+    new services.LambdaService(config.TriggerFunctions, new AWS.Lambda(config.LambdaClient)),
+    new CryptoService(config.KMSConfig),
+  );
+  const svc = {
+    clock,
+    cognito: cognitoClient,
+    config,
+    messages: new services.MessagesService(triggers, new MessageDeliveryService(new ConsoleMessageSender())),
+    otp,
+    tokenGenerator: new JwtTokenGenerator(clock, triggers, config.TokenConfig),
+    triggers,
+  };
+  class PasswordPolicyError extends CognitoError {
+    constructor() {
+      super('InvalidPasswordException', `Password did not conform with policy: Password not long enough (minimum ${opts.minPasswordLength})`);
+    }
+  }
+  const passwordFields: Record<string, string> = {
+    SignUp: 'Password',
+    AdminSetUserPassword: 'Password',
+    ConfirmForgotPassword: 'Password',
+    ChangePassword: 'ProposedPassword',
+    RespondToAuthChallenge: '',
+  };
+  const inner = Router(svc);
+  const router = (target: string) => {
+    const fn = inner(target);
+    const field = passwordFields[target];
+    if (!field) return fn;
+    return async (c: unknown, req: Record<string, unknown>) => {
+      const pw = req[field];
+      if (typeof pw === 'string' && pw.length < opts.minPasswordLength) throw new PasswordPolicyError();
+      return fn(c, req);
+    };
+  };
+  const server = createServer(router, logger, config.ServerConfig, svc);
+  const http = (await server.start()) as Server;
+  return { name: 'Cognito (cognito-local)', url: issuer, stop: () => closeServer(http) };
+}

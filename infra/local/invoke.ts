@@ -1,0 +1,26 @@
+/**
+ * `npm run invoke -- <route-or-trigger-id> <event.json>`: runs one handler with an event
+ * file (see events/) against the running local stack (`npm start` must be running), and
+ * prints what it returned.
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { routes, triggers } from '../../functions/routes';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const [id, eventFile] = process.argv.slice(2);
+const all = [...routes, ...triggers] as readonly { id: string; handler: string }[];
+const def = all.find((d) => d.id === id);
+if (!def || !eventFile) {
+  console.error(`Uso: npm run invoke -- <id> <file evento>\nId disponibili: ${all.map((d) => d.id).join(', ')}`);
+  process.exit(2);
+}
+const env = JSON.parse(await readFile(path.join(ROOT, '.local', 'env.json'), 'utf8').catch(() => {
+  console.error('Nessun ambiente locale: avvia prima "npm start".');
+  process.exit(1);
+})) as Record<string, string>;
+Object.assign(process.env, env);
+const event = JSON.parse(await readFile(path.resolve(eventFile), 'utf8'));
+const mod = (await import(path.join(ROOT, 'functions', `${def.handler}.ts`))) as { handler: (e: unknown) => Promise<unknown> };
+console.log(JSON.stringify(await mod.handler(event), null, 2));

@@ -1,0 +1,114 @@
+/**
+ * Idempotent setup of the local resources: the table with its GSIs, the user pool with
+ * its app client and groups. Buckets (with CORS for the SPA origin) are configured when
+ * s3rver starts. Running it again changes nothing.
+ */
+import {
+  CreateTableCommand,
+  DescribeTableCommand,
+  DynamoDBClient,
+  ResourceNotFoundException,
+  UpdateTimeToLiveCommand,
+  type GlobalSecondaryIndex,
+} from '@aws-sdk/client-dynamodb';
+import {
+  CognitoIdentityProviderClient,
+  CreateGroupCommand,
+  CreateUserPoolClientCommand,
+  CreateUserPoolCommand,
+  ListGroupsCommand,
+  ListUserPoolClientsCommand,
+  ListUserPoolsCommand,
+} from '@aws-sdk/client-cognito-identity-provider';
+import { TABLE_GSIS, TABLE_KEYS, TTL_ATTRIBUTE } from '../../functions/lib/table';
+import { GROUPS, MIN_PASSWORD_LENGTH } from '../../functions/domain/roles';
+
+const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
+export const LOCAL_REGION = 'eu-south-1';
+
+export async function ensureTable(endpoint: string, tableName: string): Promise<void> {
+  const ddb = new DynamoDBClient({ endpoint, region: LOCAL_REGION, credentials });
+  try {
+    await ddb.send(new DescribeTableCommand({ TableName: tableName }));
+    return;
+  } catch (err) {
+    if (!(err instanceof ResourceNotFoundException)) throw err;
+  }
+  const attrs = new Set<string>([TABLE_KEYS.partitionKey, TABLE_KEYS.sortKey]);
+  const gsis: GlobalSecondaryIndex[] = TABLE_GSIS.map((g) => {
+    attrs.add(g.partitionKey);
+    attrs.add(g.sortKey);
+    return {
+      IndexName: g.indexName,
+      KeySchema: [
+        { AttributeName: g.partitionKey, KeyType: 'HASH' },
+        { AttributeName: g.sortKey, KeyType: 'RANGE' },
+      ],
+      Projection: { ProjectionType: 'ALL' },
+    };
+  });
+  await ddb.send(
+    new CreateTableCommand({
+      TableName: tableName,
+      BillingMode: 'PAY_PER_REQUEST',
+      AttributeDefinitions: [...attrs].map((a) => ({ AttributeName: a, AttributeType: 'S' })),
+      KeySchema: [
+        { AttributeName: TABLE_KEYS.partitionKey, KeyType: 'HASH' },
+        { AttributeName: TABLE_KEYS.sortKey, KeyType: 'RANGE' },
+      ],
+      GlobalSecondaryIndexes: gsis,
+    }),
+  );
+  await ddb
+    .send(new UpdateTimeToLiveCommand({ TableName: tableName, TimeToLiveSpecification: { AttributeName: TTL_ATTRIBUTE, Enabled: true } }))
+    .catch(() => undefined);
+  ddb.destroy();
+}
+
+export function corsXml(origins: string[]): string {
+  const allowed = origins.map((o) => `<AllowedOrigin>${o}</AllowedOrigin>`).join('');
+  return `<CORSConfiguration><CORSRule>${allowed}<AllowedMethod>GET</AllowedMethod><AllowedMethod>PUT</AllowedMethod><AllowedMethod>POST</AllowedMethod><AllowedMethod>HEAD</AllowedMethod><AllowedHeader>*</AllowedHeader><ExposeHeader>ETag</ExposeHeader><MaxAgeSeconds>3000</MaxAgeSeconds></CORSRule></CORSConfiguration>`;
+}
+
+export interface PoolIds {
+  userPoolId: string;
+  userPoolClientId: string;
+}
+
+export async function ensureUserPool(endpoint: string, poolName: string): Promise<PoolIds> {
+  const cognito = new CognitoIdentityProviderClient({ endpoint, region: LOCAL_REGION, credentials });
+  const pools = await cognito.send(new ListUserPoolsCommand({ MaxResults: 60 }));
+  let userPoolId = pools.UserPools?.find((p) => p.Name === poolName)?.Id;
+  if (!userPoolId) {
+    const created = await cognito.send(
+      new CreateUserPoolCommand({
+        PoolName: poolName,
+        UsernameAttributes: ['email'],
+        AutoVerifiedAttributes: ['email'],
+        Policies: { PasswordPolicy: { MinimumLength: MIN_PASSWORD_LENGTH } },
+        Schema: [{ Name: 'user_type', AttributeDataType: 'String', Mutable: true }],
+      }),
+    );
+    userPoolId = created.UserPool!.Id!;
+  }
+  const clients = await cognito.send(new ListUserPoolClientsCommand({ UserPoolId: userPoolId, MaxResults: 60 }));
+  let userPoolClientId = clients.UserPoolClients?.find((c) => c.ClientName === 'web')?.ClientId;
+  if (!userPoolClientId) {
+    const created = await cognito.send(
+      new CreateUserPoolClientCommand({
+        UserPoolId: userPoolId,
+        ClientName: 'web',
+        ExplicitAuthFlows: ['ALLOW_USER_PASSWORD_AUTH', 'ALLOW_USER_SRP_AUTH', 'ALLOW_REFRESH_TOKEN_AUTH'],
+      }),
+    );
+    userPoolClientId = created.UserPoolClient!.ClientId!;
+  }
+  const groups = await cognito.send(new ListGroupsCommand({ UserPoolId: userPoolId }));
+  for (const g of GROUPS) {
+    if (!groups.Groups?.some((x) => x.GroupName === g)) {
+      await cognito.send(new CreateGroupCommand({ UserPoolId: userPoolId, GroupName: g }));
+    }
+  }
+  cognito.destroy();
+  return { userPoolId, userPoolClientId };
+}

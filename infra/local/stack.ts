@@ -1,0 +1,202 @@
+/**
+ * Starts the whole back end locally: emulators, setup, demo accounts, the local gateway,
+ * S3 event delivery and schedules. Used by `npm start`, the integration and e2e tests and
+ * the benchmarks, so all of them run the same thing.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { assertPortFree, freePort, startCognito, startDynamo, startS3, startSes, type Running } from './emulators';
+import { corsXml, ensureTable, ensureUserPool, LOCAL_REGION, type PoolIds } from './setup';
+import { seedDemoAccounts, type DemoAccount } from './seed';
+import { invokeTrigger, startGateway } from './gateway';
+import { triggers, type TriggerDef } from '../../functions/routes';
+import { MIN_PASSWORD_LENGTH } from '../../functions/domain/roles';
+import { resetConfig } from '../../functions/lib/config';
+import { resetAws } from '../../functions/lib/aws';
+import { DEFAULT_COMPANY, type RuntimeConfig } from '../../functions/domain/runtime-config';
+
+export const TABLE_NAME = 'opzione-casa';
+export const MEDIA_BUCKET = 'opzione-casa-media';
+export const OMI_BUCKET = 'opzione-casa-omi-drop';
+
+export interface Ports {
+  dynamodb: number;
+  s3: number;
+  ses: number;
+  cognito: number;
+  api: number;
+}
+
+export const DEFAULT_PORTS: Ports & { web: number } = {
+  web: 5173,
+  api: 3000,
+  dynamodb: 8000,
+  s3: 4569,
+  ses: 8005,
+  cognito: 9229,
+};
+
+export interface LocalStackOptions {
+  /** persistent data folder; omitted = in-memory DynamoDB and a temporary folder */
+  dataDir?: string;
+  /** fixed ports, or free ones chosen by the OS */
+  ports?: Ports;
+  /** the SPA's origin (CORS of the API and the buckets, links in e-mails) */
+  appOrigin: string;
+  seed?: boolean;
+  log?: (line: string) => void;
+}
+
+export interface LocalStack {
+  ports: Ports;
+  urls: { api: string; dynamodb: string; s3: string; ses: string; cognito: string; issuer: string };
+  pool: PoolIds;
+  accounts: DemoAccount[];
+  /** environment the handlers run with (also set on process.env) */
+  env: Record<string, string>;
+  runtimeConfig: RuntimeConfig;
+  stop: () => Promise<void>;
+}
+
+/** Runs an async-invoked function as Lambda does: on failure, two more attempts. */
+async function invokeAsync(id: string, event: unknown, log: (l: string) => void): Promise<void> {
+  for (let attempt = 1; attempt <= 3; attempt++) {
+    try {
+      await invokeTrigger(id, event);
+      return;
+    } catch (err) {
+      log(`${id} non riuscita (tentativo ${attempt}/3): ${(err as Error).message}`);
+      if (attempt < 3) await new Promise((r) => setTimeout(r, attempt * 1000));
+    }
+  }
+}
+
+/** `rate(5 minutes)` -> milliseconds; the local runtime supports rate expressions. */
+export function rateToMs(expr: string): number | undefined {
+  const m = /^rate\((\d+)\s+(minute|minutes|hour|hours|day|days)\)$/.exec(expr.trim());
+  if (!m) return undefined;
+  const n = Number(m[1]);
+  const unit = m[2]!.startsWith('minute') ? 60_000 : m[2]!.startsWith('hour') ? 3_600_000 : 86_400_000;
+  return n * unit;
+}
+
+export async function startLocalStack(opts: LocalStackOptions): Promise<LocalStack> {
+  const log = opts.log ?? (() => {});
+  const ports: Ports = opts.ports ?? {
+    dynamodb: await freePort(),
+    s3: await freePort(),
+    ses: await freePort(),
+    cognito: await freePort(),
+    api: await freePort(),
+  };
+  if (opts.ports) {
+    const names: Record<keyof Ports, string> = { dynamodb: 'DynamoDB', s3: 'S3', ses: 'SES', cognito: 'Cognito', api: 'API' };
+    for (const key of Object.keys(names) as (keyof Ports)[]) await assertPortFree(ports[key], names[key]);
+  }
+  const tempDir = opts.dataDir ? undefined : await mkdtemp(path.join(os.tmpdir(), 'opzione-casa-'));
+  const root = opts.dataDir ?? tempDir!;
+  const running: Running[] = [];
+  const stopAll = async () => {
+    for (const r of running.reverse()) await r.stop().catch(() => undefined);
+    if (tempDir) await rm(tempDir, { recursive: true, force: true });
+  };
+
+  try {
+    const api = `http://127.0.0.1:${ports.api}`;
+    const [dynamo, ses, cognito] = await Promise.all([
+      startDynamo({ port: ports.dynamodb, dataDir: opts.dataDir ? path.join(root, 'dynamodb') : undefined }),
+      startSes({ port: ports.ses }),
+      startCognito({
+        port: ports.cognito,
+        dir: path.join(root, 'cognito'),
+        lambdaEndpoint: api,
+        triggerFunctions: Object.fromEntries(
+          (triggers as readonly TriggerDef[])
+            .filter((t) => t.source.startsWith('cognito:'))
+            .map((t) => [t.source === 'cognito:preSignUp' ? 'PreSignUp' : 'PostConfirmation', t.id]),
+        ),
+        minPasswordLength: MIN_PASSWORD_LENGTH,
+      }),
+    ]);
+    running.push(dynamo, ses, cognito);
+    const cors = corsXml([opts.appOrigin]);
+    const s3 = await startS3({
+      port: ports.s3,
+      dir: path.join(root, 's3'),
+      buckets: [
+        { name: MEDIA_BUCKET, cors },
+        { name: OMI_BUCKET, cors },
+      ],
+      onEvent: (event) => {
+        const records = (event.Records ?? []) as { s3?: { bucket?: { name?: string } } }[];
+        if (!records.some((r) => r.s3?.bucket?.name === OMI_BUCKET)) return;
+        for (const t of triggers as readonly TriggerDef[]) {
+          if (t.source === 's3:omiDrop') void invokeAsync(t.id, event, log);
+        }
+      },
+    });
+    running.push(s3);
+
+    await ensureTable(dynamo.url, TABLE_NAME);
+    const pool = await ensureUserPool(cognito.url, 'opzione-casa-local');
+    const issuer = `${cognito.url}/${pool.userPoolId}`;
+
+    const env: Record<string, string> = {
+      TABLE_NAME,
+      MEDIA_BUCKET,
+      OMI_BUCKET,
+      USER_POOL_ID: pool.userPoolId,
+      USER_POOL_CLIENT_ID: pool.userPoolClientId,
+      AWS_REGION: LOCAL_REGION,
+      AWS_ACCESS_KEY_ID: 'local',
+      AWS_SECRET_ACCESS_KEY: 'local',
+      APP_URL: opts.appOrigin,
+      DYNAMODB_ENDPOINT: dynamo.url,
+      S3_ENDPOINT: s3.url,
+      SES_ENDPOINT: ses.url,
+      COGNITO_ENDPOINT: cognito.url,
+    };
+    Object.assign(process.env, env);
+    resetConfig();
+    resetAws();
+
+    const accounts = opts.seed === false ? [] : await seedDemoAccounts(cognito.url, pool.userPoolId);
+
+    const gateway = await startGateway({ port: ports.api, issuer, audience: pool.userPoolClientId, corsOrigins: [opts.appOrigin], log });
+    running.push({ name: 'API', url: gateway.url, stop: gateway.stop });
+
+    const timers: NodeJS.Timeout[] = [];
+    for (const t of triggers as readonly TriggerDef[]) {
+      if (t.source !== 'schedule' || !t.schedule) continue;
+      const every = rateToMs(t.schedule);
+      if (every) timers.push(setInterval(() => void invokeAsync(t.id, { source: 'aws.events', 'detail-type': 'Scheduled Event', time: new Date().toISOString() }, log), every));
+    }
+    running.push({ name: 'schedules', url: '', stop: async () => timers.forEach(clearInterval) });
+
+    const runtimeConfig: RuntimeConfig = {
+      apiUrl: '/api',
+      region: LOCAL_REGION,
+      userPoolId: pool.userPoolId,
+      userPoolClientId: pool.userPoolClientId,
+      cognitoEndpoint: cognito.url,
+      company: DEFAULT_COMPANY,
+      privacyUrl: '/privacy',
+      voiceWidgetProjectId: null,
+      mailViewerUrl: ses.url,
+    };
+
+    return {
+      ports,
+      urls: { api: gateway.url, dynamodb: dynamo.url, s3: s3.url, ses: ses.url, cognito: cognito.url, issuer },
+      pool,
+      accounts,
+      env,
+      runtimeConfig,
+      stop: stopAll,
+    };
+  } catch (err) {
+    await stopAll();
+    throw err;
+  }
+}

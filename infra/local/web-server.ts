@@ -1,0 +1,89 @@
+/**
+ * Stand-ins for CloudFront in front of the SPA: a Vite plugin that serves the runtime
+ * /config.json (the web stack writes it at deploy on AWS), and a small static server for
+ * the production build with the same behaviours as the distribution (SPA fallback for
+ * paths without a file extension, /api/* forwarded to the API), used by the e2e tests.
+ */
+import http from 'node:http';
+import { readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { Plugin } from 'vite';
+import type { RuntimeConfig } from '../../functions/domain/runtime-config';
+
+export function runtimeConfigPlugin(config: RuntimeConfig): Plugin {
+  return {
+    name: 'runtime-config',
+    configureServer(server) {
+      server.middlewares.use('/config.json', (_req, res) => {
+        res.setHeader('content-type', 'application/json');
+        res.setHeader('cache-control', 'no-cache');
+        res.end(JSON.stringify(config));
+      });
+    },
+  };
+}
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.json': 'application/json',
+  '.woff2': 'font/woff2',
+  '.webp': 'image/webp',
+};
+
+export async function startStaticWeb(opts: { port: number; distDir: string; apiUrl: string; config: RuntimeConfig }) {
+  const api = new URL(opts.apiUrl);
+  const server = http.createServer(async (req, res) => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    if (url.pathname.startsWith('/api/')) {
+      const upstream = http.request(
+        { host: api.hostname, port: api.port, method: req.method, path: req.url, headers: { ...req.headers, host: api.host } },
+        (up) => {
+          res.writeHead(up.statusCode ?? 502, up.headers);
+          up.pipe(res);
+        },
+      );
+      upstream.on('error', () => {
+        res.writeHead(502, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ message: 'API non raggiungibile' }));
+      });
+      req.pipe(upstream);
+      return;
+    }
+    if (url.pathname === '/config.json') {
+      res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-cache' });
+      res.end(JSON.stringify(opts.config));
+      return;
+    }
+    const hasExt = path.extname(url.pathname) !== '';
+    const file = path.join(opts.distDir, hasExt ? path.normalize(url.pathname).replace(/^(\.\.[/\\])+/, '') : 'index.html');
+    try {
+      if (!file.startsWith(opts.distDir) || !(await stat(file)).isFile()) throw new Error('not found');
+      const body = await readFile(file);
+      res.writeHead(200, {
+        'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream',
+        'cache-control': file.endsWith('index.html') ? 'no-cache' : 'public, max-age=31536000, immutable',
+      });
+      res.end(body);
+    } catch {
+      res.writeHead(404, { 'content-type': 'text/plain' });
+      res.end('Not found');
+    }
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port, '127.0.0.1', () => resolve());
+  });
+  return {
+    url: `http://localhost:${opts.port}`,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
