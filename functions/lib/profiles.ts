@@ -3,7 +3,7 @@ import { AdminAddUserToGroupCommand } from '@aws-sdk/client-cognito-identity-pro
 import { aws } from './aws';
 import { requireConfig } from './config';
 import { keys } from './keys';
-import { groupForUserType, type UserType } from '../domain/roles';
+import { groupForUserType, type Group, type UserType } from '../domain/roles';
 
 export interface Profile {
   id: string;
@@ -50,6 +50,8 @@ export async function createProfile(input: {
   phone: string | null;
   userPoolId: string;
   username: string;
+  /** groups to join; by default the group of the user type */
+  groups?: Group[];
 }): Promise<void> {
   const createdAt = new Date().toISOString();
   try {
@@ -73,11 +75,9 @@ export async function createProfile(input: {
   } catch (err) {
     if ((err as Error).name !== 'ConditionalCheckFailedException') throw err;
   }
-  await aws().cognito.send(
-    new AdminAddUserToGroupCommand({
-      UserPoolId: input.userPoolId,
-      Username: input.username,
-      GroupName: groupForUserType(input.userType),
-    }),
-  );
+  for (const group of input.groups ?? [groupForUserType(input.userType)]) {
+    await aws().cognito.send(
+      new AdminAddUserToGroupCommand({ UserPoolId: input.userPoolId, Username: input.username, GroupName: group }),
+    );
+  }
 }
