@@ -1,0 +1,69 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { api, idTokenFor, signUp, stack, tokenForRole, uniqueEmail, useStackEnv } from '../support/helpers';
+import { aws } from '../../functions/lib/aws';
+import { keys } from '../../functions/lib/keys';
+import { newToken } from '../../functions/lib/tokens';
+
+/** A submitted property with its invitation token, as the submission use case stores it. */
+async function givenProperty(opts: { expiresInSec?: number } = {}) {
+  const id = randomUUID();
+  const token = newToken();
+  const createdAt = new Date().toISOString();
+  const table = stack().env.TABLE_NAME!;
+  await aws().ddb.send(
+    new TransactWriteCommand({
+      TransactItems: [
+        { Put: { TableName: table, Item: { ...keys.property(id), ...keys.propertyIndexes({ createdAt }), entity: 'property', id, createdAt, invitationToken: token, address: 'Via Roma 1' } } },
+        { Put: { TableName: table, Item: { ...keys.invitation(token), entity: 'invitation', propertyId: id, expiresAt: Math.floor(Date.now() / 1000) + (opts.expiresInSec ?? 3600) } } },
+      ],
+    }),
+  );
+  return { id, token };
+}
+
+describe('claiming an invitation link', () => {
+  beforeAll(() => useStackEnv());
+
+  it('links the property to the signed-in seller', async () => {
+    const { id, token } = await givenProperty();
+    const res = await api('POST', '/invitations/claim', { token: await tokenForRole('seller'), body: { token } });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ propertyId: id, token });
+    const item = await aws().ddb.send(new GetCommand({ TableName: stack().env.TABLE_NAME, Key: keys.property(id) }));
+    const sellerId = (await api<{ id: string }>('GET', '/me', { token: await tokenForRole('seller') })).body.id;
+    expect(item.Item).toMatchObject({ userId: sellerId, gsi1pk: `SELLER#${sellerId}` });
+    // claiming again is harmless
+    expect((await api('POST', '/invitations/claim', { token: await tokenForRole('seller'), body: { token } })).status).toBe(200);
+  });
+
+  it('refuses an expired link with the spec message and changes nothing', async () => {
+    const { id, token } = await givenProperty({ expiresInSec: -10 });
+    const res = await api('POST', '/invitations/claim', { token: await tokenForRole('seller'), body: { token } });
+    expect(res.status).toBe(410);
+    expect(res.body).toMatchObject({ message: 'Proprietà non trovata o link scaduto' });
+    const item = await aws().ddb.send(new GetCommand({ TableName: stack().env.TABLE_NAME, Key: keys.property(id) }));
+    expect(item.Item?.userId).toBeUndefined();
+  });
+
+  it('refuses an unknown or malformed token', async () => {
+    const seller = await tokenForRole('seller');
+    expect((await api('POST', '/invitations/claim', { token: seller, body: { token: newToken() } })).status).toBe(410);
+    const bad = await api('POST', '/invitations/claim', { token: seller, body: { token: 'x' } });
+    expect(bad.status).toBe(400);
+    expect(bad.body).toMatchObject({ message: 'Link non valido' });
+  });
+
+  it('does not let a second seller take a property already linked to someone else', async () => {
+    const { id, token } = await givenProperty();
+    expect((await api('POST', '/invitations/claim', { token: await tokenForRole('seller'), body: { token } })).status).toBe(200);
+    const email = uniqueEmail('altro');
+    await signUp({ email, password: 'segreta1', userType: 'venditore', name: 'Altro Venditore' });
+    const other = await idTokenFor(email, 'segreta1');
+    const res = await api('POST', '/invitations/claim', { token: other, body: { token } });
+    expect(res.status).toBe(409);
+    const item = await aws().ddb.send(new GetCommand({ TableName: stack().env.TABLE_NAME, Key: keys.property(id) }));
+    expect(item.Item?.userId).not.toBe((await api<{ id: string }>('GET', '/me', { token: other })).body.id);
+  });
+});
