@@ -1,0 +1,33 @@
+import type { TestProject } from 'vitest/node';
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import { startLocalStack } from '../../infra/local/stack';
+import { freePort } from '../../infra/local/emulators';
+import { startStaticWeb } from '../../infra/local/web-server';
+import '../support/context';
+
+/**
+ * The whole product for the browser tests: the production build of the SPA served as
+ * CloudFront would serve it, in front of the local stack (emulators on free ports).
+ */
+export default async function setup(project: TestProject) {
+  process.env.AWS_SDK_JS_SUPPRESS_MAINTENANCE_MODE_MESSAGE = '1';
+  const root = path.resolve(import.meta.dirname, '../..');
+  execFileSync('npx', ['vite', 'build', '--config', 'web/vite.config.ts', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
+  const webPort = await freePort();
+  const appOrigin = `http://localhost:${webPort}`;
+  const stack = await startLocalStack({ appOrigin });
+  const web = await startStaticWeb({ port: webPort, distDir: path.join(root, 'web', 'dist'), apiUrl: stack.urls.api, config: stack.runtimeConfig });
+  project.provide('stack', {
+    ports: stack.ports,
+    urls: stack.urls,
+    pool: stack.pool,
+    accounts: stack.accounts,
+    env: stack.env,
+    webUrl: web.url,
+  });
+  return async () => {
+    await web.stop();
+    await stack.stop();
+  };
+}
