@@ -52,6 +52,8 @@ export const routes = [
     owner: 'links the property to the caller only when the token is valid and the property has no other owner',
     grants: ['table:read', 'table:write'],
   },
+  { id: 'createUpload', method: 'POST', path: '/uploads', handler: 'properties/create-upload', access: 'public', owner: 'anonymous wizard; rate limited per IP; refused once the draft was submitted', grants: ['table:read', 'table:write', 'media:write'] },
+  { id: 'submitProperty', method: 'POST', path: '/properties', handler: 'properties/submit-property', access: 'public', owner: 'anonymous wizard; rate limited per IP; uploads must live under the draft\'s own prefix', grants: ['table:read', 'table:write', 'media:read', 'ses:send'], timeoutSeconds: 30 },
 ] as const satisfies readonly RouteDef[];
 
 export type RouteId = (typeof routes)[number]['id'];
@@ -70,6 +72,7 @@ export interface TriggerDef {
 export const triggers = [
   { id: 'preSignUp', handler: 'auth/pre-sign-up', source: 'cognito:preSignUp', grants: [] },
   { id: 'postConfirmation', handler: 'auth/post-confirmation', source: 'cognito:postConfirmation', grants: ['table:write', 'cognito:admin'] },
+  { id: 'retryOutbox', handler: 'notifications/retry-outbox', source: 'schedule', schedule: 'rate(5 minutes)', grants: ['table:read', 'table:write', 'ses:send'], timeoutSeconds: 120 },
 ] as const satisfies readonly TriggerDef[];
 
 export function routeById(id: string): RouteDef | undefined {

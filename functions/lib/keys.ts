@@ -6,6 +6,11 @@
  * | profile           | USER#{sub}          | PROFILE      | PROFILES / {name}#{sub}         |                         |
  * | property          | PROPERTY#{id}       | PROPERTY     | SELLER#{userId} / {createdAt}   | PROPERTIES / {createdAt}|
  * | invitation token  | INVITE#{token}      | INVITE       |                                 |                         |
+ * | room              | PROPERTY#{id}       | ROOM#{roomId}|                                 |                         |
+ * | room media        | PROPERTY#{id}       | MEDIA#{roomId}#{mediaId} |                     |                         |
+ * | valuation         | PROPERTY#{id}       | VALUATION#{createdAt}    |                     |                         |
+ * | mail outbox       | OUTBOX#{id}         | OUTBOX       | gsi3: OUTBOX#PENDING / {nextAttemptAt}#{id} (sparse: only while pending) |
+ * | rate-limit window | RATE#{scope}#{client} | WINDOW#{windowStart} | (expiresAt = TTL)     |                         |
  *
  * A property's dossier (rooms, media, valuations, ...) lives under the same pk with
  * its own sk prefix, so one Query returns it whole.
@@ -30,6 +35,20 @@ export const keys = {
   allProperties: () => ({ index: 'gsi2' as const, pk: 'PROPERTIES' }),
 
   invitation: (token: string) => ({ pk: `INVITE#${token}`, sk: 'INVITE' }),
+
+  room: (propertyId: string, roomId: string) => ({ pk: `PROPERTY#${propertyId}`, sk: `ROOM#${roomId}` }),
+  media: (propertyId: string, roomId: string, mediaId: string) => ({ pk: `PROPERTY#${propertyId}`, sk: `MEDIA#${roomId}#${mediaId}` }),
+  /** ISO createdAt: a property's valuations sort oldest first; the latest is the last */
+  valuation: (propertyId: string, createdAt: string) => ({ pk: `PROPERTY#${propertyId}`, sk: `VALUATION#${createdAt}` }),
+  dossierPrefixes: { room: 'ROOM#', media: 'MEDIA#', valuation: 'VALUATION#' } as const,
+
+  /** a mail to send, written in the same transaction as what caused it (transactional outbox) */
+  outbox: (id: string) => ({ pk: `OUTBOX#${id}`, sk: 'OUTBOX' }),
+  outboxPendingIndex: (nextAttemptAt: string, id: string) => ({ gsi3pk: 'OUTBOX#PENDING', gsi3sk: `${nextAttemptAt}#${id}` }),
+  pendingOutbox: () => ({ index: 'gsi3' as const, pk: 'OUTBOX#PENDING' }),
+
+  /** fixed-window request counter of one client (hashed IP) for one scope */
+  rateLimit: (scope: string, client: string, windowStart: number) => ({ pk: `RATE#${scope}#${client}`, sk: `WINDOW#${windowStart}` }),
 };
 
 /** Lower-case, accent-free text for sort keys and searches. */

@@ -14,6 +14,8 @@ const EXPECTED: Record<string, Caller[]> = {
   health: ['anonymous', 'seller', 'agent', 'admin'],
   getMe: ['seller', 'agent', 'admin'],
   claimInvitation: ['seller'],
+  createUpload: ['anonymous', 'seller', 'agent', 'admin'],
+  submitProperty: ['anonymous', 'seller', 'agent', 'admin'],
 };
 
 const samplePath = (r: RouteDef) => r.path.replace(/\{(\w+)\}/g, 'esempio-$1');

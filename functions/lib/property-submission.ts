@@ -1,0 +1,269 @@
+import { randomUUID } from 'node:crypto';
+import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { aws } from './aws';
+import { config, requireConfig } from './config';
+import { ValidationError } from './errors';
+import { keys } from './keys';
+import { logger } from './logger';
+import { headMedia, mapLimit } from './media-storage';
+import { deliverOutbox, outboxPut } from './outbox';
+import { newToken, tokenExpiry } from './tokens';
+import { valuationItem, valueSubmission, type ValuationDataLoader } from './submission-valuation';
+import { FIXED_SUBMISSION_ITEMS, MAX_UPLOAD_BYTES, TRANSACTION_MAX_ITEMS } from '../domain/property/limits';
+import { mediaKindOf, ONLY_MEDIA_MESSAGE, parseMediaKey, TOO_LARGE_MESSAGE } from '../domain/property/media';
+import { withRoomNames } from '../domain/property/rooms';
+import type { PropertySubmission } from '../domain/property/schema';
+import { renderLeadEmail, type LeadEmailInput } from '../domain/property/lead-email';
+import type { ValuationResult } from '../domain/valuation';
+
+/**
+ * The wizard submission use case (spec 000 section 7, issue 4):
+ * 1. a property that already exists with this id is a retry: answer its result, write nothing;
+ * 2. every referenced upload must exist under `{propertyId}/{roomId}/` and be an image or a
+ *    video of at most 20 MB (HeadObject);
+ * 3. the valuation runs when it can; its failure is logged and never blocks;
+ * 4. ONE TransactWriteItems stores the property (every field), its rooms, its media, the
+ *    invitation, the first valuation and the lead e-mail outbox item: all or nothing;
+ * 5. the lead e-mail is sent right after; a failure leaves it pending for the scheduled retry.
+ */
+export interface SubmissionResult {
+  propertyId: string;
+  createdAt: string;
+  status: 'submitted';
+}
+
+export const MEDIA_MISSING_MESSAGE = 'Un file non risulta caricato: rimuovilo e caricalo di nuovo';
+
+const table = () => requireConfig('TABLE_NAME');
+
+/** The stored property's fields, from the validated submission (no envelope, no rooms). */
+function propertyAttributes(s: PropertySubmission) {
+  return {
+    firstName: s.firstName,
+    lastName: s.lastName,
+    email: s.email,
+    phone: s.phone,
+    privacyConsent: s.privacyConsent,
+    address: s.address,
+    province: s.province,
+    city: s.city,
+    cityIstat: s.cityIstat,
+    omiCategory: s.omiCategory,
+    propertyType: s.propertyType,
+    desiredAmount: s.desiredAmount,
+    surfaceArea: s.surfaceArea,
+    numRooms: s.numRooms,
+    numBathrooms: s.numBathrooms,
+    floor: s.floor,
+    hasTerrace: s.hasTerrace,
+    numTerraces: s.numTerraces,
+    terraceSurfaceArea: s.terraceSurfaceArea,
+    condominiumFees: s.condominiumFees,
+    hasExtraordinaryExpenses: s.hasExtraordinaryExpenses,
+    extraordinaryExpensesDetails: s.extraordinaryExpensesDetails,
+    extraordinaryExpensesAmount: s.extraordinaryExpensesAmount,
+    features: s.features,
+    condition: s.condition,
+    buildYear: s.buildYear,
+    hasBox: s.hasBox,
+    numBox: s.numBox,
+    hasGarage: s.hasGarage,
+    numGarage: s.numGarage,
+    hasAbuses: s.hasAbuses,
+    abusesDetails: s.abusesDetails,
+    hasHypothecs: s.hasHypothecs,
+    numHypothecs: s.numHypothecs,
+    hasApe: s.hasApe,
+    apeClass: s.apeClass,
+    hasWaterInfiltrations: s.hasWaterInfiltrations,
+    waterInfiltrationsDetails: s.waterInfiltrationsDetails,
+    notes: s.notes,
+    sourceId: s.sourceId,
+  };
+}
+
+async function existingResult(propertyId: string): Promise<SubmissionResult | undefined> {
+  const res = await aws().ddb.send(new GetCommand({ TableName: table(), Key: keys.property(propertyId), ConsistentRead: true }));
+  if (!res.Item) return undefined;
+  return { propertyId, createdAt: res.Item.createdAt as string, status: 'submitted' };
+}
+
+/** True when a property with this id was already submitted. */
+export async function isSubmitted(propertyId: string): Promise<boolean> {
+  return (await existingResult(propertyId)) !== undefined;
+}
+
+interface CheckedMedia {
+  roomIndex: number;
+  key: string;
+  contentType: string;
+  size: number;
+}
+
+async function checkUploads(s: PropertySubmission): Promise<CheckedMedia[]> {
+  const refs = s.rooms.flatMap((room, roomIndex) => room.media.map((m, mediaIndex) => ({ room, roomIndex, mediaIndex, key: m.key })));
+  const heads = await mapLimit(refs, 8, (r) => headMedia(r.key));
+  const fields: Record<string, string> = {};
+  refs.forEach((r, i) => {
+    const head = heads[i];
+    const path = `rooms.${r.roomIndex}.media.${r.mediaIndex}.key`;
+    if (!head) fields[path] = MEDIA_MISSING_MESSAGE;
+    else if (!mediaKindOf(head.contentType)) fields[path] = ONLY_MEDIA_MESSAGE;
+    else if (head.size < 1 || head.size > MAX_UPLOAD_BYTES) fields[path] = TOO_LARGE_MESSAGE;
+  });
+  const first = Object.values(fields)[0];
+  if (first) throw new ValidationError(first, fields);
+  return refs.map((r, i) => ({ roomIndex: r.roomIndex, key: r.key, contentType: heads[i]!.contentType, size: heads[i]!.size }));
+}
+
+function isConditionCancel(err: unknown, index: number): boolean {
+  const e = err as { name?: string; CancellationReasons?: { Code?: string }[] };
+  return e.name === 'TransactionCanceledException' && e.CancellationReasons?.[index]?.Code === 'ConditionalCheckFailed';
+}
+
+export function leadEmailInput(
+  s: PropertySubmission,
+  propertyId: string,
+  createdAt: string,
+  rooms: { name: string; media: number }[],
+  valuation: ValuationResult | undefined,
+): LeadEmailInput {
+  return {
+    ...propertyAttributes(s),
+    propertyId,
+    createdAt,
+    rooms,
+    valuation: !valuation
+      ? null
+      : valuation.available
+        ? { min: valuation.propertyValueMin, max: valuation.propertyValueMax, avg: valuation.propertyValueAvg, source: valuation.omiSource }
+        : { unavailable: valuation.reason },
+    reviewUrl: `${config().APP_URL.replace(/\/$/, '')}/investigation/${propertyId}`,
+  };
+}
+
+export interface SubmitOptions {
+  now?: Date;
+  /** the valuation's OMI data (tests); default: the OMI store */
+  valuationData?: ValuationDataLoader;
+  /** test hook: extra transaction items (e.g. a failing condition, to prove atomicity) */
+  extraTransactItems?: Record<string, unknown>[];
+}
+
+export async function submitProperty(s: PropertySubmission, opts: SubmitOptions = {}): Promise<SubmissionResult> {
+  const propertyId = s.propertyDraftId;
+  const done = await existingResult(propertyId);
+  if (done) {
+    logger.info('Submission retried after success: same result', { propertyId });
+    return done;
+  }
+
+  const checked = await checkUploads(s);
+  const now = opts.now ?? new Date();
+  const createdAt = now.toISOString();
+
+  let valuation: ValuationResult | undefined;
+  try {
+    valuation = await valueSubmission(s, opts.valuationData);
+  } catch (err) {
+    logger.warn('Valuation on submission failed; the submission goes on', { propertyId, error: (err as Error).message });
+  }
+
+  const rooms = withRoomNames(s.rooms);
+  const mediaCount = checked.length;
+  const items = FIXED_SUBMISSION_ITEMS + rooms.length + mediaCount + (opts.extraTransactItems?.length ?? 0);
+  if (items > TRANSACTION_MAX_ITEMS) throw new ValidationError('Troppe stanze o troppi file per una sola richiesta');
+
+  const token = newToken();
+  const T = table();
+  const property = {
+    ...keys.property(propertyId),
+    ...keys.propertyIndexes({ createdAt }),
+    entity: 'property',
+    id: propertyId,
+    status: 'submitted',
+    ...propertyAttributes(s),
+    privacyConsentAt: createdAt,
+    invitationToken: token,
+    roomsCount: rooms.length,
+    mediaCount,
+    createdAt,
+    updatedAt: createdAt,
+  };
+  const mail = renderLeadEmail(
+    leadEmailInput(
+      s,
+      propertyId,
+      createdAt,
+      rooms.map((r) => ({ name: r.name, media: r.media.length })),
+      valuation,
+    ),
+  );
+  const outboxId = `lead-${propertyId}`;
+
+  const transact: Record<string, unknown>[] = [
+    { Put: { TableName: T, Item: property, ConditionExpression: 'attribute_not_exists(pk)' } },
+    {
+      Put: {
+        TableName: T,
+        Item: { ...keys.invitation(token), entity: 'invitation', propertyId, createdAt, expiresAt: tokenExpiry(now.getTime()) },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+    outboxPut({ id: outboxId, kind: 'lead-notification', ref: propertyId, now: createdAt, mail: { to: [config().BACKOFFICE_EMAIL], ...mail } }),
+    ...rooms.map((room, position) => ({
+      Put: {
+        TableName: T,
+        Item: { ...keys.room(propertyId, room.id), entity: 'room', id: room.id, propertyId, name: room.name, type: room.type, position, createdAt },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    })),
+    ...checked.map((m, position) => {
+      const room = rooms[m.roomIndex]!;
+      const id = randomUUID();
+      const parsed = parseMediaKey(m.key)!;
+      return {
+        Put: {
+          TableName: T,
+          Item: {
+            ...keys.media(propertyId, room.id, id),
+            entity: 'media',
+            id,
+            propertyId,
+            roomId: room.id,
+            key: m.key,
+            fileName: parsed.fileName,
+            contentType: m.contentType,
+            kind: mediaKindOf(m.contentType),
+            size: m.size,
+            position,
+            createdAt,
+          },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      };
+    }),
+    ...(valuation ? [{ Put: { TableName: T, Item: valuationItem(propertyId, createdAt, valuation) } }] : []),
+    ...(opts.extraTransactItems ?? []),
+  ];
+
+  try {
+    await aws().ddb.send(new TransactWriteCommand({ TransactItems: transact as never }));
+  } catch (err) {
+    // Two identical submissions at once: the other one won; answer its result.
+    if (isConditionCancel(err, 0)) {
+      const other = await existingResult(propertyId);
+      if (other) return other;
+    }
+    logger.error('Submission transaction failed: nothing stored', { propertyId, error: err as Error });
+    throw err;
+  }
+  logger.info('Property submitted', { propertyId, rooms: rooms.length, media: mediaCount, valuation: valuation?.available ?? null });
+
+  try {
+    await deliverOutbox(outboxId);
+  } catch (err) {
+    logger.error('Lead notification not sent now; the scheduled retry will send it', { propertyId, outboxId, error: err as Error });
+  }
+  return { propertyId, createdAt, status: 'submitted' };
+}

@@ -1,0 +1,88 @@
+import { codTipForCategory } from '../domain/omi/tipologia';
+import type { OmiQuotation, OmiZoneInfo } from '../domain/omi/types';
+import { FEATURE_LABELS, labelOf } from '../domain/property/enums';
+import type { PropertySubmission } from '../domain/property/schema';
+import { evaluateProperty, evaluatePropertySchema, type ValuationResult } from '../domain/valuation';
+import { keys } from './keys';
+
+/**
+ * The valuation run on submission (spec 000 section 7 step 1), only when province, comune,
+ * OMI category and surface are present. Its result (also a clear "not available") becomes
+ * the property's first valuation item; any failure is the caller's to log, never to block.
+ *
+ * Seam: `loadData` reads the comune's OMI quotations of one Cod_Tip. The default is the
+ * OMI store's `loadValuationData` (functions/lib/omi-store.ts) when wired; tests pass their own.
+ */
+export type ValuationDataLoader = (prov: string, comune: string, codTip: number) => Promise<{ rows: OmiQuotation[]; zones?: OmiZoneInfo[] }>;
+
+export const VALUATION_TIMEOUT_MS = 4000;
+
+let defaultLoader: ValuationDataLoader = async () => {
+  throw new Error('OMI store not wired: no valuation on submission');
+};
+
+/** Sets the OMI data loader used on submission. */
+export function setValuationDataLoader(loader: ValuationDataLoader): void {
+  defaultLoader = loader;
+}
+
+type Valuable = Pick<
+  PropertySubmission,
+  'address' | 'province' | 'city' | 'omiCategory' | 'surfaceArea' | 'condition' | 'floor' | 'hasTerrace' | 'features'
+>;
+
+export function canValue(p: Valuable): p is Valuable & { province: string; city: string; surfaceArea: number } {
+  return Boolean(p.province && p.city && p.omiCategory && p.surfaceArea && p.surfaceArea > 0);
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([
+    promise,
+    new Promise<T>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`Valutazione oltre ${ms} ms`)), ms);
+    }),
+  ]).finally(() => clearTimeout(timer));
+}
+
+/** The valuation of a submission, or undefined when it lacks the data to run. Throws on failure. */
+export async function valueSubmission(p: Valuable, loadData: ValuationDataLoader = defaultLoader): Promise<ValuationResult | undefined> {
+  if (!canValue(p)) return undefined;
+  const request = evaluatePropertySchema.parse({
+    address: p.address,
+    province: p.province,
+    city: p.city,
+    omiCategory: p.omiCategory,
+    surfaceArea: p.surfaceArea,
+    condition: p.condition,
+    floor: p.floor,
+    hasTerrace: p.hasTerrace,
+    // labels: the valuation notes list the first features, and the lift check looks for 'ascensore'
+    features: p.features.map((f) => labelOf(FEATURE_LABELS, f)),
+  });
+  const codTip = codTipForCategory(request.omiCategory);
+  const data = codTip === null ? { rows: [] } : await withTimeout(loadData(request.province, request.city, codTip), VALUATION_TIMEOUT_MS);
+  return evaluateProperty(request, data);
+}
+
+/** The property's valuation item (spec 001 property_valuations, camelCase). */
+export function valuationItem(propertyId: string, createdAt: string, result: ValuationResult): Record<string, unknown> {
+  const base = { ...keys.valuation(propertyId, createdAt), entity: 'valuation', propertyId, createdAt, origin: 'submission', available: result.available };
+  if (!result.available) {
+    return { ...base, reason: result.reason, omiSource: null, result };
+  }
+  return {
+    ...base,
+    valuationMin: result.propertyValueMin,
+    valuationMax: result.propertyValueMax,
+    valuationAvg: result.propertyValueAvg,
+    cautiousDiscount: result.cautiousDiscount,
+    adjustedMin: result.adjustedMin,
+    adjustedMax: result.adjustedMax,
+    adjustedAvg: result.adjustedAvg,
+    omiSource: result.omiSource,
+    omiDetails: result.omiDetails,
+    emailSentAt: null,
+    result,
+  };
+}

@@ -1,0 +1,12 @@
+import { logger } from '../lib/logger';
+import { retryPendingOutbox } from '../lib/outbox';
+
+/**
+ * Scheduled (rate(5 minutes)): sends the outbox mails still pending (lead notifications
+ * whose first attempt failed), with a bounded number of attempts; see lib/outbox.ts.
+ */
+export async function handler(): Promise<Record<string, number>> {
+  const counts = await retryPendingOutbox();
+  if (counts.sent || counts.retry || counts.failed) logger.info('Outbox retry run', counts);
+  return counts;
+}

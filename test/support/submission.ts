@@ -1,0 +1,207 @@
+/**
+ * Helpers for the submission integration tests: calls from a chosen loopback address (each
+ * test its own client IP, so the per-IP rate limit of one test never touches another),
+ * real small PNG and MP4 bytes, browser-like POST uploads to the media bucket, and reads
+ * of what the table holds for a property.
+ */
+import http from 'node:http';
+import { randomUUID } from 'node:crypto';
+import { deflateSync } from 'node:zlib';
+import { GetCommand, QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { aws } from '../../functions/lib/aws';
+import { keys } from '../../functions/lib/keys';
+import { stack, type ApiResult } from './helpers';
+
+let nextIp = 10;
+/** A fresh loopback client address (127.0.0.10, .11, ...; Linux routes all of 127/8 to lo). */
+export function newClientIp(): string {
+  nextIp += 1;
+  return `127.0.${Math.floor(nextIp / 250) + 1}.${(nextIp % 250) + 2}`;
+}
+
+export function apiFrom<T = Record<string, unknown>>(ip: string, method: string, path: string, body?: unknown): Promise<ApiResult<T>> {
+  const url = new URL(`${stack().urls.api}/api${path}`);
+  const payload = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      {
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname + url.search,
+        method,
+        localAddress: ip,
+        headers: payload ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {},
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          let parsed: unknown = text;
+          try {
+            parsed = text ? JSON.parse(text) : undefined;
+          } catch {
+            // not JSON
+          }
+          resolve({ status: res.statusCode ?? 0, body: parsed as T });
+        });
+      },
+    );
+    req.on('error', reject);
+    if (payload) req.write(payload);
+    req.end();
+  });
+}
+
+function crc32(buf: Buffer): number {
+  let c = ~0;
+  for (const byte of buf) {
+    c ^= byte;
+    for (let k = 0; k < 8; k++) c = (c >>> 1) ^ (0xedb88320 & -(c & 1));
+  }
+  return ~c >>> 0;
+}
+
+/** A real PNG (decodable by any viewer): width x height, one colour. */
+export function pngBytes(width = 4, height = 4, rgb: [number, number, number] = [255, 102, 3]): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const len = Buffer.alloc(4);
+    len.writeUInt32BE(data.length);
+    const td = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(td));
+    return Buffer.concat([len, td, crc]);
+  };
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr.set([8, 2, 0, 0, 0], 8);
+  const row = Buffer.concat([Buffer.from([0]), Buffer.from(Array.from({ length: width }, () => rgb).flat())]);
+  const raw = Buffer.concat(Array.from({ length: height }, () => row));
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]);
+}
+
+/** A small ISO-BMFF file: the ftyp and free boxes an MP4 starts with, plus an empty mdat. */
+export function mp4Bytes(): Buffer {
+  const box = (type: string, data: Buffer) => {
+    const head = Buffer.alloc(8);
+    head.writeUInt32BE(8 + data.length);
+    head.write(type, 4, 'ascii');
+    return Buffer.concat([head, data]);
+  };
+  const ftyp = box('ftyp', Buffer.concat([Buffer.from('isom'), Buffer.from([0, 0, 2, 0]), Buffer.from('isomiso2avc1mp41')]));
+  return Buffer.concat([ftyp, box('free', Buffer.alloc(0)), box('mdat', Buffer.alloc(16))]);
+}
+
+export interface UploadForm {
+  key: string;
+  url: string;
+  fields: Record<string, string>;
+  expiresAt: string;
+  maxBytes: number;
+}
+
+/** POSTs the file to the bucket as a browser would (multipart form, file last). */
+export async function postToBucket(form: Pick<UploadForm, 'url' | 'fields'>, bytes: Buffer, fileName: string, fieldOverrides: Record<string, string> = {}) {
+  const fd = new FormData();
+  for (const [k, v] of Object.entries({ ...form.fields, ...fieldOverrides })) fd.append(k, v);
+  fd.append('file', new Blob([new Uint8Array(bytes)]), fileName);
+  const res = await fetch(form.url, { method: 'POST', body: fd });
+  return { status: res.status, text: await res.text() };
+}
+
+/** Asks POST /uploads for a form and uploads the bytes with it. */
+export async function upload(ip: string, draftId: string, roomId: string, fileName: string, contentType: string, bytes: Buffer): Promise<UploadForm> {
+  const res = await apiFrom<UploadForm>(ip, 'POST', '/uploads', { propertyDraftId: draftId, roomId, fileName, contentType, size: bytes.length });
+  if (res.status !== 200) throw new Error(`upload form refused: ${res.status} ${JSON.stringify(res.body)}`);
+  const posted = await postToBucket(res.body, bytes, fileName);
+  if (posted.status >= 300) throw new Error(`bucket refused the upload: ${posted.status} ${posted.text}`);
+  return res.body;
+}
+
+export async function dossier(propertyId: string): Promise<Record<string, unknown>[]> {
+  const res = await aws().ddb.send(
+    new QueryCommand({
+      TableName: stack().env.TABLE_NAME,
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': keys.propertyDossier(propertyId).pk },
+      ConsistentRead: true,
+    }),
+  );
+  return res.Items ?? [];
+}
+
+export async function outboxOf(propertyId: string): Promise<Record<string, unknown> | undefined> {
+  const res = await aws().ddb.send(new GetCommand({ TableName: stack().env.TABLE_NAME, Key: keys.outbox(`lead-${propertyId}`), ConsistentRead: true }));
+  return res.Item;
+}
+
+/** Test-only full scan (never in a request path): the invitations that point at a property. */
+export async function invitationsOf(propertyId: string): Promise<Record<string, unknown>[]> {
+  const items: Record<string, unknown>[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const res = await aws().ddb.send(
+      new ScanCommand({
+        TableName: stack().env.TABLE_NAME,
+        FilterExpression: 'entity = :e AND propertyId = :p',
+        ExpressionAttributeValues: { ':e': 'invitation', ':p': propertyId },
+        ExclusiveStartKey: start,
+        ConsistentRead: true,
+      }),
+    );
+    items.push(...(res.Items ?? []));
+    start = res.LastEvaluatedKey;
+  } while (start);
+  return items;
+}
+
+export const newId = () => randomUUID();
+
+/** A complete wizard body: every step, contact data and consent. */
+export function fullBody(draftId: string, rooms: unknown[] = []) {
+  return {
+    propertyDraftId: draftId,
+    sourceId: 'fonte-test',
+    website: '',
+    address: 'Via Giuseppe Verdi 12',
+    province: 'MI',
+    city: 'Milano',
+    omiCategory: 'abitazioni_civili',
+    propertyType: 'appartamento',
+    desiredAmount: '320.000',
+    surfaceArea: 92,
+    numRooms: 4,
+    numBathrooms: 2,
+    floor: '3',
+    hasTerrace: true,
+    numTerraces: 1,
+    terraceSurfaceArea: 14.5,
+    condominiumFees: 180,
+    hasExtraordinaryExpenses: 'si',
+    extraordinaryExpensesDetails: 'Rifacimento facciata',
+    extraordinaryExpensesAmount: '8.500',
+    features: ['ascensore', 'cantina', 'doppi_vetri'],
+    condition: 'buono',
+    buildYear: 1968,
+    hasBox: true,
+    numBox: 1,
+    hasGarage: false,
+    numGarage: null,
+    hasAbuses: 'no',
+    abusesDetails: '',
+    hasHypothecs: 'si',
+    numHypothecs: 1,
+    hasApe: 'si',
+    apeClass: 'D',
+    hasWaterInfiltrations: true,
+    waterInfiltrationsDetails: 'Macchia in bagno',
+    notes: 'Disponibile per visite il sabato',
+    rooms,
+    firstName: 'Giulia',
+    lastName: 'Bianchi',
+    email: 'giulia.bianchi@example.it',
+    phone: '347 765 4321',
+    privacyConsent: true,
+  };
+}
