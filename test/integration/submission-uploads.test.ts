@@ -1,0 +1,132 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { HeadObjectCommand } from '@aws-sdk/client-s3';
+import { aws } from '../../functions/lib/aws';
+import { decodePolicy, evaluatePostPolicy } from '../../functions/lib/s3-post-policy';
+import { MAX_UPLOAD_BYTES, ONLY_MEDIA_MESSAGE, TOO_LARGE_MESSAGE, UPLOAD_URL_TTL_SECONDS } from '../../functions/domain/property';
+import { stack, useStackEnv } from '../support/helpers';
+import { apiFrom, dossier, fullBody, newClientIp, newId, pngBytes, postToBucket, type UploadForm } from '../support/submission';
+
+beforeAll(() => useStackEnv());
+
+const MB21 = 21 * 1024 * 1024;
+
+async function form(ip: string, draftId: string, roomId: string, fileName: string, contentType: string, size: number) {
+  return apiFrom<UploadForm & { message?: string; fields?: Record<string, string> }>(ip, 'POST', '/uploads', {
+    propertyDraftId: draftId,
+    roomId,
+    fileName,
+    contentType,
+    size,
+  });
+}
+
+const exists = async (key: string) =>
+  aws()
+    .s3.send(new HeadObjectCommand({ Bucket: stack().env.MEDIA_BUCKET, Key: key }))
+    .then((h) => ({ contentType: h.ContentType, size: Number(h.ContentLength) }))
+    .catch(() => undefined);
+
+describe('POST /uploads: the presigned form', () => {
+  const ip = newClientIp();
+
+  it('gives a form for the spec path whose policy enforces key, type family, declared type, 1 byte..20 MB and a short expiry', async () => {
+    const draftId = newId();
+    const roomId = newId();
+    const before = Date.now();
+    const res = await form(ip, draftId, roomId, 'Vista terrazzo.PNG', 'image/png', 1234);
+    expect(res.status).toBe(200);
+    expect(res.body.key).toMatch(new RegExp(`^${draftId}/${roomId}/\\d{13}_Vista_terrazzo\\.png$`));
+    expect(res.body.url).toBe(`${stack().urls.s3}/${stack().env.MEDIA_BUCKET}`);
+    expect(res.body.maxBytes).toBe(MAX_UPLOAD_BYTES);
+    expect(res.body.fields).toMatchObject({ key: res.body.key, 'Content-Type': 'image/png' });
+    const policy = decodePolicy(res.body.fields.Policy!);
+    expect(policy.conditions).toEqual(
+      expect.arrayContaining([
+        ['content-length-range', 1, 20 * 1024 * 1024],
+        ['starts-with', '$Content-Type', 'image/'],
+        { key: res.body.key },
+        { 'Content-Type': 'image/png' },
+        { bucket: stack().env.MEDIA_BUCKET },
+      ]),
+    );
+    const ttl = new Date(policy.expiration).getTime() - before;
+    expect(ttl).toBeGreaterThan((UPLOAD_URL_TTL_SECONDS - 30) * 1000);
+    expect(ttl).toBeLessThanOrEqual((UPLOAD_URL_TTL_SECONDS + 5) * 1000);
+    expect(evaluatePostPolicy(policy, res.body.fields, 1234)).toEqual({ ok: true });
+  });
+
+  it('refuses a .exe (application/x-msdownload) and a 21 MB file with Italian messages', async () => {
+    const exe = await form(ip, newId(), newId(), 'setup.exe', 'application/x-msdownload', 5000);
+    expect(exe.status).toBe(400);
+    expect(exe.body.message).toBe(ONLY_MEDIA_MESSAGE);
+    expect(exe.body.fields).toEqual({ contentType: ONLY_MEDIA_MESSAGE });
+    const big = await form(ip, newId(), newId(), 'video.mp4', 'video/mp4', MB21);
+    expect(big.status).toBe(400);
+    expect(big.body.message).toBe(TOO_LARGE_MESSAGE);
+    expect(big.body.fields).toEqual({ size: TOO_LARGE_MESSAGE });
+  });
+});
+
+/**
+ * The upload policy against a 21 MB file and a .exe. On AWS, S3 evaluates the POST policy and
+ * answers 400 (EntityTooLarge / AccessDenied "Policy Condition failed"). The local emulator,
+ * s3rver 3.7, does NOT: its postObject (lib/controllers/object.js) reads the `policy` field
+ * and ignores it ("unimplemented"), and checks no signature, expiry, content-length-range or
+ * starts-with condition. So these tests (1) really POST the forms to s3rver and record that
+ * it stores them, (2) evaluate the policy document we generated with the S3 rules
+ * (functions/lib/s3-post-policy.ts) and see it refuse them, and (3) show the submission's
+ * server-side check (HeadObject) refusing what slipped through.
+ */
+describe('the upload policy refuses a 21 MB file and a .exe', () => {
+  const ip = newClientIp();
+
+  it('a 21 MB file posted with a form made for a small image', async () => {
+    const draftId = newId();
+    const roomId = newId();
+    const res = await form(ip, draftId, roomId, 'foto.png', 'image/png', 1000);
+    expect(res.status).toBe(200);
+    const bytes = Buffer.concat([pngBytes(), Buffer.alloc(MB21 - pngBytes().length)]);
+    expect(bytes.length).toBe(MB21);
+
+    const verdict = evaluatePostPolicy(decodePolicy(res.body.fields.Policy!), res.body.fields, bytes.length);
+    expect(verdict.ok).toBe(false);
+    expect(verdict).toMatchObject({ reason: expect.stringContaining('EntityTooLarge') });
+
+    const posted = await postToBucket(res.body, bytes, 'foto.png');
+    expect(posted.status).toBe(204); // s3rver stores it: the emulator does not enforce POST policies
+    expect((await exists(res.body.key))?.size).toBe(MB21);
+
+    const submit = await apiFrom(ip, 'POST', '/properties', fullBody(draftId, [{ id: roomId, type: 'cucina', media: [{ key: res.body.key }] }]));
+    expect(submit.status).toBe(400);
+    expect(submit.body).toMatchObject({ message: TOO_LARGE_MESSAGE, fields: { 'rooms.0.media.0.key': TOO_LARGE_MESSAGE } });
+    expect(await dossier(draftId)).toEqual([]);
+  });
+
+  it('a .exe posted as application/x-msdownload with a form made for a video', async () => {
+    const draftId = newId();
+    const roomId = newId();
+    const res = await form(ip, draftId, roomId, 'giro.mp4', 'video/mp4', 2048);
+    expect(res.status).toBe(200);
+    const exe = Buffer.concat([Buffer.from('MZ'), Buffer.alloc(2046)]);
+    const fields = { ...res.body.fields, 'Content-Type': 'application/x-msdownload' };
+
+    const verdict = evaluatePostPolicy(decodePolicy(res.body.fields.Policy!), fields, exe.length);
+    expect(verdict.ok).toBe(false);
+
+    const posted = await postToBucket(res.body, exe, 'setup.exe', { 'Content-Type': 'application/x-msdownload' });
+    expect(posted.status).toBe(204); // stored by s3rver, which ignores the policy
+    expect((await exists(res.body.key))?.contentType).toBe('application/x-msdownload');
+
+    const submit = await apiFrom(ip, 'POST', '/properties', fullBody(draftId, [{ id: roomId, type: 'altro', media: [{ key: res.body.key }] }]));
+    expect(submit.status).toBe(400);
+    expect(submit.body).toMatchObject({ message: ONLY_MEDIA_MESSAGE, fields: { 'rooms.0.media.0.key': ONLY_MEDIA_MESSAGE } });
+    expect(await dossier(draftId)).toEqual([]);
+  });
+
+  it('the same forms are accepted by the policy for what they were made for', async () => {
+    const res = await form(ip, newId(), newId(), 'ok.png', 'image/png', pngBytes().length);
+    const verdict = evaluatePostPolicy(decodePolicy(res.body.fields.Policy!), res.body.fields, pngBytes().length);
+    expect(verdict).toEqual({ ok: true });
+    expect((await postToBucket(res.body, pngBytes(), 'ok.png')).status).toBe(204);
+  });
+});
