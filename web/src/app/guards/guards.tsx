@@ -1,0 +1,72 @@
+import { useParams, useSearchParams } from 'react-router-dom';
+import type { UserType } from '@domain/roles';
+import { isApiError } from '@/lib/api';
+import { useMe, useSession } from '@/lib/auth';
+import { GuardView, type GuardDecision } from './Guard';
+
+export const ACCESS_DENIED = 'Accesso negato';
+export const ADMIN_ONLY = 'Non hai i permessi per accedere a questa pagina';
+export const SOURCES_ADMIN_ONLY = 'Solo gli amministratori possono accedere a questa pagina';
+export const SELLERS_ONLY = 'Questa pagina è riservata ai venditori';
+
+/** Admin pages: not signed in -> /auth; signed in without the admin group -> 'Accesso negato' and /. */
+export function RequireAdmin({ deniedDescription = ADMIN_ONLY }: { deniedDescription?: string }) {
+  const { session, isLoading } = useSession();
+  let decision: GuardDecision;
+  if (isLoading) decision = { status: 'loading' };
+  else if (!session) decision = { status: 'deny', to: '/auth' };
+  else if (session.groups.includes('admin')) decision = { status: 'allow' };
+  else decision = { status: 'deny', to: '/', toast: { title: ACCESS_DENIED, description: deniedDescription } };
+  return <GuardView decision={decision} />;
+}
+
+/**
+ * Pages of one user type (profile from /api/me): not signed in -> /auth; another type or
+ * no profile -> / (with a toast when `deniedDescription` is given).
+ */
+export function RequireUserType({ userType, deniedDescription }: { userType: UserType; deniedDescription?: string }) {
+  const { session, isLoading } = useSession();
+  const me = useMe();
+  let decision: GuardDecision;
+  if (isLoading) decision = { status: 'loading' };
+  else if (!session) decision = { status: 'deny', to: '/auth' };
+  else if (me.isPending) decision = { status: 'loading' };
+  else if (me.data?.userType === userType) decision = { status: 'allow' };
+  else
+    decision = {
+      status: 'deny',
+      to: '/',
+      ...(deniedDescription && (me.data || isApiError(me.error, 404)) ? { toast: { title: ACCESS_DENIED, description: deniedDescription } } : {}),
+    };
+  return <GuardView decision={decision} />;
+}
+
+/** /seller-kyc?token=...: no token -> 'Link non valido' and /; no session -> 'Accesso richiesto' and the seller sign-up page. */
+export function RequireInvitationSession() {
+  const [params] = useSearchParams();
+  const token = params.get('token')?.trim();
+  const { session, isLoading } = useSession();
+  let decision: GuardDecision;
+  if (!token)
+    decision = { status: 'deny', to: '/', toast: { title: 'Link non valido', description: 'Il link di invito non è valido o è incompleto.' } };
+  else if (isLoading) decision = { status: 'loading' };
+  else if (!session)
+    decision = {
+      status: 'deny',
+      to: `/seller-register?token=${encodeURIComponent(token)}`,
+      toast: { title: 'Accesso richiesto', description: 'Registrati o accedi per continuare.' },
+    };
+  else decision = { status: 'allow' };
+  return <GuardView decision={decision} />;
+}
+
+/** /availability/:token: no session -> /seller-register?token={token}. */
+export function RequireTokenSession() {
+  const { token = '' } = useParams();
+  const { session, isLoading } = useSession();
+  let decision: GuardDecision;
+  if (isLoading) decision = { status: 'loading' };
+  else if (!session) decision = { status: 'deny', to: `/seller-register?token=${encodeURIComponent(token)}` };
+  else decision = { status: 'allow' };
+  return <GuardView decision={decision} />;
+}

@@ -1,0 +1,11 @@
+export { Badge, type BadgeVariant } from './Badge';
+export { Button, ButtonLink, type ButtonProps } from './Button';
+export { buttonClass } from './button-styles';
+export { Card, CardContent, CardHeader } from './Card';
+export { Dialog } from './Dialog';
+export { Field } from './Field';
+export { Input } from './Input';
+export { LoadingState } from './LoadingState';
+export { Select } from './Select';
+export { Spinner } from './Spinner';
+export { Tabs, type TabItem } from './Tabs';

@@ -1,0 +1,52 @@
+import { useState } from 'react';
+import { Card, CardContent, Tabs } from '@/components/ui';
+import { usePageTitle } from '@/lib/use-page-title';
+import { AgentSignUpForm } from './AgentSignUpForm';
+import { LoginForm } from './LoginForm';
+
+type AuthTab = 'login' | 'agent';
+
+export default function AuthPage() {
+  usePageTitle('Accedi');
+  const [tab, setTab] = useState<AuthTab>('login');
+  const [email, setEmail] = useState('');
+
+  return (
+    <div className="mx-auto w-full max-w-md px-4 py-10 sm:py-16">
+      <div className="mb-6 text-center">
+        <h1 className="text-2xl font-bold sm:text-3xl">Area riservata</h1>
+        <p className="mt-2 text-slate-700">Accedi al tuo account o registrati come agente immobiliare.</p>
+      </div>
+      <Card>
+        <CardContent>
+          <Tabs<AuthTab>
+            label="Accesso e registrazione"
+            value={tab}
+            onChange={setTab}
+            items={[
+              {
+                value: 'login',
+                label: 'Login',
+                testId: 'tab-login',
+                content: <LoginForm key={email} origin="auth" defaultEmail={email} />,
+              },
+              {
+                value: 'agent',
+                label: 'Sei un agente immobiliare?',
+                testId: 'tab-agent-signup',
+                content: (
+                  <AgentSignUpForm
+                    onSignedUp={(signedUpEmail) => {
+                      setEmail(signedUpEmail);
+                      setTab('login');
+                    }}
+                  />
+                ),
+              },
+            ]}
+          />
+        </CardContent>
+      </Card>
+    </div>
+  );
+}

@@ -1,0 +1,40 @@
+import { useCallback } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useNavigate } from 'react-router-dom';
+import { toast } from 'sonner';
+import { api, errorMessage } from '@/lib/api';
+import { fetchMe, meKey, resetSessionState, type Me } from '@/lib/auth';
+import { decidePostSignIn, type SignInOrigin } from './post-sign-in';
+
+/**
+ * Runs once after a successful sign-in: refreshes the session, loads /api/me and
+ * follows `decidePostSignIn` (claiming the invitation when there is a token).
+ */
+export function usePostSignIn() {
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  return useCallback(
+    async ({ origin, token }: { origin: SignInOrigin; token?: string | null }) => {
+      await resetSessionState(queryClient);
+      let me: Me | null = null;
+      try {
+        me = await queryClient.fetchQuery({ queryKey: meKey, queryFn: fetchMe, staleTime: 0 });
+      } catch {
+        me = null;
+      }
+      const step = decidePostSignIn({ me, origin, token });
+      if (step.kind === 'navigate') {
+        navigate(step.to, { replace: true });
+        return;
+      }
+      try {
+        await api.post('/invitations/claim', { token: step.token });
+        navigate(step.to, { replace: true });
+      } catch (err) {
+        toast.error('Errore', { description: errorMessage(err) });
+        navigate(step.onError, { replace: true });
+      }
+    },
+    [queryClient, navigate],
+  );
+}

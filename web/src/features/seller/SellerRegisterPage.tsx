@@ -1,0 +1,60 @@
+import { useState } from 'react';
+import { useSearchParams } from 'react-router-dom';
+import { Card, CardContent, Tabs } from '@/components/ui';
+import { usePageTitle } from '@/lib/use-page-title';
+import { LoginForm } from '../auth/LoginForm';
+import { SellerSignUpForm } from './SellerSignUpForm';
+
+type SellerTab = 'register' | 'login';
+
+/** /seller-register?token=...: sign-up or sign-in of a seller, usually from an invitation link. */
+export default function SellerRegisterPage() {
+  usePageTitle('Registrazione Venditore');
+  const [params] = useSearchParams();
+  const token = params.get('token')?.trim() || null;
+  const [tab, setTab] = useState<SellerTab>('register');
+  const [email, setEmail] = useState('');
+
+  return (
+    <div className="mx-auto w-full max-w-md px-4 py-10 sm:py-16">
+      <div className="mb-6 text-center">
+        <h1 className="text-2xl font-bold sm:text-3xl">Registrazione Venditore</h1>
+        <p className="mt-2 text-slate-700" data-testid="seller-register-intro">
+          {token ? "Registrati o accedi per visualizzare l'opzione di acquisto" : 'Crea il tuo account per iniziare'}
+        </p>
+      </div>
+      <Card>
+        <CardContent>
+          <Tabs<SellerTab>
+            label="Registrazione o accesso venditore"
+            value={tab}
+            onChange={setTab}
+            items={[
+              {
+                value: 'register',
+                label: 'Registrati',
+                testId: 'tab-seller-signup',
+                content: (
+                  <SellerSignUpForm
+                    onSignedUp={(signedUpEmail) => {
+                      setEmail(signedUpEmail);
+                      setTab('login');
+                    }}
+                  />
+                ),
+              },
+              {
+                value: 'login',
+                label: 'Accedi',
+                testId: 'tab-seller-login',
+                content: (
+                  <LoginForm key={email} origin="seller-register" token={token} idPrefix="seller-login" defaultEmail={email} />
+                ),
+              },
+            ]}
+          />
+        </CardContent>
+      </Card>
+    </div>
+  );
+}

@@ -1,0 +1,47 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+import tailwindcss from '@tailwindcss/vite';
+
+const webDir = fileURLToPath(new URL('.', import.meta.url));
+
+/**
+ * The SPA. `/config.json` is not part of the build: it is written at deploy by the web
+ * stack and served locally by the local runtime. `@domain` is the server's pure domain
+ * code (fee rule, formatting, roles), so the simulator and the API agree by construction.
+ */
+export default defineConfig({
+  root: webDir,
+  plugins: [react(), tailwindcss()],
+  resolve: {
+    alias: {
+      '@domain': fileURLToPath(new URL('../functions/domain', import.meta.url)),
+      '@': fileURLToPath(new URL('./src', import.meta.url)),
+    },
+  },
+  server: {
+    port: 5173,
+    proxy: {
+      '/api': {
+        target: process.env.API_PROXY_TARGET ?? 'http://localhost:3000',
+        changeOrigin: true,
+      },
+    },
+  },
+  build: {
+    outDir: fileURLToPath(new URL('./dist', import.meta.url)),
+    emptyOutDir: true,
+    sourcemap: 'hidden',
+    rollupOptions: {
+      output: {
+        // long-lived vendor chunks, so a release of the app does not invalidate them
+        manualChunks(id) {
+          if (!id.includes('node_modules')) return undefined;
+          if (/node_modules\/(react|react-dom|scheduler|react-router|react-router-dom|cookie|set-cookie-parser)\//.test(id)) return 'react';
+          if (/node_modules\/(@aws-amplify|aws-amplify|@aws-crypto|@smithy|tslib|uuid|js-cookie)\//.test(id)) return 'amplify';
+          return undefined;
+        },
+      },
+    },
+  },
+});
