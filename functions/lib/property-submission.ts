@@ -8,7 +8,7 @@ import { logger } from './logger';
 import { headMedia, mapLimit } from './media-storage';
 import { deliverOutbox, outboxPut } from './outbox';
 import { newToken, tokenExpiry } from './tokens';
-import { valuationItem, valueSubmission, type ValuationDataLoader } from './submission-valuation';
+import { valuationItem, valueSubmission, type Valuator } from './submission-valuation';
 import { FIXED_SUBMISSION_ITEMS, MAX_UPLOAD_BYTES, TRANSACTION_MAX_ITEMS } from '../domain/property/limits';
 import { mediaKindOf, ONLY_MEDIA_MESSAGE, parseMediaKey, TOO_LARGE_MESSAGE } from '../domain/property/media';
 import { withRoomNames } from '../domain/property/rooms';
@@ -144,8 +144,8 @@ export function leadEmailInput(
 
 export interface SubmitOptions {
   now?: Date;
-  /** the valuation's OMI data (tests); default: the OMI store */
-  valuationData?: ValuationDataLoader;
+  /** the valuation use case (tests); default: the one wired in submission-valuation.ts */
+  valuate?: Valuator;
   /** test hook: extra transaction items (e.g. a failing condition, to prove atomicity) */
   extraTransactItems?: Record<string, unknown>[];
 }
@@ -164,7 +164,7 @@ export async function submitProperty(s: PropertySubmission, opts: SubmitOptions 
 
   let valuation: ValuationResult | undefined;
   try {
-    valuation = await valueSubmission(s, opts.valuationData);
+    valuation = await valueSubmission(s, opts.valuate);
   } catch (err) {
     logger.warn('Valuation on submission failed; the submission goes on', { propertyId, error: (err as Error).message });
   }

@@ -1,8 +1,6 @@
-import { codTipForCategory } from '../domain/omi/tipologia';
-import type { OmiQuotation, OmiZoneInfo } from '../domain/omi/types';
 import { FEATURE_LABELS, labelOf } from '../domain/property/enums';
 import type { PropertySubmission } from '../domain/property/schema';
-import { evaluateProperty, evaluatePropertySchema, type ValuationResult } from '../domain/valuation';
+import { evaluatePropertySchema, type ValuationRequest, type ValuationResult } from '../domain/valuation';
 import { keys } from './keys';
 
 /**
@@ -10,20 +8,21 @@ import { keys } from './keys';
  * OMI category and surface are present. Its result (also a clear "not available") becomes
  * the property's first valuation item; any failure is the caller's to log, never to block.
  *
- * Seam: `loadData` reads the comune's OMI quotations of one Cod_Tip. The default is the
- * OMI store's `loadValuationData` (functions/lib/omi-store.ts) when wired; tests pass their own.
+ * Seam: `valuate` is the valuation use case (OMI store + engine, the same one the admin's
+ * POST /valuations/evaluate runs). Until it is wired, the default throws, the submission
+ * logs it and goes on; tests pass their own.
  */
-export type ValuationDataLoader = (prov: string, comune: string, codTip: number) => Promise<{ rows: OmiQuotation[]; zones?: OmiZoneInfo[] }>;
+export type Valuator = (request: ValuationRequest) => Promise<ValuationResult>;
 
 export const VALUATION_TIMEOUT_MS = 4000;
 
-let defaultLoader: ValuationDataLoader = async () => {
-  throw new Error('OMI store not wired: no valuation on submission');
+let defaultValuator: Valuator = async () => {
+  throw new Error('OMI valuation not wired: no valuation on submission');
 };
 
-/** Sets the OMI data loader used on submission. */
-export function setValuationDataLoader(loader: ValuationDataLoader): void {
-  defaultLoader = loader;
+/** Sets the valuation use case run on submission. */
+export function setSubmissionValuator(valuator: Valuator): void {
+  defaultValuator = valuator;
 }
 
 type Valuable = Pick<
@@ -46,7 +45,7 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
 }
 
 /** The valuation of a submission, or undefined when it lacks the data to run. Throws on failure. */
-export async function valueSubmission(p: Valuable, loadData: ValuationDataLoader = defaultLoader): Promise<ValuationResult | undefined> {
+export async function valueSubmission(p: Valuable, valuate: Valuator = defaultValuator): Promise<ValuationResult | undefined> {
   if (!canValue(p)) return undefined;
   const request = evaluatePropertySchema.parse({
     address: p.address,
@@ -60,9 +59,7 @@ export async function valueSubmission(p: Valuable, loadData: ValuationDataLoader
     // labels: the valuation notes list the first features, and the lift check looks for 'ascensore'
     features: p.features.map((f) => labelOf(FEATURE_LABELS, f)),
   });
-  const codTip = codTipForCategory(request.omiCategory);
-  const data = codTip === null ? { rows: [] } : await withTimeout(loadData(request.province, request.city, codTip), VALUATION_TIMEOUT_MS);
-  return evaluateProperty(request, data);
+  return withTimeout(valuate(request), VALUATION_TIMEOUT_MS);
 }
 
 /** The property's valuation item (spec 001 property_valuations, camelCase). */

@@ -1,0 +1,98 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { evaluateProperty, type ValuationRequest } from '../../functions/domain/valuation';
+import type { OmiQuotation } from '../../functions/domain/omi/types';
+import * as places from '../../functions/domain/places/comuni';
+import { makeSubmissionSchema } from '../../functions/domain/property';
+import { submitProperty } from '../../functions/lib/property-submission';
+import { sentMail, useStackEnv } from '../support/helpers';
+import { dossier, fullBody, newId } from '../support/submission';
+
+/**
+ * The valuation on submission (spec 000 section 7 step 1), through the use case in-process
+ * against the emulators: its result is stored as the property's first valuation; a failing
+ * valuation never blocks the submission; without the data it needs it does not run.
+ */
+beforeAll(() => useStackEnv());
+
+const schema = makeSubmissionSchema({ places });
+const row = (stato: 'NORMALE' | 'OTTIMO', min: number, max: number, prev: boolean): OmiQuotation => ({
+  semester: '2025-S1',
+  prov: 'MI',
+  comuneDescrizione: 'MILANO',
+  fascia: 'B',
+  zona: 'B12',
+  linkZona: 'MI00003228',
+  codTip: 20,
+  descrTipologia: 'Abitazioni civili',
+  stato,
+  statoPrev: prev,
+  comprMin: min,
+  comprMax: max,
+});
+const fixture = async (req: ValuationRequest) => evaluateProperty(req, { rows: [row('NORMALE', 8700, 11000, true), row('OTTIMO', 11000, 14000, false)] });
+
+describe('valuation on submission', () => {
+  it('stores the result as the first valuation of the property and puts it in the lead e-mail', async () => {
+    const id = newId();
+    const seen: ValuationRequest[] = [];
+    await submitProperty(schema.parse(fullBody(id)), {
+      valuate: async (req) => {
+        seen.push(req);
+        return fixture(req);
+      },
+    });
+    expect(seen[0]).toMatchObject({ province: 'MI', city: 'Milano', omiCategory: 'abitazioni_civili', surfaceArea: 92, condition: 'buono', floor: '3', hasTerrace: true });
+    expect(seen[0]!.features).toEqual(['Ascensore', 'Cantina', 'Doppi vetri']);
+    const items = await dossier(id);
+    const valuations = items.filter((i) => i.entity === 'valuation');
+    expect(valuations).toHaveLength(1);
+    const expected = await fixture(seen[0]!);
+    if (!expected.available) throw new Error('fixture should value');
+    const v = valuations[0]!;
+    expect(v).toMatchObject({
+      sk: `VALUATION#${v.createdAt as string}`,
+      origin: 'submission',
+      available: true,
+      valuationMin: expected.propertyValueMin,
+      valuationMax: expected.propertyValueMax,
+      valuationAvg: expected.propertyValueAvg,
+      adjustedAvg: expected.adjustedAvg,
+      cautiousDiscount: expected.cautiousDiscount,
+      omiSource: 'Agenzia Entrate - OMI 2025-S1',
+      omiDetails: expected.omiDetails,
+    });
+    expect(v.createdAt).toBe(items.find((i) => i.entity === 'property')!.createdAt);
+    const mail = (await sentMail()).find((m) => (m.body.text ?? '').includes(id))!;
+    expect(mail.body.text).toContain('Stima OMI: ');
+    expect(mail.body.text).toContain('Fonte: Agenzia Entrate - OMI 2025-S1');
+  });
+
+  it('stores a "not available" answer too, with its reason', async () => {
+    const id = newId();
+    await submitProperty(schema.parse(fullBody(id)), { valuate: (req) => Promise.resolve(evaluateProperty(req, { rows: [] })) });
+    const v = (await dossier(id)).find((i) => i.entity === 'valuation')!;
+    expect(v).toMatchObject({ available: false, omiSource: null });
+    expect(typeof v.reason).toBe('string');
+  });
+
+  it('a failing valuation never blocks the submission', async () => {
+    const id = newId();
+    const result = await submitProperty(schema.parse(fullBody(id)), { valuate: () => Promise.reject(new Error('OMI non raggiungibile')) });
+    expect(result.propertyId).toBe(id);
+    const entities = (await dossier(id)).map((i) => i.entity);
+    expect(entities).toEqual(['property']);
+  });
+
+  it('does not run without province, comune or surface', async () => {
+    const id = newId();
+    let called = false;
+    await submitProperty(schema.parse({ ...fullBody(id), surfaceArea: null }), {
+      valuate: async (req) => {
+        called = true;
+        return fixture(req);
+      },
+    });
+    expect(called).toBe(false);
+    expect((await dossier(id)).map((i) => i.entity)).toEqual(['property']);
+  });
+});
