@@ -54,6 +54,13 @@ export const routes = [
   },
   { id: 'createUpload', method: 'POST', path: '/uploads', handler: 'properties/create-upload', access: 'public', owner: 'anonymous wizard; rate limited per IP; refused once the draft was submitted', grants: ['table:read', 'table:write', 'media:write'] },
   { id: 'submitProperty', method: 'POST', path: '/properties', handler: 'properties/submit-property', access: 'public', owner: 'anonymous wizard; rate limited per IP; uploads must live under the draft\'s own prefix', grants: ['table:read', 'table:write', 'media:read', 'ses:send'], timeoutSeconds: 30 },
+  { id: 'omiCreateUpload', method: 'POST', path: '/omi/uploads', handler: 'omi/create-upload', access: ['admin'], grants: ['table:write', 'omi:write'] },
+  { id: 'omiGetImport', method: 'GET', path: '/omi/imports/{jobId}', handler: 'omi/get-import', access: ['admin'], grants: ['table:read'] },
+  { id: 'omiListJobs', method: 'GET', path: '/omi/jobs', handler: 'omi/list-jobs', access: ['admin'], grants: ['table:read'] },
+  { id: 'omiStartClear', method: 'POST', path: '/omi/clear', handler: 'omi/start-clear', access: ['admin'], grants: ['table:read', 'table:write', 'omi:write'] },
+  { id: 'omiGetClear', method: 'GET', path: '/omi/clear/{jobId}', handler: 'omi/get-clear', access: ['admin'], grants: ['table:read'] },
+  { id: 'omiListQuotations', method: 'GET', path: '/omi/quotations', handler: 'omi/list-quotations', access: ['admin'], grants: ['table:read'], memoryMb: 1024 },
+  { id: 'evaluateProperty', method: 'POST', path: '/valuations/evaluate', handler: 'valuations/evaluate-property', access: ['admin'], grants: ['table:read'] },
 ] as const satisfies readonly RouteDef[];
 
 export type RouteId = (typeof routes)[number]['id'];
@@ -73,6 +80,7 @@ export const triggers = [
   { id: 'preSignUp', handler: 'auth/pre-sign-up', source: 'cognito:preSignUp', grants: [] },
   { id: 'postConfirmation', handler: 'auth/post-confirmation', source: 'cognito:postConfirmation', grants: ['table:write', 'cognito:admin'] },
   { id: 'retryOutbox', handler: 'notifications/retry-outbox', source: 'schedule', schedule: 'rate(5 minutes)', grants: ['table:read', 'table:write', 'ses:send'], timeoutSeconds: 120 },
+  { id: 'omiImport', handler: 'omi/import-omi', source: 's3:omiDrop', grants: ['omi:read', 'omi:write', 'table:read', 'table:write'], timeoutSeconds: 900, memoryMb: 1024 },
 ] as const satisfies readonly TriggerDef[];
 
 export function routeById(id: string): RouteDef | undefined {

@@ -76,6 +76,9 @@ export interface OmiParseSummary {
   bytesRead: number;
 }
 
+/** No OMI line is near this long (real ones are ~150 bytes); longer means not an OMI CSV. */
+export const MAX_LINE_BYTES = 64 * 1024;
+
 /** Splits bytes into lines and decodes each line (UTF-8 when valid, else Latin-1). */
 class LineDecoder extends Transform {
   private rest: Buffer | null = null;
@@ -84,7 +87,7 @@ class LineDecoder extends Transform {
   utf8Lines = 0;
   bytesRead = 0;
 
-  constructor() {
+  constructor(private readonly onBytes?: (total: number) => void) {
     super({ readableObjectMode: false });
   }
 
@@ -113,6 +116,7 @@ class LineDecoder extends Transform {
 
   override _transform(chunk: Buffer, _enc: BufferEncoding, cb: TransformCallback): void {
     this.bytesRead += chunk.length;
+    this.onBytes?.(this.bytesRead);
     const buf = this.rest ? Buffer.concat([this.rest, chunk]) : chunk;
     const out: string[] = [];
     let start = 0;
@@ -123,6 +127,10 @@ class LineDecoder extends Transform {
     }
     this.rest = start < buf.length ? Buffer.from(buf.subarray(start)) : null;
     if (out.length) this.push(`${out.join('\n')}\n`, 'utf8');
+    if (this.rest && this.rest.length > MAX_LINE_BYTES) {
+      cb(new OmiFormatError(`Una riga supera ${MAX_LINE_BYTES / 1024} KB senza andare a capo: il file non è un CSV OMI`));
+      return;
+    }
     cb();
   }
 
@@ -275,8 +283,11 @@ type Source = AsyncIterable<Uint8Array | Buffer | string> | Readable;
  * `valori`/`zone` event per good row and one `rejected` event per bad row. Returns the
  * summary. Throws OmiFormatError when the header is missing required columns.
  */
-export async function* parseOmiCsv(source: Source): AsyncGenerator<OmiParseEvent, OmiParseSummary, undefined> {
-  const decoder = new LineDecoder();
+export async function* parseOmiCsv(
+  source: Source,
+  opts: { onBytes?: (bytesRead: number) => void } = {},
+): AsyncGenerator<OmiParseEvent, OmiParseSummary, undefined> {
+  const decoder = new LineDecoder(opts.onBytes);
   const input = source instanceof Readable ? source : Readable.from(source);
   const parser = parse({
     delimiter: ';',

@@ -16,6 +16,13 @@ const EXPECTED: Record<string, Caller[]> = {
   claimInvitation: ['seller'],
   createUpload: ['anonymous', 'seller', 'agent', 'admin'],
   submitProperty: ['anonymous', 'seller', 'agent', 'admin'],
+  omiCreateUpload: ['admin'],
+  omiGetImport: ['admin'],
+  omiListJobs: ['admin'],
+  omiStartClear: ['admin'],
+  omiGetClear: ['admin'],
+  omiListQuotations: ['admin'],
+  evaluateProperty: ['admin'],
 };
 
 const samplePath = (r: RouteDef) => r.path.replace(/\{(\w+)\}/g, 'esempio-$1');

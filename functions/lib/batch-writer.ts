@@ -1,0 +1,104 @@
+import { BatchWriteCommand, type BatchWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+
+type WriteRequest = NonNullable<BatchWriteCommandInput['RequestItems']>[string][number];
+
+const RETRYABLE = new Set([
+  'ProvisionedThroughputExceededException',
+  'ThrottlingException',
+  'RequestLimitExceeded',
+  'InternalServerError',
+  'ServiceUnavailable',
+  'TimeoutError',
+  'ECONNRESET',
+]);
+
+export interface BatchWriterStats {
+  items: number;
+  batches: number;
+  /** BatchWriteItem calls repeated for UnprocessedItems or a throttling error */
+  retries: number;
+  unprocessedItems: number;
+}
+
+/**
+ * Parallel BatchWriteItem (25 requests per call, `concurrency` calls in flight) with
+ * retry of UnprocessedItems and throttling errors, exponential backoff with full jitter
+ * (base 25 ms, cap 3 s, up to `maxAttempts` per batch). `put`/`delete` wait when the
+ * window is full, so memory stays bounded and the producer (a file stream) is paused.
+ * The first failure that survives the retries is thrown by the next `put`/`delete`/`flush`.
+ */
+export class BatchWriter {
+  private buffer: WriteRequest[] = [];
+  private inFlight = new Set<Promise<void>>();
+  private failure: unknown;
+  readonly stats: BatchWriterStats = { items: 0, batches: 0, retries: 0, unprocessedItems: 0 };
+
+  constructor(
+    private readonly ddb: DynamoDBDocumentClient,
+    private readonly table: string,
+    private readonly opts: { concurrency?: number; maxAttempts?: number; onWritten?: (n: number) => void } = {},
+  ) {}
+
+  async put(item: Record<string, unknown>): Promise<void> {
+    await this.add({ PutRequest: { Item: item } });
+  }
+
+  async delete(key: Record<string, unknown>): Promise<void> {
+    await this.add({ DeleteRequest: { Key: key } });
+  }
+
+  private async add(req: WriteRequest): Promise<void> {
+    if (this.failure) throw this.failure;
+    this.buffer.push(req);
+    if (this.buffer.length >= 25) await this.dispatch();
+  }
+
+  private async dispatch(): Promise<void> {
+    const batch = this.buffer;
+    this.buffer = [];
+    if (!batch.length) return;
+    while (this.inFlight.size >= (this.opts.concurrency ?? 16)) await Promise.race(this.inFlight);
+    if (this.failure) throw this.failure;
+    const p: Promise<void> = this.write(batch)
+      .catch((err: unknown) => {
+        this.failure ??= err;
+      })
+      .finally(() => this.inFlight.delete(p));
+    this.inFlight.add(p);
+  }
+
+  private async write(batch: WriteRequest[]): Promise<void> {
+    const maxAttempts = this.opts.maxAttempts ?? 10;
+    let pending = batch;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        this.stats.batches++;
+        const res = await this.ddb.send(new BatchWriteCommand({ RequestItems: { [this.table]: pending } }));
+        const left = res.UnprocessedItems?.[this.table] ?? [];
+        const done = pending.length - left.length;
+        this.stats.items += done;
+        if (done) this.opts.onWritten?.(done);
+        if (!left.length) return;
+        this.stats.unprocessedItems += left.length;
+        pending = left;
+      } catch (err) {
+        const name = (err as { name?: string; code?: string }).name ?? (err as { code?: string }).code ?? '';
+        if (!RETRYABLE.has(name) || attempt + 1 >= maxAttempts) throw err;
+      }
+      if (attempt + 1 >= maxAttempts) {
+        throw new Error(`BatchWriteItem: ${pending.length} scritture non eseguite dopo ${maxAttempts} tentativi`);
+      }
+      this.stats.retries++;
+      const cap = Math.min(3000, 25 * 2 ** attempt);
+      await new Promise((r) => setTimeout(r, Math.random() * cap));
+    }
+  }
+
+  /** Sends what is buffered and waits for every write in flight. */
+  async flush(): Promise<void> {
+    await this.dispatch();
+    while (this.inFlight.size) await Promise.race(this.inFlight);
+    if (this.failure) throw this.failure;
+  }
+}

@@ -1,0 +1,213 @@
+/**
+ * OMI import and clear jobs: one item per job, updated while the background function
+ * works so the admin page can show live progress and then the result.
+ */
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { aws } from './aws';
+import { requireConfig } from './config';
+import { omiKeys } from './keys';
+
+export type OmiJobKind = 'import' | 'clear';
+export type OmiJobStatus = 'pending' | 'running' | 'completed' | 'failed';
+
+/** Stored rejected-row reasons are capped; the counts stay exact. */
+export const MAX_STORED_REASONS = 100;
+/** A running job whose heartbeat is older than this is taken over by a redelivered event. */
+export const STALE_AFTER_MS = 30_000;
+
+export interface RejectedRow {
+  line: number;
+  reason: string;
+}
+
+export interface OmiJob {
+  id: string;
+  kind: OmiJobKind;
+  status: OmiJobStatus;
+  fileName: string | null;
+  semester: string | null;
+  s3Key: string | null;
+  createdBy: string | null;
+  createdAt: string;
+  startedAt: string | null;
+  finishedAt: string | null;
+  updatedAt: string;
+  /** import: data rows read so far; = inserted + updated + rejected when completed */
+  rowsRead: number;
+  inserted: number;
+  updated: number;
+  rejected: number;
+  rejectedReasons: RejectedRow[];
+  /** import: 'valori' (quotations) or 'zone' (zone descriptions) */
+  fileKind: string | null;
+  encoding: string | null;
+  bytesRead: number;
+  bytesTotal: number | null;
+  /** clear: items deleted so far, of about `total` */
+  deleted: number;
+  total: number | null;
+  /** 0..100 */
+  progress: number;
+  durationMs: number | null;
+  error: string | null;
+}
+
+const FIELDS: (keyof OmiJob)[] = [
+  'id', 'kind', 'status', 'fileName', 'semester', 's3Key', 'createdBy', 'createdAt', 'startedAt', 'finishedAt', 'updatedAt',
+  'rowsRead', 'inserted', 'updated', 'rejected', 'rejectedReasons', 'fileKind', 'encoding', 'bytesRead', 'bytesTotal',
+  'deleted', 'total', 'progress', 'durationMs', 'error',
+];
+
+const ZERO = { rowsRead: 0, inserted: 0, updated: 0, rejected: 0, rejectedReasons: [], bytesRead: 0, deleted: 0, progress: 0 };
+
+export function toJob(item: Record<string, unknown>): OmiJob {
+  const out: Record<string, unknown> = {};
+  for (const f of FIELDS) out[f] = item[f] ?? (f in ZERO ? ZERO[f as keyof typeof ZERO] : null);
+  return out as unknown as OmiJob;
+}
+
+const table = () => requireConfig('TABLE_NAME');
+
+export async function createJob(input: {
+  id: string;
+  kind: OmiJobKind;
+  fileName?: string | null;
+  semester?: string | null;
+  s3Key?: string | null;
+  createdBy?: string | null;
+  now?: Date;
+}): Promise<OmiJob> {
+  const createdAt = (input.now ?? new Date()).toISOString();
+  const item = {
+    ...omiKeys.job(input.id),
+    ...omiKeys.jobIndex(createdAt, input.id),
+    entity: 'omiJob',
+    id: input.id,
+    kind: input.kind,
+    status: 'pending' as const,
+    fileName: input.fileName ?? null,
+    semester: input.semester ?? null,
+    s3Key: input.s3Key ?? null,
+    createdBy: input.createdBy ?? null,
+    createdAt,
+    updatedAt: createdAt,
+    ...ZERO,
+  };
+  await aws().ddb.send(new PutCommand({ TableName: table(), Item: item, ConditionExpression: 'attribute_not_exists(pk)' }));
+  return toJob(item);
+}
+
+export async function getJob(id: string): Promise<OmiJob | undefined> {
+  const res = await aws().ddb.send(new GetCommand({ TableName: table(), Key: omiKeys.job(id), ConsistentRead: true }));
+  return res.Item && res.Item.entity === 'omiJob' ? toJob(res.Item) : undefined;
+}
+
+/** The most recent jobs, newest first. */
+export async function recentJobs(limit = 20): Promise<OmiJob[]> {
+  const q = omiKeys.recentJobs();
+  const res = await aws().ddb.send(
+    new QueryCommand({
+      TableName: table(),
+      IndexName: q.index,
+      KeyConditionExpression: 'gsi3pk = :pk',
+      ExpressionAttributeValues: { ':pk': q.pk },
+      ScanIndexForward: false,
+      Limit: limit,
+    }),
+  );
+  return (res.Items ?? []).map(toJob);
+}
+
+/**
+ * Takes a job for one run. It succeeds when the job is new, pending or failed, when a
+ * running one stopped beating (its Lambda died), or when a completed import is for another
+ * version of the object (a new upload with the same key). It fails — and the caller does
+ * nothing — when the same object is already done or being worked on (S3 may deliver an
+ * event twice). Counters restart: a re-run recounts the whole file (idempotent writes).
+ */
+export async function claimJob(
+  id: string,
+  run: { runId: string; kind: OmiJobKind; etag?: string | null; fileName?: string | null; semester?: string | null; s3Key?: string | null; bytesTotal?: number | null },
+  now = new Date(),
+): Promise<boolean> {
+  const at = now.toISOString();
+  try {
+    await aws().ddb.send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: omiKeys.job(id),
+        UpdateExpression:
+          'SET entity = :entity, id = :id, kind = :kind, #status = :running, runId = :run, heartbeatAt = :now, startedAt = :at, updatedAt = :at, ' +
+          'etag = :etag, fileName = if_not_exists(fileName, :fileName), semester = if_not_exists(semester, :semester), ' +
+          's3Key = if_not_exists(s3Key, :s3Key), createdAt = if_not_exists(createdAt, :at), gsi3pk = if_not_exists(gsi3pk, :g3pk), ' +
+          'gsi3sk = if_not_exists(gsi3sk, :g3sk), rowsRead = :zero, inserted = :zero, updated = :zero, rejected = :zero, ' +
+          'rejectedReasons = :none, bytesRead = :zero, bytesTotal = :bytesTotal, deleted = :zero, progress = :zero, ' +
+          'finishedAt = :null, #error = :null, durationMs = :null',
+        ConditionExpression:
+          'attribute_not_exists(pk) OR #status IN (:pending, :failed) OR (#status = :running AND heartbeatAt < :stale) ' +
+          'OR (#status = :completed AND kind = :import AND etag <> :etag)',
+        ExpressionAttributeNames: { '#status': 'status', '#error': 'error' },
+        ExpressionAttributeValues: {
+          ':entity': 'omiJob',
+          ':id': id,
+          ':kind': run.kind,
+          ':running': 'running',
+          ':pending': 'pending',
+          ':failed': 'failed',
+          ':completed': 'completed',
+          ':import': 'import',
+          ':run': run.runId,
+          ':now': now.getTime(),
+          ':stale': now.getTime() - STALE_AFTER_MS,
+          ':at': at,
+          ':etag': run.etag ?? '',
+          ':fileName': run.fileName ?? null,
+          ':semester': run.semester ?? null,
+          ':s3Key': run.s3Key ?? null,
+          ':g3pk': omiKeys.jobIndex(at, id).gsi3pk,
+          ':g3sk': omiKeys.jobIndex(at, id).gsi3sk,
+          ':zero': 0,
+          ':none': [],
+          ':bytesTotal': run.bytesTotal ?? null,
+          ':null': null,
+        },
+      }),
+    );
+    return true;
+  } catch (err) {
+    if ((err as Error).name === 'ConditionalCheckFailedException') return false;
+    throw err;
+  }
+}
+
+type Progress = Partial<Pick<OmiJob,
+  'rowsRead' | 'inserted' | 'updated' | 'rejected' | 'rejectedReasons' | 'bytesRead' | 'bytesTotal' | 'deleted' | 'total' |
+  'progress' | 'fileKind' | 'encoding' | 'semester'>>;
+
+/** Progress of the run that holds the job (a newer run takes over: this one's writes then fail). */
+export async function updateJob(
+  id: string,
+  runId: string,
+  fields: Progress & { status?: OmiJobStatus; error?: string | null; finishedAt?: string; durationMs?: number },
+  now = new Date(),
+): Promise<void> {
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = { ':run': runId, ':hb': now.getTime(), ':at': now.toISOString() };
+  const sets = ['heartbeatAt = :hb', 'updatedAt = :at'];
+  for (const [k, v] of Object.entries(fields)) {
+    if (v === undefined) continue;
+    names[`#${k}`] = k;
+    values[`:${k}`] = v;
+    sets.push(`#${k} = :${k}`);
+  }
+  await aws().ddb.send(
+    new UpdateCommand({
+      TableName: table(),
+      Key: omiKeys.job(id),
+      UpdateExpression: `SET ${sets.join(', ')}`,
+      ConditionExpression: 'runId = :run',
+      ExpressionAttributeNames: Object.keys(names).length ? names : undefined,
+      ExpressionAttributeValues: values,
+    }),
+  );
+}

@@ -1,0 +1,137 @@
+/**
+ * The OMI data page (spec 001, "Dati OMI"): filters, exact total, pages of 50, newest first.
+ *
+ * Order: newest semester first; inside a semester by province, comune, zone, type, state.
+ * How: one Query of the semester manifests -> the (semester, province) index chunks the
+ * filters need (cached in this warm Lambda by version; a re-import writes a new version,
+ * so a stale chunk is never used) -> filter in memory for the exact total -> one
+ * BatchGetItem of the page's records. No Scan.
+ */
+import { batchGet, listSemesters, toQuotation, type IndexRef } from '../lib/omi-store';
+import { omiKeys } from '../lib/keys';
+import { decodeChunk, selectPage, type IndexChunk } from './listing-index';
+import { comuneSearchKey } from '../domain/omi/names';
+import type { Stato } from '../domain/omi/tipologia';
+import { FASCE } from '../domain/omi/tipologia';
+
+export const PAGE_SIZE = 50;
+
+export interface QuotationFilters {
+  comune?: string;
+  provincia?: string;
+  codTip?: number;
+  stato?: Stato;
+  semestre?: string;
+  page: number;
+}
+
+export interface QuotationListItem {
+  id: string;
+  semestre: string;
+  comuneDescrizione: string;
+  provincia: string;
+  zona: string;
+  fascia: string;
+  fasciaDescr: string;
+  linkZona: string;
+  codTip: number;
+  descrTipologia: string;
+  stato: Stato | null;
+  statoPrev: boolean;
+  comprMin: number | null;
+  comprMax: number | null;
+  locMin: number | null;
+  locMax: number | null;
+  importedAt: string | null;
+}
+
+export interface QuotationPage {
+  items: QuotationListItem[];
+  total: number;
+  page: number;
+  pageSize: number;
+  pages: number;
+  semesters: string[];
+}
+
+/** Decoded chunks by `{semester}#{prov}#{version}`: a warm Lambda's cache. */
+const cache = new Map<string, IndexChunk>();
+const MAX_CACHED_CHUNKS = 2000;
+
+const cacheKey = (semester: string, prov: string, ref: IndexRef) => `${semester}#${prov}#${ref.v}`;
+
+async function loadChunks(wanted: { semester: string; prov: string; ref: IndexRef }[]): Promise<IndexChunk[] | undefined> {
+  const missing = wanted.filter((w) => !cache.has(cacheKey(w.semester, w.prov, w.ref)));
+  if (missing.length) {
+    const keys = missing.flatMap((w) => Array.from({ length: w.ref.parts }, (_, part) => omiKeys.indexChunk(w.semester, w.prov, w.ref.v, part)));
+    const got = await batchGet(keys);
+    for (const w of missing) {
+      const parts: Uint8Array[] = [];
+      for (let part = 0; part < w.ref.parts; part++) {
+        const k = omiKeys.indexChunk(w.semester, w.prov, w.ref.v, part);
+        const item = got.get(`${k.pk}|${k.sk}`);
+        if (!item) return undefined; // replaced meanwhile: the caller reloads the manifests
+        parts.push(item.data as Uint8Array);
+      }
+      if (cache.size >= MAX_CACHED_CHUNKS) cache.clear();
+      cache.set(cacheKey(w.semester, w.prov, w.ref), decodeChunk(parts));
+    }
+  }
+  return wanted.map((w) => cache.get(cacheKey(w.semester, w.prov, w.ref))!);
+}
+
+export async function listQuotations(f: QuotationFilters): Promise<QuotationPage> {
+  for (let attempt = 0; ; attempt++) {
+    const manifests = await listSemesters();
+    const wanted: { semester: string; prov: string; ref: IndexRef }[] = [];
+    for (const m of manifests) {
+      if (f.semestre && m.semester !== f.semestre) continue;
+      for (const prov of Object.keys(m.index).sort()) {
+        if (f.provincia && prov !== f.provincia) continue;
+        wanted.push({ semester: m.semester, prov, ref: m.index[prov]! });
+      }
+    }
+    const chunks = await loadChunks(wanted);
+    if (!chunks) {
+      if (attempt < 2) continue;
+      throw new Error('Indice OMI in aggiornamento: riprova');
+    }
+    const comuneKey = f.comune ? comuneSearchKey(f.comune) : undefined;
+    const { total, hits } = selectPage(chunks, { comuneKey: comuneKey || undefined, codTip: f.codTip, stato: f.stato }, (f.page - 1) * PAGE_SIZE, PAGE_SIZE);
+    const keys = hits.map((h) => omiKeys.quotation({ linkZona: h.linkZona, codTip: h.codTip, stato: h.stato, semester: h.semester }));
+    const records = keys.length ? await batchGet(keys) : new Map<string, Record<string, unknown>>();
+    const items: QuotationListItem[] = [];
+    keys.forEach((k) => {
+      const item = records.get(`${k.pk}|${k.sk}`);
+      if (!item) return;
+      const q = toQuotation(item);
+      items.push({
+        id: `${q.semester}|${q.linkZona}|${q.codTip}|${q.stato ?? '-'}`,
+        semestre: q.semester,
+        comuneDescrizione: q.comuneDescrizione,
+        provincia: q.prov,
+        zona: q.zona,
+        fascia: q.fascia,
+        fasciaDescr: FASCE[q.fascia] ?? q.fascia,
+        linkZona: q.linkZona,
+        codTip: q.codTip,
+        descrTipologia: q.descrTipologia,
+        stato: q.stato,
+        statoPrev: q.statoPrev,
+        comprMin: q.comprMin,
+        comprMax: q.comprMax,
+        locMin: q.locMin,
+        locMax: q.locMax,
+        importedAt: (item.importedAt as string | undefined) ?? null,
+      });
+    });
+    return {
+      items,
+      total,
+      page: f.page,
+      pageSize: PAGE_SIZE,
+      pages: Math.max(1, Math.ceil(total / PAGE_SIZE)),
+      semesters: manifests.map((m) => m.semester),
+    };
+  }
+}

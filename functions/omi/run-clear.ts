@@ -1,0 +1,72 @@
+/**
+ * "Cancella Tutti i Dati": deletes every OMI record, zone description and listing index,
+ * in the background, with progress on the job item. No Scan: the semester manifests name
+ * every (semester, province) that ever received data (registered before the first write),
+ * and gsi2 lists each one's keys. Import jobs (history) are kept.
+ */
+import { randomUUID } from 'node:crypto';
+import { aws } from '../lib/aws';
+import { BatchWriter } from '../lib/batch-writer';
+import { requireConfig } from '../lib/config';
+import { logger } from '../lib/logger';
+import { claimJob, updateJob } from '../lib/omi-jobs';
+import { deleteIndexParts, deleteSemesterManifest, forEachKeyOf, listSemesters } from '../lib/omi-store';
+
+export const CLEAR_PROGRESS_EVERY = 5000;
+
+export async function runClear(jobId: string): Promise<{ status: 'completed' | 'skipped'; deleted: number; durationMs: number }> {
+  const started = Date.now();
+  const runId = randomUUID();
+  if (!(await claimJob(jobId, { runId, kind: 'clear' }))) {
+    logger.info('OMI clear already done or running: event ignored', { jobId });
+    return { status: 'skipped', deleted: 0, durationMs: 0 };
+  }
+  const writer = new BatchWriter(aws().ddb, requireConfig('TABLE_NAME'), { concurrency: 16 });
+  try {
+    const manifests = await listSemesters();
+    // quotations are counted in the index; zone descriptions are not: the total grows if met
+    let total = manifests.reduce((s, m) => s + Object.values(m.index).reduce((t, r) => t + r.rows, 0), 0);
+    let issued = 0;
+    let nextReport = CLEAR_PROGRESS_EVERY;
+    await updateJob(jobId, runId, { total, deleted: 0, progress: 0 });
+    for (const m of manifests) {
+      for (const prov of m.provinces) {
+        await forEachKeyOf(m.semester, prov, async (key) => {
+          await writer.delete(key);
+          issued++;
+          if (issued > total) total = issued;
+          if (issued >= nextReport) {
+            nextReport += CLEAR_PROGRESS_EVERY;
+            await updateJob(jobId, runId, { deleted: writer.stats.items, total, progress: Math.min(99, Math.floor((writer.stats.items / total) * 100)) });
+          }
+        });
+      }
+    }
+    await writer.flush();
+    for (const m of manifests) {
+      for (const [prov, ref] of Object.entries(m.index)) await deleteIndexParts(m.semester, prov, ref);
+      await deleteSemesterManifest(m.semester);
+    }
+    const durationMs = Date.now() - started;
+    await updateJob(jobId, runId, {
+      status: 'completed',
+      deleted: writer.stats.items,
+      total: writer.stats.items,
+      progress: 100,
+      finishedAt: new Date().toISOString(),
+      durationMs,
+    });
+    logger.info('OMI data cleared', { jobId, deleted: writer.stats.items, durationMs });
+    return { status: 'completed', deleted: writer.stats.items, durationMs };
+  } catch (err) {
+    await writer.flush().catch(() => undefined);
+    await updateJob(jobId, runId, {
+      status: 'failed',
+      error: `Errore durante la cancellazione dei dati: ${(err as Error).message}`,
+      deleted: writer.stats.items,
+      finishedAt: new Date().toISOString(),
+      durationMs: Date.now() - started,
+    }).catch(() => undefined);
+    throw err;
+  }
+}

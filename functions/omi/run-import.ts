@@ -1,0 +1,226 @@
+/**
+ * The OMI import use case, run by the S3 ObjectCreated trigger: streams the dropped file
+ * from S3 through the parser, writes the records in parallel BatchWriteItem calls, keeps
+ * the job item's progress live, then rebuilds the listing index of every (semester,
+ * province) it touched.
+ *
+ * Exact counts: before writing the first record of a province, the records the semester
+ * already holds there are read (gsi2, projected): a record already present is "updated",
+ * else "inserted". Re-importing the same file inserts 0. Idempotent: keys are the record's
+ * identity, so a re-run after a crash (or S3 delivering the event twice) converges to the
+ * same items; the index is rebuilt from what the table holds plus the file.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import { GetObjectCommand } from '@aws-sdk/client-s3';
+import { aws } from '../lib/aws';
+import { BatchWriter } from '../lib/batch-writer';
+import { requireConfig } from '../lib/config';
+import { omiKeys } from '../lib/keys';
+import { logger } from '../lib/logger';
+import { claimJob, MAX_STORED_REASONS, updateJob, type RejectedRow } from '../lib/omi-jobs';
+import { indexEntryOf, loadExisting, quotationItem, registerProvince, writeIndexChunk, zoneItem } from '../lib/omi-store';
+import { isSemester } from '../domain/omi/semester';
+import { MAX_UPLOAD_BYTES } from './drop-keys';
+import type { IndexEntry } from './listing-index';
+import { OmiFormatError, parseOmiCsv, type OmiParseSummary } from './parse-omi';
+
+/** A problem with the file itself: the job fails with this message and is not retried. */
+export class OmiImportError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'OmiImportError';
+  }
+}
+
+export const PROGRESS_EVERY_ROWS = 5000;
+
+export interface ImportRequest {
+  bucket: string;
+  key: string;
+  jobId: string;
+  semester: string | undefined;
+  fileName: string;
+  etag?: string;
+  size?: number;
+}
+
+export interface ImportOutcome {
+  status: 'completed' | 'failed' | 'skipped';
+  rowsRead: number;
+  inserted: number;
+  updated: number;
+  rejected: number;
+  error?: string;
+  durationMs: number;
+}
+
+interface ProvinceState {
+  existing: Map<string, IndexEntry | null>;
+  /** the file's records of this province (index entries), by identity */
+  fromFile: Map<string, IndexEntry>;
+}
+
+export async function runImport(req: ImportRequest, opts: { concurrency?: number } = {}): Promise<ImportOutcome> {
+  const started = Date.now();
+  const runId = randomUUID();
+  const claimed = await claimJob(req.jobId, {
+    runId,
+    kind: 'import',
+    etag: req.etag,
+    fileName: req.fileName,
+    semester: req.semester,
+    s3Key: req.key,
+    bytesTotal: req.size ?? null,
+  });
+  if (!claimed) {
+    logger.info('OMI import already done or running: event ignored', { jobId: req.jobId, key: req.key });
+    return { status: 'skipped', rowsRead: 0, inserted: 0, updated: 0, rejected: 0, durationMs: 0 };
+  }
+
+  const counts = { rowsRead: 0, inserted: 0, updated: 0, rejected: 0 };
+  const reasons: RejectedRow[] = [];
+  let bytesRead = 0;
+  let bytesTotal = req.size ?? null;
+  let semester = req.semester;
+  let fileKind: 'valori' | 'zone' | undefined;
+  const provinces = new Map<string, ProvinceState>();
+  const firstLine = new Map<string, number>();
+  const table = requireConfig('TABLE_NAME');
+  const { ddb, s3 } = aws();
+  const writer = new BatchWriter(ddb, table, { concurrency: opts.concurrency ?? 16 });
+  const importedAt = new Date().toISOString();
+
+  const reject = (line: number, reason: string) => {
+    counts.rejected++;
+    if (reasons.length < MAX_STORED_REASONS) reasons.push({ line, reason });
+  };
+  const progress = (extra: Record<string, unknown> = {}) =>
+    updateJob(req.jobId, runId, {
+      ...counts,
+      rejectedReasons: reasons,
+      bytesRead,
+      bytesTotal,
+      progress: bytesTotal ? Math.min(99, Math.floor((bytesRead / bytesTotal) * 100)) : 0,
+      ...extra,
+    });
+
+  async function province(prov: string): Promise<ProvinceState> {
+    let st = provinces.get(prov);
+    if (!st) {
+      await registerProvince(semester!, prov);
+      st = { existing: await loadExisting(semester!, prov, fileKind === 'zone' ? 'zones' : 'quotations'), fromFile: new Map() };
+      provinces.set(prov, st);
+    }
+    return st;
+  }
+
+  try {
+    const obj = await s3.send(new GetObjectCommand({ Bucket: req.bucket, Key: req.key }));
+    bytesTotal = obj.ContentLength ?? bytesTotal;
+    // S3 enforces the upload policy's 50 MB; a file that got in another way is refused here
+    if (bytesTotal !== null && bytesTotal > MAX_UPLOAD_BYTES) {
+      obj.Body?.transformToWebStream?.().cancel().catch(() => undefined);
+      throw new OmiImportError('Il file supera la dimensione massima di 50 MB');
+    }
+    const body = obj.Body as Readable;
+    const events = parseOmiCsv(body, { onBytes: (n) => (bytesRead = n) });
+    let summary: OmiParseSummary | undefined;
+    for (;;) {
+      const next = await events.next();
+      if (next.done) {
+        summary = next.value;
+        break;
+      }
+      const ev = next.value;
+      if (ev.type === 'meta') {
+        fileKind = ev.meta.kind;
+        const fromTitle = ev.meta.semester;
+        if (semester && fromTitle && semester !== fromTitle) {
+          throw new OmiImportError(
+            `Il semestre indicato (${semester}) non corrisponde a quello del file (${fromTitle}, dalla riga del titolo). Correggi il semestre e ricarica il file.`,
+          );
+        }
+        semester ??= fromTitle;
+        if (!semester || !isSemester(semester)) {
+          throw new OmiImportError('Semestre non indicato: specifica il semestre nel formato AAAA-S1 o AAAA-S2');
+        }
+        await updateJob(req.jobId, runId, { semester, fileKind, bytesTotal });
+        continue;
+      }
+      counts.rowsRead++;
+      if (ev.type === 'rejected') {
+        reject(ev.line, ev.reason);
+      } else if (ev.type === 'valori') {
+        const row = ev.row;
+        const st = await province(row.prov);
+        const identity = omiKeys.quotationIdentity(row);
+        const dupKey = `${row.prov}|${identity}`;
+        const dupOf = firstLine.get(dupKey);
+        if (dupOf !== undefined) {
+          reject(ev.line, `Riga duplicata: stesso LinkZona, Cod_Tip e Stato della riga ${dupOf}`);
+        } else {
+          firstLine.set(dupKey, ev.line);
+          if (st.existing.has(identity)) counts.updated++;
+          else counts.inserted++;
+          st.fromFile.set(identity, indexEntryOf(row));
+          await writer.put(quotationItem(row, semester!, req.jobId, importedAt));
+        }
+      } else {
+        const row = ev.row;
+        const st = await province(row.prov);
+        const identity = omiKeys.zoneIdentity(row);
+        const dupKey = `${row.prov}|${identity}`;
+        const dupOf = firstLine.get(dupKey);
+        if (dupOf !== undefined) {
+          reject(ev.line, `Riga duplicata: stessa LinkZona della riga ${dupOf}`);
+        } else {
+          firstLine.set(dupKey, ev.line);
+          if (st.existing.has(identity)) counts.updated++;
+          else counts.inserted++;
+          await writer.put(zoneItem(row, semester!, req.jobId, importedAt));
+        }
+      }
+      if (counts.rowsRead % PROGRESS_EVERY_ROWS === 0) await progress();
+    }
+    await writer.flush();
+
+    if (fileKind === 'valori') {
+      const version = runId.slice(0, 8);
+      const work = [...provinces.entries()];
+      // a few at a time: each is a handful of small writes
+      for (let i = 0; i < work.length; i += 8) {
+        await Promise.all(
+          work.slice(i, i + 8).map(([prov, st]) => {
+            const merged = new Map<string, IndexEntry>();
+            for (const [id, e] of st.existing) if (e) merged.set(id, e);
+            for (const [id, e] of st.fromFile) merged.set(id, e);
+            return writeIndexChunk(semester!, prov, merged.values(), version);
+          }),
+        );
+      }
+    }
+    const durationMs = Date.now() - started;
+    await progress({
+      status: 'completed',
+      progress: 100,
+      encoding: summary.encoding,
+      finishedAt: new Date().toISOString(),
+      durationMs,
+    });
+    logger.info('OMI import completed', { jobId: req.jobId, ...counts, durationMs, writer: writer.stats });
+    return { status: 'completed', ...counts, durationMs };
+  } catch (err) {
+    const known = err instanceof OmiFormatError || err instanceof OmiImportError;
+    const message = known ? (err as Error).message : `Errore durante l'importazione: ${(err as Error).message}`;
+    const durationMs = Date.now() - started;
+    await writer.flush().catch(() => undefined);
+    await progress({ status: 'failed', error: message, finishedAt: new Date().toISOString(), durationMs }).catch((e: unknown) =>
+      logger.error('OMI job update failed', { error: e as Error }),
+    );
+    logger.error('OMI import failed', { jobId: req.jobId, error: err as Error });
+    // a bad file fails for good; anything else is thrown so Lambda retries the event
+    if (!known) throw err;
+    return { status: 'failed', ...counts, error: message, durationMs };
+  }
+}

@@ -1,0 +1,252 @@
+import { readFileSync } from 'node:fs';
+import { HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { api, stack, useStackEnv } from '../support/helpers';
+import { aws } from '../../functions/lib/aws';
+import { BatchWriter } from '../../functions/lib/batch-writer';
+import { omiKeys } from '../../functions/lib/keys';
+import { quotationItem } from '../../functions/lib/omi-store';
+import { parseOmiFile } from '../../functions/omi/parse-omi';
+import type { OmiJob } from '../../functions/lib/omi-jobs';
+import {
+  admin, clearAll, createUpload, importFile, postToS3, quotations, VALORI_2024, VALORI_2025, waitForJob, ZONE_2025,
+} from './omi-support';
+
+const TABLE = () => stack().env.TABLE_NAME!;
+const OMI_BUCKET = () => stack().env.OMI_BUCKET!;
+
+beforeAll(async () => {
+  useStackEnv();
+  await clearAll();
+});
+
+describe('OMI import: drop a file -> job completes -> rows queryable', () => {
+  it('imports the Milano 2025/1 file: 446 read, 446 inserted, live job fields', async () => {
+    const job = await importFile(VALORI_2025, '2025-S1');
+    expect(job).toMatchObject({
+      kind: 'import', status: 'completed', semester: '2025-S1', fileName: 'QI_1292013_1_20251_VALORI.csv', fileKind: 'valori',
+      encoding: 'ascii', rowsRead: 446, inserted: 446, updated: 0, rejected: 0, rejectedReasons: [], progress: 100, error: null,
+    });
+    expect(job.bytesRead).toBe(readFileSync(VALORI_2025).length);
+    const page = await quotations({ semestre: '2025-S1' });
+    expect(page.body).toMatchObject({ total: 446, page: 1, pageSize: 50, pages: 9 });
+    expect(page.body.items).toHaveLength(50);
+  });
+
+  it('re-importing the same file inserts nothing and updates every record', async () => {
+    const job = await importFile(VALORI_2025, '2025-S1');
+    expect(job).toMatchObject({ status: 'completed', rowsRead: 446, inserted: 0, updated: 446, rejected: 0 });
+    expect((await quotations()).body.total).toBe(446);
+  });
+
+  it('another semester adds history: 2024/2 inserts 446 more', async () => {
+    const job = await importFile(VALORI_2024, '2024-S2');
+    expect(job).toMatchObject({ status: 'completed', semester: '2024-S2', rowsRead: 446, inserted: 446, updated: 0 });
+    const all = await quotations();
+    expect(all.body).toMatchObject({ total: 892, pages: 18, semesters: ['2025-S1', '2024-S2'] });
+  });
+
+  it('imports the ZONE file (zone descriptions for the valuation)', async () => {
+    const job = await importFile(ZONE_2025, '2025-S1');
+    expect(job).toMatchObject({ status: 'completed', fileKind: 'zone', rowsRead: 43, inserted: 43, updated: 0, rejected: 0 });
+    expect((await quotations()).body.total).toBe(892); // zones are not quotations
+  });
+});
+
+describe('OMI data page', () => {
+  it('lists newest semester first, in pages of 50, every record exactly once', async () => {
+    const ids = new Set<string>();
+    let last: Record<string, unknown>[] = [];
+    for (let page = 1; page <= 18; page++) {
+      const res = await quotations({ page });
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ total: 892, page, pageSize: 50, pages: 18 });
+      res.body.items.forEach((i) => ids.add(i.id as string));
+      if (page === 1) {
+        expect(res.body.items.every((i) => i.semestre === '2025-S1')).toBe(true);
+        expect(res.body.items[0]).toMatchObject({ comuneDescrizione: 'MILANO', provincia: 'MI', zona: 'B12', fascia: 'B', linkZona: 'MI00003228' });
+      }
+      last = res.body.items;
+    }
+    expect(ids.size).toBe(892);
+    expect(last).toHaveLength(42); // 892 - 17 x 50
+    expect(last.every((i) => i.semestre === '2024-S2')).toBe(true);
+    const beyond = await quotations({ page: 19 });
+    expect(beyond.body).toMatchObject({ items: [], total: 892 });
+  });
+
+  it('returns the record columns the page shows', async () => {
+    // 2025/1 line 4: MI00003228;20;Abitazioni civili;OTTIMO; ;11100;15300;L;35,1;50;L;
+    const res = await quotations({ semestre: '2025-S1', tipologia: 20, stato: 'OTTIMO', comune: 'milano', provincia: 'MI' });
+    const b12 = res.body.items.find((i) => i.linkZona === 'MI00003228');
+    expect(b12).toEqual({
+      id: '2025-S1|MI00003228|20|OTTIMO', semestre: '2025-S1', comuneDescrizione: 'MILANO', provincia: 'MI', zona: 'B12', fascia: 'B',
+      fasciaDescr: 'Centrale', linkZona: 'MI00003228', codTip: 20, descrTipologia: 'Abitazioni civili', stato: 'OTTIMO', statoPrev: false,
+      comprMin: 11100, comprMax: 15300, locMin: 35.1, locMax: 50, importedAt: expect.any(String),
+    });
+  });
+
+  it('filters with exact totals (counted from the files)', async () => {
+    const total = async (q: Record<string, string | number>) => (await quotations(q)).body.total;
+    expect(await total({ comune: 'MILANO' })).toBe(892);
+    expect(await total({ comune: 'ilan' })).toBe(892); // partial
+    expect(await total({ comune: 'Milàno' })).toBe(892); // accent-insensitive
+    expect(await total({ comune: 'roma' })).toBe(0);
+    expect(await total({ provincia: 'mi' })).toBe(892); // forced upper case, exact
+    expect(await total({ provincia: 'M' })).toBe(0);
+    expect(await total({ tipologia: 20, stato: 'OTTIMO' })).toBe(84); // 42 + 42
+    expect(await total({ tipologia: 'Negozi' })).toBe(128); // 64 + 64
+    expect(await total({ stato: 'normale' })).toBe(519); // 260 + 259
+    expect(await total({ semestre: '2025-S1', tipologia: 5 })).toBe(64);
+    expect(await total({ tipologia: 'Tutte', stato: 'Tutti', semestre: '' })).toBe(892);
+    const none = await quotations({ comune: 'roma' });
+    expect(none.body).toMatchObject({ items: [], total: 0, pages: 1 });
+  });
+
+  it('refuses bad filters with Italian messages', async () => {
+    expect((await quotations({ provincia: 'MIL' })).body).toMatchObject({ error: 'VALIDATION', message: 'La provincia deve avere al massimo 2 caratteri' });
+    expect((await quotations({ stato: 'BUONO' })).body.message).toBe('Stato non valido: scegli Ottimo, Normale o Scadente');
+    expect((await quotations({ semestre: '2025-3' })).body.message).toBe('Il semestre deve essere nel formato AAAA-S1 o AAAA-S2 (es. 2024-S2)');
+    expect((await quotations({ tipologia: 'castelli' })).body.message).toBe('Tipologia non valida');
+    expect((await quotations({ page: 0 })).status).toBe(400);
+  });
+});
+
+describe('OMI import: bad files', () => {
+  const lines = readFileSync(VALORI_2025, 'latin1').split('\n');
+  const title = 'Quotazioni Immobiliari : Valori di Mercato - Semestre 2023/1 - elaborazione del 23-NOV-25';
+
+  it('reports bad rows with line and reason and imports the rest', async () => {
+    const rows = lines.slice(2, 22);
+    rows[7] = rows[7]!.replace(';9000;15000;', ';abc;15000;'); // line 10
+    rows.push(lines[30]!.slice(0, 60)); // line 23: cut after 60 bytes, "...;MILANO;B;B13;MI0" = 11 fields
+    const job = await importFile('', '2023-S1', [title, lines[1], ...rows, ''].join('\n'), 'valori_20231.csv');
+    expect(job).toMatchObject({ status: 'completed', semester: '2023-S1', rowsRead: 21, inserted: 19, updated: 0, rejected: 2 });
+    expect(job.rejectedReasons).toEqual([
+      { line: 10, reason: 'Compr_min non numerico: "abc"' },
+      { line: 23, reason: 'Numero di campi errato: 11 invece di 21 (riga troncata o malformata)' },
+    ]);
+    expect((await quotations({ semestre: '2023-S1' })).body.total).toBe(19);
+  });
+
+  it('fails a file whose header lacks columns, naming them', async () => {
+    const header = lines[1]!.replace('Compr_min;', '').replace('Compr_max;', '');
+    const job = await importFile('', '2023-S1', [title, header, lines[2], ''].join('\n'), 'rotto_20231.csv');
+    expect(job.status).toBe('failed');
+    expect(job.error).toContain('mancano le colonne Compr_min, Compr_max');
+  });
+
+  it('fails when the chosen semester is not the file title semester', async () => {
+    const job = await importFile(VALORI_2025, '2024-S1', undefined, 'QI_1292013_1_20241_VALORI.csv');
+    expect(job.status).toBe('failed');
+    expect(job.error).toBe(
+      'Il semestre indicato (2024-S1) non corrisponde a quello del file (2025-S1, dalla riga del titolo). Correggi il semestre e ricarica il file.',
+    );
+  });
+
+  it('validates the upload request', async () => {
+    const token = await admin();
+    const bad = async (body: unknown) => (await api<{ message: string }>('POST', '/omi/uploads', { token, body })).body.message;
+    expect(await bad({ fileName: 'dati.xlsx', semester: '2025-S1' })).toBe('Il file deve essere in formato CSV');
+    expect(await bad({ fileName: 'dati.csv', semester: '2025/1' })).toBe('Il semestre deve essere nel formato AAAA-S1 o AAAA-S2 (es. 2024-S2)');
+    expect(await bad({ fileName: 'dati.csv' })).toBe('Seleziona un file e specifica il semestre');
+    expect(await bad({ fileName: 'dati.csv', semester: '2025-S1', size: 60 * 1024 * 1024 })).toBe('Il file supera la dimensione massima di 50 MB');
+    const ok = await api<{ key: string }>('POST', '/omi/uploads', { token, body: { fileName: '../../Valori Milano.csv', semester: '2025-s1' } });
+    expect(ok.status).toBe(201);
+    expect(ok.body.key).toMatch(/^imports\/[0-9a-f-]{36}\/2025-S1\/Valori_Milano\.csv$/);
+  });
+
+  it('the presigned POST policy allows one exact key and at most 50 MB', async () => {
+    // s3rver does not enforce POST policies; S3 does. Check the policy we sign.
+    const up = await createUpload('grande.csv', '2025-S1');
+    const policy = JSON.parse(Buffer.from(up.upload.fields.Policy!, 'base64').toString('utf8')) as { conditions: unknown[] };
+    expect(policy.conditions).toEqual(expect.arrayContaining([['content-length-range', 1, 52_428_800], ['eq', '$key', up.key]]));
+  });
+
+  it('refuses a file over 50 MB that slipped past the policy (s3rver does not enforce it)', async () => {
+    const up = await createUpload('grande.csv', '2025-S1');
+    expect(await postToS3(up, Buffer.alloc(50 * 1024 * 1024 + 1, 0x41))).toBe(204);
+    const job = await waitForJob(`/omi/imports/${up.jobId}`);
+    expect(job).toMatchObject({ status: 'failed', error: 'Il file supera la dimensione massima di 50 MB', rowsRead: 0 });
+  });
+
+  it('fails a file that is not a CSV at all', async () => {
+    const job = await importFile('', '2025-S1', Buffer.alloc(200_000, 0x41), 'finto.csv');
+    expect(job).toMatchObject({ status: 'failed', error: 'Una riga supera 64 KB senza andare a capo: il file non è un CSV OMI' });
+  });
+});
+
+describe('OMI import: idempotent and exact when a run dies mid-file', () => {
+  it('a redelivered event for a completed file changes nothing', async () => {
+    const jobs = (await api<{ items: OmiJob[] }>('GET', '/omi/jobs', { token: await admin() })).body.items;
+    const done = jobs.find((j) => j.status === 'completed' && j.semester === '2024-S2')!;
+    const head = await aws().s3.send(new HeadObjectCommand({ Bucket: OMI_BUCKET(), Key: done.s3Key! }));
+    const before = await waitForJob(`/omi/imports/${done.id}`);
+    // S3 delivers at least once: the same object (same ETag) again
+    const { handler } = await import('../../functions/omi/import-omi');
+    await handler({
+      Records: [{ eventName: 'ObjectCreated:Post', s3: { bucket: { name: OMI_BUCKET() }, object: { key: done.s3Key!, size: head.ContentLength, eTag: head.ETag } } }],
+    } as never);
+    expect(await waitForJob(`/omi/imports/${done.id}`)).toEqual(before);
+  });
+
+  it('a re-run after a crash converges: records left by the dead run count as updated', async () => {
+    // The dead run: it wrote the first 100 records of 2025/1 as semester 2022-S2, then died
+    // (no index written, job still "running", heartbeat 2 minutes old).
+    const parsed = await parseOmiFile(
+      readFileSync(VALORI_2025, 'latin1').replace('Semestre 2025/1', 'Semestre 2022/2'),
+    );
+    const up = await createUpload('QI_crash_20222_VALORI.csv', '2022-S2');
+    const writer = new BatchWriter(aws().ddb, TABLE());
+    for (const { row } of parsed.valori.slice(0, 100)) await writer.put(quotationItem(row, '2022-S2', up.jobId, new Date().toISOString()));
+    await writer.flush();
+    await aws().ddb.send(
+      new UpdateCommand({
+        TableName: TABLE(),
+        Key: omiKeys.job(up.jobId),
+        UpdateExpression: 'SET #s = :running, heartbeatAt = :old, runId = :dead',
+        ExpressionAttributeNames: { '#s': 'status' },
+        ExpressionAttributeValues: { ':running': 'running', ':old': Date.now() - 120_000, ':dead': 'dead-run' },
+      }),
+    );
+    // ... and the redelivered event (here: the upload landing) takes the stale job over.
+    const content = readFileSync(VALORI_2025, 'latin1').replace('Semestre 2025/1', 'Semestre 2022/2');
+    expect(await postToS3(up, Buffer.from(content, 'latin1'))).toBe(204);
+    const job = await waitForJob(`/omi/imports/${up.jobId}`);
+    expect(job).toMatchObject({ status: 'completed', rowsRead: 446, inserted: 346, updated: 100, rejected: 0 });
+    expect((await quotations({ semestre: '2022-S2' })).body.total).toBe(446);
+  });
+
+  it('a file dropped straight into the bucket is imported with its own job', async () => {
+    const content = readFileSync(VALORI_2024, 'latin1').replace('Semestre 2024/2', 'Semestre 2021/1');
+    await aws().s3.send(new PutObjectCommand({ Bucket: OMI_BUCKET(), Key: 'manuale/QI_999_1_20211_VALORI.csv', Body: Buffer.from(content, 'latin1') }));
+    let job: OmiJob | undefined;
+    for (let i = 0; i < 300 && job?.status !== 'completed'; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      job = (await api<{ items: OmiJob[] }>('GET', '/omi/jobs', { token: await admin() })).body.items.find((j) => j.fileName === 'QI_999_1_20211_VALORI.csv');
+    }
+    expect(job).toMatchObject({ status: 'completed', semester: '2021-S1', rowsRead: 446, inserted: 446 });
+    expect(job!.id).toMatch(/^drop-/);
+  });
+});
+
+describe('Cancella Tutti i Dati', () => {
+  it('deletes every OMI record in the background with progress, then nothing is listed or valued', async () => {
+    const before = (await quotations()).body.total;
+    expect(before).toBe(892 + 19 + 446 + 446);
+    const job = await clearAll();
+    // quotations + the 43 zone descriptions
+    expect(job).toMatchObject({ kind: 'clear', status: 'completed', deleted: before + 43, total: before + 43, progress: 100, error: null });
+    expect((await quotations()).body).toMatchObject({ items: [], total: 0, semesters: [] });
+    const v = await api('POST', '/valuations/evaluate', { token: await admin(), body: { address: 'Via Brera 1', province: 'MI', city: 'Milano', surfaceArea: 80 } });
+    expect(v.body).toMatchObject({ available: false });
+  });
+
+  it('asks for confirmation and reports unknown jobs', async () => {
+    const token = await admin();
+    expect((await api('POST', '/omi/clear', { token, body: {} })).body).toMatchObject({ message: 'Conferma la cancellazione di tutti i dati OMI' });
+    expect((await api('GET', '/omi/clear/00000000-0000-0000-0000-000000000000', { token })).body).toMatchObject({ message: 'Cancellazione non trovata' });
+    expect((await api('GET', '/omi/imports/00000000-0000-0000-0000-000000000000', { token })).body).toMatchObject({ message: 'Importazione non trovata' });
+  });
+});

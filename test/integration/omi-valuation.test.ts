@@ -1,0 +1,65 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { api, tokenForRole, useStackEnv } from '../support/helpers';
+import type { ValuationAvailable, ValuationResult } from '../../functions/domain/valuation';
+import { admin, clearAll, importFile, VALORI_2024, VALORI_2025, ZONE_2025 } from './omi-support';
+
+async function evaluate(body: Record<string, unknown>) {
+  return api<ValuationResult & { message?: string }>('POST', '/valuations/evaluate', { token: await admin(), body });
+}
+
+beforeAll(async () => {
+  useStackEnv();
+  await clearAll();
+  for (const [file, sem] of [[VALORI_2024, '2024-S2'], [VALORI_2025, '2025-S1'], [ZONE_2025, '2025-S1']] as const) {
+    expect((await importFile(file, sem)).status).toBe('completed');
+  }
+});
+
+describe('POST /valuations/evaluate over the stored OMI rows', () => {
+  it('values a flat in Via Brera from zone B15 of the newest semester, with history (same figures as the unit test)', async () => {
+    const res = await evaluate({
+      address: 'Via Brera 10', province: 'MI', city: 'Milano', omiCategory: 'abitazioni_civili', surfaceArea: 80,
+      condition: 'buono', floor: '2', hasTerrace: false, features: ['Ascensore', 'Cantina'],
+      applyGroundFloorCorrection: false, applyNoBalconyCorrection: true, applyNoElevatorCorrection: false,
+      groundFloorCorrection: -7, noBalconyCorrection: -5, noElevatorCorrection: -7,
+    });
+    expect(res.status).toBe(200);
+    const r = res.body as ValuationAvailable;
+    // 80 x 9000 / 11,400 / 10,200 x 0.95 = 684,000 / 866,400 / 775,200; x 0.9 = 615,600 / 779,760 / 697,680
+    expect(r).toMatchObject({
+      available: true, propertyValueMin: 684_000, propertyValueMax: 866_400, propertyValueAvg: 775_200, valueSqmMin: 8550, valueSqmMax: 10_830,
+      omiSource: 'Agenzia Entrate - OMI 2025-S1', omiDetails: { zona: 'B15', stato: 'NORMALE', fascia: 'B', comprMin: 9000, comprMax: 11_400 },
+      semester: '2025-S1', adjustedMin: 615_600, adjustedMax: 779_760, adjustedAvg: 697_680,
+    });
+    expect(r.zone).toMatchObject({ rule: 'address', zonaDescr: 'CENTRO STORICO - BRERA' });
+    expect(r.history).toEqual([
+      { semester: '2025-S1', stato: 'NORMALE', comprMin: 9000, comprMax: 11_400 },
+      { semester: '2024-S2', stato: 'NORMALE', comprMin: 8000, comprMax: 10_400 },
+    ]);
+    expect(r.rowsConsidered).toHaveLength(82);
+    expect(r.zones).toHaveLength(42);
+  });
+
+  it('matches the comune whatever its spelling, and lets the admin pick another zone', async () => {
+    const res = await evaluate({ address: 'Via Brera 10', province: 'mi', city: 'milàno', surfaceArea: 65, condition: 'da_ristrutturare', floor: 'terra', hasTerrace: true, features: [], cautiousDiscount: -20, linkZona: 'MI00004787' });
+    // E8 NORMALE P 1900-2650; corrections -7 -7 +5 = -9 (see the unit test for the arithmetic)
+    expect(res.body).toMatchObject({ available: true, propertyValueMin: 112_385, propertyValueMax: 156_748, propertyValueAvg: 134_566, adjustedMin: 89_908, adjustedMax: 125_398, adjustedAvg: 107_653 });
+    expect((res.body as ValuationAvailable).zone.rule).toBe('admin');
+    expect((res.body as ValuationAvailable).history.map((h) => h.semester)).toEqual(['2025-S1', '2024-S2']);
+  });
+
+  it('answers "not available" for an unknown comune, a missing type and land', async () => {
+    const roma = await evaluate({ address: 'Via del Corso 1', province: 'RM', city: 'Roma', surfaceArea: 80 });
+    expect(roma.body).toMatchObject({ available: false, reason: 'Nessuna quotazione OMI per Roma (RM) e la tipologia "Abitazioni civili": valutazione non disponibile.' });
+    expect((await evaluate({ address: '', province: 'MI', city: 'Milano', surfaceArea: 800, omiCategory: 'capannoni_tipici' })).body).toMatchObject({ available: false, codTip: 7 });
+    expect((await evaluate({ address: '', province: 'MI', city: 'Milano', surfaceArea: 800, omiCategory: 'terreni_edificabili' })).body).toMatchObject({ available: false, codTip: null });
+  });
+
+  it('validates the body in Italian and is for admins only', async () => {
+    const bad = await evaluate({ province: 'Milano', city: 'Milano', surfaceArea: 0 });
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toBe('La provincia deve essere la sigla di 2 lettere (es. MI)');
+    const seller = await api('POST', '/valuations/evaluate', { token: await tokenForRole('seller'), body: { province: 'MI', city: 'Milano', surfaceArea: 80 } });
+    expect(seller.status).toBe(403);
+  });
+});
