@@ -15,6 +15,8 @@ import { PermanentMailError, sendMail, type MailMessage } from './mail';
  */
 export const MAX_ATTEMPTS = 8;
 const LEASE_MS = 60_000;
+/** Days a sent mail stays in the outbox (for support), then DynamoDB TTL removes it. */
+export const SENT_RETENTION_DAYS = 30;
 
 export type OutboxStatus = 'pending' | 'sent' | 'failed';
 
@@ -84,9 +86,15 @@ export async function deliverOutbox(id: string, now: Date = new Date()): Promise
       new UpdateCommand({
         TableName: table(),
         Key: keys.outbox(id),
-        UpdateExpression: 'SET #s = :sent, sentAt = :at, messageId = :mid REMOVE gsi3pk, gsi3sk, leaseUntil, lastError',
+        // a sent mail's copy (personal data) is kept SENT_RETENTION_DAYS, then removed by TTL
+        UpdateExpression: 'SET #s = :sent, sentAt = :at, messageId = :mid, expiresAt = :ttl REMOVE gsi3pk, gsi3sk, leaseUntil, lastError',
         ExpressionAttributeNames: { '#s': 'status' },
-        ExpressionAttributeValues: { ':sent': 'sent', ':at': new Date().toISOString(), ':mid': messageId },
+        ExpressionAttributeValues: {
+          ':sent': 'sent',
+          ':at': new Date().toISOString(),
+          ':mid': messageId,
+          ':ttl': Math.floor(Date.now() / 1000) + SENT_RETENTION_DAYS * 86_400,
+        },
       }),
     );
     logger.info('Outbox mail sent', { outboxId: id, kind: item?.kind, attempts });
