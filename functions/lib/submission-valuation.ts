@@ -2,28 +2,21 @@ import { FEATURE_LABELS, labelOf } from '../domain/property/enums';
 import type { PropertySubmission } from '../domain/property/schema';
 import { evaluatePropertySchema, type ValuationRequest, type ValuationResult } from '../domain/valuation';
 import { keys } from './keys';
+import { valuate } from '../valuations/valuate';
 
 /**
  * The valuation run on submission (spec 000 section 7 step 1), only when province, comune,
  * OMI category and surface are present. Its result (also a clear "not available") becomes
  * the property's first valuation item; any failure is the caller's to log, never to block.
  *
- * Seam: `valuate` is the valuation use case (OMI store + engine, the same one the admin's
- * POST /valuations/evaluate runs). Until it is wired, the default throws, the submission
- * logs it and goes on; tests pass their own.
+ * `valuate` is the valuation use case (OMI store + engine, functions/valuations/valuate.ts),
+ * the same one the admin's POST /valuations/evaluate runs; tests may pass their own.
  */
 export type Valuator = (request: ValuationRequest) => Promise<ValuationResult>;
 
 export const VALUATION_TIMEOUT_MS = 4000;
 
-let defaultValuator: Valuator = async () => {
-  throw new Error('OMI valuation not wired: no valuation on submission');
-};
-
-/** Sets the valuation use case run on submission. */
-export function setSubmissionValuator(valuator: Valuator): void {
-  defaultValuator = valuator;
-}
+const defaultValuator: Valuator = valuate;
 
 type Valuable = Pick<
   PropertySubmission,

@@ -4,8 +4,9 @@ import type { OmiQuotation } from '../../functions/domain/omi/types';
 import * as places from '../../functions/domain/places/comuni';
 import { makeSubmissionSchema } from '../../functions/domain/property';
 import { submitProperty } from '../../functions/lib/property-submission';
-import { sentMail, useStackEnv } from '../support/helpers';
-import { dossier, fullBody, newId } from '../support/submission';
+import { api, sentMail, useStackEnv } from '../support/helpers';
+import { apiFrom, dossier, fullBody, newClientIp, newId } from '../support/submission';
+import { admin, importFile, VALORI_2025, ZONE_2025 } from './omi-support';
 
 /**
  * The valuation on submission (spec 000 section 7 step 1), through the use case in-process
@@ -94,5 +95,34 @@ describe('valuation on submission', () => {
     });
     expect(called).toBe(false);
     expect((await dossier(id)).map((i) => i.entity)).toEqual(['property']);
+  });
+});
+
+describe('valuation on submission with the OMI store', () => {
+  it('a submission through the API stores the valuation the admin\'s evaluate-property gives for the same data', async () => {
+    for (const [file, sem] of [[VALORI_2025, '2025-S1'], [ZONE_2025, '2025-S1']] as const) {
+      expect((await importFile(file, sem)).status).toBe('completed');
+    }
+    const id = newId();
+    const res = await apiFrom(newClientIp(), 'POST', '/properties', fullBody(id));
+    expect(res.status).toBe(201);
+    const v = (await dossier(id)).find((i) => i.entity === 'valuation')!;
+    const admin_ = await api<Record<string, unknown>>('POST', '/valuations/evaluate', {
+      token: await admin(),
+      body: {
+        address: 'Via Giuseppe Verdi 12', province: 'MI', city: 'Milano', omiCategory: 'abitazioni_civili', surfaceArea: 92,
+        condition: 'buono', floor: '3', hasTerrace: true, features: ['Ascensore', 'Cantina', 'Doppi vetri'],
+      },
+    });
+    expect(admin_.status).toBe(200);
+    expect(admin_.body.available).toBe(true);
+    expect(v).toMatchObject({
+      available: true,
+      valuationMin: admin_.body.propertyValueMin,
+      valuationMax: admin_.body.propertyValueMax,
+      valuationAvg: admin_.body.propertyValueAvg,
+      adjustedAvg: admin_.body.adjustedAvg,
+      omiSource: admin_.body.omiSource,
+    });
   });
 });
