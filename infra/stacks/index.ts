@@ -1,0 +1,98 @@
+import type { App, Environment } from 'aws-cdk-lib';
+import type { RouteDef, TriggerDef } from '../../functions/routes';
+import { ApiStack, type RouteThrottle } from './api-stack';
+import { AuthStack } from './auth-stack';
+import { DataStack } from './data-stack';
+import { readDeployConfig, type DeployConfig } from './deploy-config';
+import { WebStack } from './web-stack';
+
+export interface ProductStacks {
+  config: DeployConfig;
+  data: DataStack;
+  auth: AuthStack;
+  api: ApiStack;
+  web: WebStack;
+}
+
+export interface ProductStacksOptions {
+  /** the built SPA; omitted: only config.json is deployed */
+  webDistPath?: string;
+  /** the route manifest; defaults to functions/routes.ts (tests pass their own) */
+  manifest?: { routes?: readonly RouteDef[]; triggers?: readonly TriggerDef[] };
+  /** per-route API limits; defaults to ROUTE_THROTTLE in api-stack.ts */
+  routeThrottle?: RouteThrottle;
+}
+
+/**
+ * The product's four stacks and their wiring:
+ * data (table, buckets) <- auth (user pool + Cognito triggers) <- api (HTTP API, functions,
+ * S3/schedule triggers) <- web (CloudFront, SPA, config.json).
+ */
+export function createProductStacks(app: App, options: ProductStacksOptions = {}): ProductStacks {
+  const config = readDeployConfig(app);
+  // Environment-agnostic unless the CLI knows the account (synth works offline, no lookups).
+  const env: Environment | undefined =
+    process.env.CDK_DEFAULT_ACCOUNT && process.env.CDK_DEFAULT_REGION
+      ? { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION }
+      : undefined;
+  const tags = { project: 'opzione-casa' };
+
+  const data = new DataStack(app, 'OpzioneCasaData', { env, tags, appUrl: config.appUrl, description: 'Opzione Casa: table and buckets' });
+
+  const environment: Record<string, string> = {
+    TABLE_NAME: data.table.tableName,
+    MEDIA_BUCKET: data.mediaBucket.bucketName,
+    OMI_BUCKET: data.omiBucket.bucketName,
+    MAIL_FROM: config.mailFrom,
+    BACKOFFICE_EMAIL: config.backofficeEmail,
+    APP_URL: config.appUrl,
+    TOKEN_TTL_DAYS: String(config.tokenTtlDays),
+  };
+  const baseResources = {
+    table: data.table,
+    mediaBucket: data.mediaBucket,
+    omiBucket: data.omiBucket,
+    mailFrom: config.mailFrom,
+  };
+
+  const auth = new AuthStack(app, 'OpzioneCasaAuth', {
+    env,
+    tags,
+    description: 'Opzione Casa: Cognito user pool and its triggers',
+    resources: { ...baseResources, environment },
+    triggers: options.manifest?.triggers,
+  });
+
+  const api = new ApiStack(app, 'OpzioneCasaApi', {
+    env,
+    tags,
+    description: 'Opzione Casa: HTTP API and its functions',
+    resources: {
+      ...baseResources,
+      userPool: auth.userPool,
+      environment: {
+        ...environment,
+        USER_POOL_ID: auth.userPool.userPoolId,
+        USER_POOL_CLIENT_ID: auth.userPoolClient.userPoolClientId,
+      },
+    },
+    userPoolClient: auth.userPoolClient,
+    routes: options.manifest?.routes,
+    triggers: options.manifest?.triggers,
+    routeThrottle: options.routeThrottle,
+  });
+
+  const web = new WebStack(app, 'OpzioneCasaWeb', {
+    env,
+    tags,
+    description: 'Opzione Casa: CloudFront, SPA and config.json',
+    config,
+    apiDomain: api.apiDomain,
+    userPool: auth.userPool,
+    userPoolClient: auth.userPoolClient,
+    logBucket: data.logBucket,
+    webDistPath: options.webDistPath,
+  });
+
+  return { config, data, auth, api, web };
+}

@@ -1,0 +1,191 @@
+import { CfnOutput, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import * as acm from 'aws-cdk-lib/aws-certificatemanager';
+import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
+import * as origins from 'aws-cdk-lib/aws-cloudfront-origins';
+import type * as cognito from 'aws-cdk-lib/aws-cognito';
+import * as s3 from 'aws-cdk-lib/aws-s3';
+import * as s3deploy from 'aws-cdk-lib/aws-s3-deployment';
+import { Construct } from 'constructs';
+import { runtimeConfigSchema, type RuntimeConfig } from '../../functions/domain/runtime-config';
+import { acknowledge, acknowledgeFindings, LAMBDA_BASIC_EXECUTION } from '../constructs/nag';
+import { PrivateBucket } from '../constructs/private-bucket';
+import type { DeployConfig } from './deploy-config';
+import { API_PREFIX } from './api-stack';
+
+/**
+ * CloudFront Function (viewer request) on the SPA behaviour: a path whose last segment has
+ * no dot is a client-side route and gets the SPA shell. Done here rather than with
+ * distribution-wide error responses, which would also turn the API's 403/404 into index.html.
+ */
+export const SPA_REWRITE_CODE = `function handler(event) {
+  var request = event.request;
+  var uri = request.uri;
+  var lastSegment = uri.substring(uri.lastIndexOf('/') + 1);
+  if (lastSegment.indexOf('.') === -1) {
+    request.uri = '/index.html';
+  }
+  return request;
+}`;
+
+export interface WebStackProps extends StackProps {
+  config: DeployConfig;
+  /** execute-api host name of the HTTP API */
+  apiDomain: string;
+  userPool: cognito.IUserPool;
+  userPoolClient: cognito.IUserPoolClient;
+  logBucket: s3.IBucket;
+  /** the built SPA (web/dist); without it only config.json is deployed */
+  webDistPath?: string;
+}
+
+/**
+ * The SPA in a private bucket behind CloudFront (Origin Access Control), the API under /api/*
+ * on the same origin (no CORS, cookies or tokens cross no origin), and /config.json written
+ * at deploy from the other stacks' outputs.
+ */
+export class WebStack extends Stack {
+  readonly siteBucket: s3.Bucket;
+  readonly distribution: cloudfront.Distribution;
+  readonly runtimeConfig: RuntimeConfig;
+
+  constructor(scope: Construct, id: string, props: WebStackProps) {
+    super(scope, id, props);
+    const { config } = props;
+
+    this.siteBucket = new PrivateBucket(this, 'SiteBucket', {
+      accessLogs: props.logBucket,
+      // only build output: rebuilt and redeployed at will
+      removalPolicy: RemovalPolicy.DESTROY,
+      autoDeleteObjects: true,
+    });
+
+    const spaRewrite = new cloudfront.Function(this, 'SpaRewrite', {
+      code: cloudfront.FunctionCode.fromInline(SPA_REWRITE_CODE),
+      runtime: cloudfront.FunctionRuntime.JS_2_0,
+      comment: 'Client-side routes get /index.html',
+    });
+
+    const certificate = config.customDomain
+      ? acm.Certificate.fromCertificateArn(this, 'Certificate', config.customDomain.certificateArn)
+      : undefined;
+
+    this.distribution = new cloudfront.Distribution(this, 'Distribution', {
+      comment: 'Opzione Casa: SPA and /api',
+      defaultRootObject: 'index.html',
+      defaultBehavior: {
+        origin: origins.S3BucketOrigin.withOriginAccessControl(this.siteBucket),
+        viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
+        cachePolicy: cloudfront.CachePolicy.CACHING_OPTIMIZED,
+        responseHeadersPolicy: cloudfront.ResponseHeadersPolicy.SECURITY_HEADERS,
+        functionAssociations: [{ function: spaRewrite, eventType: cloudfront.FunctionEventType.VIEWER_REQUEST }],
+        compress: true,
+      },
+      additionalBehaviors: {
+        [`${API_PREFIX}/*`]: {
+          origin: new origins.HttpOrigin(props.apiDomain, {
+            protocolPolicy: cloudfront.OriginProtocolPolicy.HTTPS_ONLY,
+            originSslProtocols: [cloudfront.OriginSslPolicy.TLS_V1_2],
+          }),
+          // a redirect would turn a POST into a GET: plain HTTP is refused instead
+          viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.HTTPS_ONLY,
+          allowedMethods: cloudfront.AllowedMethods.ALLOW_ALL,
+          cachePolicy: cloudfront.CachePolicy.CACHING_DISABLED,
+          // everything but Host (API Gateway routes on its own host name); with caching
+          // disabled this includes the Authorization header
+          originRequestPolicy: cloudfront.OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
+          responseHeadersPolicy: cloudfront.ResponseHeadersPolicy.SECURITY_HEADERS,
+          compress: true,
+        },
+      },
+      domainNames: config.customDomain ? [config.customDomain.domainName] : undefined,
+      certificate,
+      // only settable with a custom certificate; the default one is fixed by CloudFront
+      minimumProtocolVersion: certificate ? cloudfront.SecurityPolicyProtocol.TLS_V1_2_2021 : undefined,
+      httpVersion: cloudfront.HttpVersion.HTTP2_AND_3,
+      // Europe and North America edges: the users are in Italy
+      priceClass: cloudfront.PriceClass.PRICE_CLASS_100,
+      enableLogging: true,
+      logBucket: props.logBucket,
+      logFilePrefix: 'cloudfront/',
+    });
+
+    acknowledge(
+      this.distribution,
+      {
+        id: 'AwsSolutions-CFR1',
+        reason: 'No geo restriction: Italian sellers and agents also use the site from abroad',
+      },
+      {
+        id: 'AwsSolutions-CFR2',
+        reason: 'No WAF: the API stage is throttled and per-IP limits of public submissions live in the handlers (see ROUTE_THROTTLE in api-stack.ts)',
+      },
+    );
+    if (!certificate) {
+      acknowledge(this.distribution, {
+        id: 'AwsSolutions-CFR4',
+        reason: 'Default *.cloudfront.net certificate (no domainName/certificateArn context): CloudFront does not allow choosing its TLS policy; with a custom domain TLSv1.2_2021 applies',
+      });
+    }
+
+    this.runtimeConfig = runtimeConfigSchema.parse({
+      apiUrl: API_PREFIX,
+      region: this.region,
+      userPoolId: props.userPool.userPoolId,
+      userPoolClientId: props.userPoolClient.userPoolClientId,
+      company: config.company,
+      privacyUrl: '/privacy',
+      voiceWidgetProjectId: config.voiceWidgetProjectId,
+    } satisfies RuntimeConfig);
+
+    this.deploySite(props.webDistPath);
+
+    new CfnOutput(this, 'AppUrl', { value: `https://${this.distribution.distributionDomainName}` });
+    new CfnOutput(this, 'DistributionId', { value: this.distribution.distributionId });
+  }
+
+  private deploySite(webDistPath: string | undefined): void {
+    const destinationBucket = this.siteBucket;
+    if (webDistPath) {
+      // Vite puts content-hashed files under assets/: cached for a year, never pruned, so
+      // a tab opened before a deploy still loads its chunks.
+      new s3deploy.BucketDeployment(this, 'DeployAssets', {
+        destinationBucket,
+        sources: [s3deploy.Source.asset(webDistPath)],
+        exclude: ['*'],
+        include: ['assets/*'],
+        cacheControl: [s3deploy.CacheControl.fromString('public, max-age=31536000, immutable')],
+        prune: false,
+        memoryLimit: 512,
+      });
+    }
+    // index.html, config.json and other unhashed files: always revalidated, so a deploy
+    // (or a new config.json) is seen at once.
+    new s3deploy.BucketDeployment(this, 'DeploySite', {
+      destinationBucket,
+      sources: [
+        ...(webDistPath ? [s3deploy.Source.asset(webDistPath, { exclude: ['config.json'] })] : []),
+        s3deploy.Source.jsonData('config.json', this.runtimeConfig),
+      ],
+      exclude: ['assets/*'],
+      cacheControl: [s3deploy.CacheControl.noCache()],
+      prune: !!webDistPath,
+      distribution: this.distribution,
+      distributionPaths: ['/*'],
+      memoryLimit: 512,
+    });
+
+    for (const child of this.node.children) {
+      if (child instanceof Construct && child.node.id.startsWith('Custom::CDKBucketDeployment')) {
+        acknowledge(child, {
+          id: 'AwsSolutions-L1',
+          reason: 'CDK BucketDeployment handler: runtime chosen by aws-cdk-lib',
+        });
+        acknowledgeFindings(child, LAMBDA_BASIC_EXECUTION, {
+          id: 'AwsSolutions-IAM5',
+          findings: /.*/,
+          reason: 'CDK BucketDeployment handler: reads the CDK asset bucket, writes the site bucket and invalidates the distribution',
+        });
+      }
+    }
+  }
+}

@@ -1,0 +1,110 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { App } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import type { RouteDef, TriggerDef } from '../../functions/routes';
+import { createProductStacks, type ProductStacksOptions } from '../../infra/stacks';
+import { FEATURE_FLAGS } from '../../infra/stacks/deploy-config';
+
+export interface BuildOptions extends ProductStacksOptions {
+  context?: Record<string, unknown>;
+  /** CDK's own CloudFormation template checks: thorough but ~3 s, so only where asked */
+  cloudFormationValidation?: boolean;
+}
+
+/**
+ * The product app as `cdk synth` builds it, minus esbuild: the empty bundling-stacks list
+ * makes NodejsFunction skip bundling, so a synth takes about a second. `dispose()` removes
+ * the cloud assembly (it holds a 22 MB CLI layer for BucketDeployment).
+ */
+export function buildApp(options: BuildOptions = {}) {
+  const outdir = mkdtempSync(join(tmpdir(), 'infra-test-'));
+  const app = new App({
+    outdir,
+    builtinCloudFormationValidation: options.cloudFormationValidation ?? false,
+    context: { ...FEATURE_FLAGS, 'aws:cdk:bundling-stacks': [], ...options.context },
+  });
+  const dispose = () => rmSync(outdir, { recursive: true, force: true });
+  try {
+    return { app, ...createProductStacks(app, options), dispose };
+  } catch (err) {
+    dispose();
+    throw err;
+  }
+}
+
+/**
+ * A manifest with what the real one may grow into: every grant, odd limits, an S3 drop and a
+ * schedule trigger. Handlers point at an existing file (only the wiring is under test).
+ */
+export const FAKE_ROUTES: readonly RouteDef[] = [
+  { id: 'health', method: 'GET', path: '/health', handler: 'system/health', access: 'public', grants: [] },
+  {
+    id: 'submitRequest',
+    method: 'POST',
+    path: '/requests',
+    handler: 'system/health',
+    access: 'public',
+    grants: ['table:write', 'media:write', 'ses:send'],
+    timeoutSeconds: 29,
+    memoryMb: 1024,
+  },
+  {
+    id: 'adminEverything',
+    method: 'DELETE',
+    path: '/admin/users/{userId}',
+    handler: 'system/health',
+    access: ['admin'],
+    grants: ['table:read', 'table:write', 'media:read', 'media:write', 'omi:read', 'omi:write', 'ses:send', 'cognito:admin'],
+  },
+  { id: 'myProperties', method: 'GET', path: '/properties/mine', handler: 'system/health', access: 'authenticated', grants: ['table:read', 'media:read'] },
+];
+
+export const FAKE_TRIGGERS: readonly TriggerDef[] = [
+  { id: 'preSignUp', handler: 'auth/pre-sign-up', source: 'cognito:preSignUp', grants: [] },
+  { id: 'postConfirmation', handler: 'auth/post-confirmation', source: 'cognito:postConfirmation', grants: ['table:write', 'cognito:admin'] },
+  { id: 'importOmi', handler: 'system/health', source: 's3:omiDrop', grants: ['omi:read', 'table:write'], timeoutSeconds: 900, memoryMb: 2048 },
+  { id: 'dailyReminders', handler: 'system/health', source: 'schedule', schedule: 'cron(0 7 * * ? *)', grants: ['table:read', 'ses:send'] },
+];
+
+export const FAKE_MANIFEST = { routes: FAKE_ROUTES, triggers: FAKE_TRIGGERS };
+
+type Resource = { Type: string; Properties?: Record<string, unknown>; [key: string]: unknown };
+
+/** Logical id of the resource of `type` whose Description is exactly `description`. */
+export function logicalIdByDescription(template: Template, type: string, description: string): string {
+  const found = Object.keys(template.findResources(type, { Properties: { Description: description } }));
+  if (found.length !== 1) throw new Error(`Expected one ${type} described "${description}", found ${found.length}`);
+  return found[0]!;
+}
+
+/** Logical id of the function made for a manifest entry (ManifestFunction's description). */
+export function functionIdOf(template: Template, def: { id: string; handler: string }): string {
+  return logicalIdByDescription(template, 'AWS::Lambda::Function', `${def.id}: functions/${def.handler}.ts`);
+}
+
+export function roleIdOf(template: Template, functionId: string): string {
+  const fn = template.toJSON().Resources[functionId] as Resource;
+  const role = (fn.Properties!.Role as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
+  return role;
+}
+
+export interface Statement {
+  Action: string | string[];
+  Effect: string;
+  Resource: unknown;
+  Condition?: Record<string, unknown>;
+}
+
+/** Every IAM statement of every policy attached to the role (default and extra policies). */
+export function statementsOfRole(template: Template, roleId: string): Statement[] {
+  const policies = template.findResources('AWS::IAM::Policy') as Record<string, Resource>;
+  return Object.values(policies)
+    .filter((p) => (p.Properties!.Roles as { Ref: string }[]).some((r) => r.Ref === roleId))
+    .flatMap((p) => (p.Properties!.PolicyDocument as { Statement: Statement[] }).Statement);
+}
+
+export function actionsOfRole(template: Template, roleId: string): Set<string> {
+  return new Set(statementsOfRole(template, roleId).flatMap((s) => (Array.isArray(s.Action) ? s.Action : [s.Action])));
+}
