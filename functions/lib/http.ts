@@ -50,6 +50,16 @@ export function validationError(error: z.ZodError, fallback = 'Dati non validi')
   return new ValidationError(first && !/^Invalid|^Expected/.test(first.message) ? first.message : fallback, fields);
 }
 
+/**
+ * The caller's IP: behind CloudFront, API Gateway's source IP is the edge's, so the web
+ * stack's viewer-request function passes the viewer's in `x-viewer-ip`.
+ */
+export function clientIp(event: APIGatewayProxyEventV2): string {
+  const viaCloudFront = event.headers?.['x-viewer-ip'];
+  if (viaCloudFront && /^[0-9a-fA-F:.]{3,45}$/.test(viaCloudFront)) return viaCloudFront;
+  return event.requestContext?.http?.sourceIp ?? '';
+}
+
 function parseBody(event: APIGatewayProxyEventV2): unknown {
   if (!event.body) return undefined;
   const text = event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
@@ -97,7 +107,7 @@ export function route<
         params: parseWith(schemas.params, event.pathParameters ?? {}),
         caller,
         event,
-        sourceIp: event.requestContext?.http?.sourceIp ?? '',
+        sourceIp: clientIp(event),
       };
       const result = await fn(input as RouteInput<Out<BS>, Out<QS>, Out<PS>, boolean>);
       return json(options.successStatus ?? (result === undefined ? 204 : 200), result);

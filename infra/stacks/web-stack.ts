@@ -27,6 +27,16 @@ export const SPA_REWRITE_CODE = `function handler(event) {
   return request;
 }`;
 
+/**
+ * CloudFront Function (viewer request) on /api/*: API Gateway sees CloudFront's address as
+ * the source IP, so the viewer's address is passed in `x-viewer-ip` (overwriting anything
+ * the client sent) for the per-IP limits of the public routes (functions/lib/http.ts).
+ */
+export const VIEWER_IP_CODE = `function handler(event) {
+  event.request.headers['x-viewer-ip'] = { value: event.viewer.ip };
+  return event.request;
+}`;
+
 export interface WebStackProps extends StackProps {
   config: DeployConfig;
   /** execute-api host name of the HTTP API */
@@ -65,6 +75,12 @@ export class WebStack extends Stack {
       comment: 'Client-side routes get /index.html',
     });
 
+    const viewerIp = new cloudfront.Function(this, 'ViewerIp', {
+      code: cloudfront.FunctionCode.fromInline(VIEWER_IP_CODE),
+      runtime: cloudfront.FunctionRuntime.JS_2_0,
+      comment: 'Pass the viewer IP to the API',
+    });
+
     const certificate = config.customDomain
       ? acm.Certificate.fromCertificateArn(this, 'Certificate', config.customDomain.certificateArn)
       : undefined;
@@ -94,6 +110,7 @@ export class WebStack extends Stack {
           // disabled this includes the Authorization header
           originRequestPolicy: cloudfront.OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
           responseHeadersPolicy: cloudfront.ResponseHeadersPolicy.SECURITY_HEADERS,
+          functionAssociations: [{ function: viewerIp, eventType: cloudfront.FunctionEventType.VIEWER_REQUEST }],
           compress: true,
         },
       },

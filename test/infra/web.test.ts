@@ -6,7 +6,7 @@ import { Construct } from 'constructs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_COMPANY, runtimeConfigSchema } from '../../functions/domain/runtime-config';
 import { DEFAULT_APP_URL, readDeployConfig } from '../../infra/stacks/deploy-config';
-import { SPA_REWRITE_CODE } from '../../infra/stacks/web-stack';
+import { SPA_REWRITE_CODE, VIEWER_IP_CODE } from '../../infra/stacks/web-stack';
 import { buildApp } from './helpers';
 
 /** AWS managed policy ids (the same in every account). */
@@ -73,7 +73,10 @@ describe('web stack', () => {
       ResponseHeadersPolicyId: SECURITY_HEADERS,
       ViewerProtocolPolicy: 'https-only',
       AllowedMethods: ['GET', 'HEAD', 'OPTIONS', 'PUT', 'PATCH', 'POST', 'DELETE'],
+      FunctionAssociations: [{ EventType: 'viewer-request', FunctionARN: { 'Fn::GetAtt': [expect.any(String), 'FunctionARN'] } }],
     });
+    // the viewer's IP reaches the API for the per-IP limits
+    template.hasResourceProperties('AWS::CloudFront::Function', { FunctionCode: VIEWER_IP_CODE });
     const origin = config.Origins.find((o: { Id: string }) => o.Id === api.TargetOriginId);
     expect(origin.CustomOriginConfig).toMatchObject({ OriginProtocolPolicy: 'https-only', OriginSSLProtocols: ['TLSv1.2'] });
     expect(JSON.stringify(origin.DomainName)).toMatch(/OpzioneCasaApi:ExportsOutputRefHttpApi.*execute-api/);

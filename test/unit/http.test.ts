@@ -48,3 +48,12 @@ describe('route wrapper', () => {
     expect((await h(agent)).statusCode).toBe(403);
   });
 });
+
+describe('client IP', () => {
+  it('uses the viewer IP CloudFront passes, else the source IP', async () => {
+    const { clientIp } = await import('../../functions/lib/http');
+    expect(clientIp(event({ headers: { 'x-viewer-ip': '93.41.2.7' } }))).toBe('93.41.2.7');
+    expect(clientIp(event({ headers: { 'x-viewer-ip': 'not an ip; drop table' } }))).toBe('1.2.3.4');
+    expect(clientIp(event())).toBe('1.2.3.4');
+  });
+});
