@@ -2,9 +2,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { HeadObjectCommand } from '@aws-sdk/client-s3';
 import { aws } from '../../functions/lib/aws';
 import { decodePolicy, evaluatePostPolicy } from '../../functions/lib/s3-post-policy';
-import { MAX_UPLOAD_BYTES, ONLY_MEDIA_MESSAGE, TOO_LARGE_MESSAGE, UPLOAD_URL_TTL_SECONDS } from '../../functions/domain/property';
+import { MAX_UPLOAD_BYTES, ONLY_MEDIA_MESSAGE, RATE_LIMITS, TOO_LARGE_MESSAGE, UPLOAD_URL_TTL_SECONDS } from '../../functions/domain/property';
 import { stack, useStackEnv } from '../support/helpers';
-import { apiFrom, dossier, fullBody, newClientIp, newId, pngBytes, postToBucket, type UploadForm } from '../support/submission';
+import { apiFrom, awayFromWindowEdge, dossier, fullBody, newClientIp, newId, pngBytes, postToBucket, type UploadForm } from '../support/submission';
 
 beforeAll(() => useStackEnv());
 
@@ -128,5 +128,24 @@ describe('the upload policy refuses a 21 MB file and a .exe', () => {
     const verdict = evaluatePostPolicy(decodePolicy(res.body.fields.Policy!), res.body.fields, pngBytes().length);
     expect(verdict).toEqual({ ok: true });
     expect((await postToBucket(res.body, pngBytes(), 'ok.png')).status).toBe(204);
+  });
+});
+
+describe('POST /uploads: rate limit', () => {
+  it(`answers 429 after ${RATE_LIMITS.upload.limit} forms per hour from one IP`, async () => {
+    await awayFromWindowEdge(RATE_LIMITS.upload.windowSeconds);
+    const ip = newClientIp();
+    const draftId = newId();
+    const roomId = newId();
+    for (let i = 0; i < RATE_LIMITS.upload.limit; i += 20) {
+      const batch = await Promise.all(
+        Array.from({ length: Math.min(20, RATE_LIMITS.upload.limit - i) }, (_, j) => form(ip, draftId, roomId, `f${i + j}.jpg`, 'image/jpeg', 100)),
+      );
+      expect(batch.every((r) => r.status === 200)).toBe(true);
+    }
+    const limited = await form(ip, draftId, roomId, 'troppo.jpg', 'image/jpeg', 100);
+    expect(limited.status).toBe(429);
+    expect(limited.body.message).toMatch(/^Hai fatto troppe richieste in poco tempo\. Riprova tra \d+ minut[oi]\.$/);
+    expect((await form(newClientIp(), draftId, roomId, 'altro.jpg', 'image/jpeg', 100)).status).toBe(200);
   });
 });

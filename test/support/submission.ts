@@ -205,3 +205,9 @@ export function fullBody(draftId: string, rooms: unknown[] = []) {
     privacyConsent: true,
   };
 }
+
+/** Waits out the last seconds of a fixed rate-limit window, so a limit test never straddles two windows. */
+export async function awayFromWindowEdge(windowSeconds: number, marginSeconds = 30): Promise<void> {
+  const left = windowSeconds - (Math.floor(Date.now() / 1000) % windowSeconds);
+  if (left < marginSeconds) await new Promise((r) => setTimeout(r, (left + 1) * 1000));
+}
