@@ -12,11 +12,13 @@ import { aws } from '../../functions/lib/aws';
 import { keys } from '../../functions/lib/keys';
 import { stack, type ApiResult } from './helpers';
 
-let nextIp = 10;
-/** A fresh loopback client address (127.0.0.10, .11, ...; Linux routes all of 127/8 to lo). */
+// Each test file loads this module anew: a random 127.X.Y.0/24 per file keeps files apart too.
+const subnet = `127.${1 + Math.floor(Math.random() * 254)}.${1 + Math.floor(Math.random() * 254)}`;
+let nextIp = 1;
+/** A fresh loopback client address (Linux routes all of 127/8 to lo). */
 export function newClientIp(): string {
-  nextIp += 1;
-  return `127.0.${Math.floor(nextIp / 250) + 1}.${(nextIp % 250) + 2}`;
+  if (nextIp > 254) throw new Error('too many client addresses in one test file');
+  return `${subnet}.${nextIp++}`;
 }
 
 export function apiFrom<T = Record<string, unknown>>(ip: string, method: string, path: string, body?: unknown): Promise<ApiResult<T>> {
