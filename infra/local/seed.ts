@@ -30,41 +30,52 @@ export const DEMO_ACCOUNTS: DemoAccount[] = [
   { role: 'seller', email: 'venditore@demo.opzionecasa.it', password: 'Venditore-demo-2026', fullName: 'Laura Verdi', userType: 'venditore', group: 'seller', phone: '+393471234567' },
 ];
 
+/**
+ * Creates the account if missing (AdminCreateUser + permanent password), then its profile
+ * and groups with the module the sign-up trigger uses. Idempotent. Also used on AWS for the
+ * first admin (infra/scripts/create-admin.ts).
+ */
+export async function ensureAccount(
+  cognito: CognitoIdentityProviderClient,
+  userPoolId: string,
+  a: Omit<DemoAccount, 'role'>,
+): Promise<void> {
+  let sub: string | undefined;
+  let username: string | undefined;
+  try {
+    const existing = await cognito.send(new AdminGetUserCommand({ UserPoolId: userPoolId, Username: a.email }));
+    sub = existing.UserAttributes?.find((x) => x.Name === 'sub')?.Value;
+    username = existing.Username;
+  } catch (err) {
+    if (!(err instanceof UserNotFoundException)) throw err;
+  }
+  if (!sub) {
+    const created = await cognito.send(
+      new AdminCreateUserCommand({
+        UserPoolId: userPoolId,
+        Username: a.email,
+        MessageAction: 'SUPPRESS',
+        UserAttributes: [
+          { Name: 'email', Value: a.email },
+          { Name: 'email_verified', Value: 'true' },
+          { Name: 'name', Value: a.fullName },
+          { Name: 'custom:user_type', Value: a.userType },
+        ],
+      }),
+    );
+    sub = created.User?.Attributes?.find((x) => x.Name === 'sub')?.Value;
+    username = created.User?.Username;
+    await cognito.send(new AdminSetUserPasswordCommand({ UserPoolId: userPoolId, Username: a.email, Password: a.password, Permanent: true }));
+  }
+  await createProfile({
+    userId: sub!, email: a.email, fullName: a.fullName, userType: a.userType, phone: a.phone,
+    userPoolId, username: username!, groups: [a.group],
+  });
+}
+
 export async function seedDemoAccounts(endpoint: string, userPoolId: string): Promise<DemoAccount[]> {
   const cognito = new CognitoIdentityProviderClient({ endpoint, region: LOCAL_REGION, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
-  for (const a of DEMO_ACCOUNTS) {
-    let sub: string | undefined;
-    let username: string | undefined;
-    try {
-      const existing = await cognito.send(new AdminGetUserCommand({ UserPoolId: userPoolId, Username: a.email }));
-      sub = existing.UserAttributes?.find((x) => x.Name === 'sub')?.Value;
-      username = existing.Username;
-    } catch (err) {
-      if (!(err instanceof UserNotFoundException)) throw err;
-    }
-    if (!sub) {
-      const created = await cognito.send(
-        new AdminCreateUserCommand({
-          UserPoolId: userPoolId,
-          Username: a.email,
-          MessageAction: 'SUPPRESS',
-          UserAttributes: [
-            { Name: 'email', Value: a.email },
-            { Name: 'email_verified', Value: 'true' },
-            { Name: 'name', Value: a.fullName },
-            { Name: 'custom:user_type', Value: a.userType },
-          ],
-        }),
-      );
-      sub = created.User?.Attributes?.find((x) => x.Name === 'sub')?.Value;
-      username = created.User?.Username;
-      await cognito.send(new AdminSetUserPasswordCommand({ UserPoolId: userPoolId, Username: a.email, Password: a.password, Permanent: true }));
-    }
-    await createProfile({
-      userId: sub!, email: a.email, fullName: a.fullName, userType: a.userType, phone: a.phone,
-      userPoolId, username: username!, groups: [a.group],
-    });
-  }
+  for (const a of DEMO_ACCOUNTS) await ensureAccount(cognito, userPoolId, a);
   cognito.destroy();
   return DEMO_ACCOUNTS;
 }
