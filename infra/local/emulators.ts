@@ -107,6 +107,66 @@ export async function startDynamo(opts: { port: number; dataDir?: string }): Pro
   };
 }
 
+interface KoaCtx {
+  method: string;
+  path: string;
+  headers: Record<string, string | string[] | undefined>;
+  req: NodeJS.ReadableStream & { headers?: unknown };
+  status: number;
+  type: string;
+  body: unknown;
+  is: (type: string) => string | false | null;
+}
+
+function s3Error(ctx: KoaCtx, status: number, code: string, message: string) {
+  ctx.status = status;
+  ctx.type = 'application/xml';
+  ctx.body = `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${code}</Code><Message>${message}</Message></Error>`;
+}
+
+/**
+ * Browser POST uploads checked against their policy as S3 does (s3rver 3.7 ignores the
+ * policy): expiry, exact and starts-with conditions, content-length-range. A refused form
+ * stores nothing; an accepted one is handed on to s3rver unchanged.
+ */
+function postPolicyMiddleware() {
+  const Busboy = require('busboy') as new (o: { headers: unknown }) => NodeJS.WritableStream & {
+    on: (e: string, cb: (...a: never[]) => void) => void;
+  };
+  return async (ctx: KoaCtx, next: () => Promise<void>) => {
+    if (ctx.method !== 'POST' || !/^\/[^/]+\/?$/.test(ctx.path) || !ctx.is('multipart/form-data')) return next();
+    const chunks: Buffer[] = [];
+    for await (const c of ctx.req) chunks.push(c as Buffer);
+    const raw = Buffer.concat(chunks);
+    const fields: Record<string, string> = {};
+    let fileSize = 0;
+    await new Promise<void>((resolve, reject) => {
+      const bb = new Busboy({ headers: ctx.headers });
+      bb.on('field', (name: string, value: string) => (fields[name] = value));
+      bb.on('file', (_name: string, stream: NodeJS.ReadableStream) => {
+        stream.on('data', (d: Buffer) => (fileSize += d.length));
+      });
+      bb.on('finish', () => resolve());
+      bb.on('error', (e: Error) => reject(e));
+      bb.end(raw);
+    });
+    const policyField = Object.entries(fields).find(([k]) => k.toLowerCase() === 'policy')?.[1];
+    if (!policyField) return s3Error(ctx, 403, 'AccessDenied', 'Bucket POST must contain a field named policy');
+    const { decodePolicy, evaluatePostPolicy } = await import('../../functions/lib/s3-post-policy');
+    const verdict = evaluatePostPolicy(decodePolicy(policyField), fields, fileSize);
+    if (!verdict.ok) {
+      if (verdict.reason.startsWith('EntityTooLarge')) return s3Error(ctx, 400, 'EntityTooLarge', 'Your proposed upload exceeds the maximum allowed size');
+      return s3Error(ctx, 403, 'AccessDenied', `Invalid according to Policy: ${verdict.reason}`);
+    }
+    // hand the buffered body on to s3rver's own POST handler
+    const { PassThrough } = await import('node:stream');
+    const replay = new PassThrough();
+    replay.end(raw);
+    ctx.req = Object.assign(replay, { headers: ctx.req.headers });
+    return next();
+  };
+}
+
 /** s3rver in this process. `onEvent` receives the standard S3 event records. */
 export async function startS3(opts: {
   port: number;
@@ -115,6 +175,7 @@ export async function startS3(opts: {
   onEvent?: (event: { Records: unknown[] }) => void;
 }): Promise<Running & { server: unknown }> {
   const S3rver = require('s3rver') as new (o: Record<string, unknown>) => {
+    middleware: unknown[];
     run: () => Promise<unknown>;
     close: () => Promise<void>;
     on: (e: string, cb: (ev: { Records: unknown[] }) => void) => void;
@@ -129,6 +190,7 @@ export async function startS3(opts: {
     configureBuckets: opts.buckets.map((b) => ({ name: b.name, configs: [Buffer.from(b.cors)] })),
   });
   if (opts.onEvent) server.on('event', opts.onEvent);
+  server.middleware.unshift(postPolicyMiddleware());
   await server.run();
   return { name: 'S3 (s3rver)', url: `http://127.0.0.1:${opts.port}`, server, stop: () => server.close() };
 }

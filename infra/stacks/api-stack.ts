@@ -26,7 +26,11 @@ export const DEFAULT_THROTTLE = { rateLimit: 20, burstLimit: 40 } as const;
  * handler (a DynamoDB counter keyed by the caller's IP, answering TooManyRequestsError) or
  * in a WAF rate-based rule on the CloudFront distribution (web stack).
  */
-export const ROUTE_THROTTLE: RouteThrottle = {};
+/** the anonymous submission routes: tighter than the default, on top of the per-IP limits in the handlers */
+export const ROUTE_THROTTLE: RouteThrottle = {
+  submitProperty: { rateLimit: 5, burstLimit: 10 },
+  createUpload: { rateLimit: 20, burstLimit: 50 },
+};
 
 export type RouteThrottle = Partial<Record<string, { rateLimit: number; burstLimit: number }>>;
 

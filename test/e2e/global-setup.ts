@@ -12,6 +12,8 @@ import '../support/context';
  */
 export default async function setup(project: TestProject) {
   process.env.AWS_SDK_JS_SUPPRESS_MAINTENANCE_MODE_MESSAGE = '1';
+  // handlers log through Powertools; expected failures in tests would flood the output
+  process.env.LOG_LEVEL ??= 'SILENT';
   const root = path.resolve(import.meta.dirname, '../..');
   execFileSync('npx', ['vite', 'build', '--config', 'web/vite.config.ts', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
   const webPort = await freePort();

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { HeadObjectCommand } from '@aws-sdk/client-s3';
+import { HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { aws } from '../../functions/lib/aws';
 import { decodePolicy, evaluatePostPolicy } from '../../functions/lib/s3-post-policy';
 import { MAX_UPLOAD_BYTES, ONLY_MEDIA_MESSAGE, RATE_LIMITS, TOO_LARGE_MESSAGE, UPLOAD_URL_TTL_SECONDS } from '../../functions/domain/property';
@@ -68,14 +68,10 @@ describe('POST /uploads: the presigned form', () => {
 });
 
 /**
- * The upload policy against a 21 MB file and a .exe. On AWS, S3 evaluates the POST policy and
- * answers 400 (EntityTooLarge / AccessDenied "Policy Condition failed"). The local emulator,
- * s3rver 3.7, does NOT: its postObject (lib/controllers/object.js) reads the `policy` field
- * and ignores it ("unimplemented"), and checks no signature, expiry, content-length-range or
- * starts-with condition. So these tests (1) really POST the forms to s3rver and record that
- * it stores them, (2) evaluate the policy document we generated with the S3 rules
- * (functions/lib/s3-post-policy.ts) and see it refuse them, and (3) show the submission's
- * server-side check (HeadObject) refusing what slipped through.
+ * The upload policy against a 21 MB file and a .exe. On AWS, S3 evaluates the POST policy;
+ * the local S3 (s3rver behind the runtime's policy check, infra/local/emulators.ts) answers
+ * the same way: 400 EntityTooLarge / 403 AccessDenied, and stores nothing. Should a file
+ * reach the bucket by another path, the submission's own check (HeadObject) still refuses it.
  */
 describe('the upload policy refuses a 21 MB file and a .exe', () => {
   const ip = newClientIp();
@@ -89,17 +85,12 @@ describe('the upload policy refuses a 21 MB file and a .exe', () => {
     expect(bytes.length).toBe(MB21);
 
     const verdict = evaluatePostPolicy(decodePolicy(res.body.fields.Policy!), res.body.fields, bytes.length);
-    expect(verdict.ok).toBe(false);
-    expect(verdict).toMatchObject({ reason: expect.stringContaining('EntityTooLarge') });
+    expect(verdict).toMatchObject({ ok: false, reason: expect.stringContaining('EntityTooLarge') });
 
     const posted = await postToBucket(res.body, bytes, 'foto.png');
-    expect(posted.status).toBe(204); // s3rver stores it: the emulator does not enforce POST policies
-    expect((await exists(res.body.key))?.size).toBe(MB21);
-
-    const submit = await apiFrom(ip, 'POST', '/properties', fullBody(draftId, [{ id: roomId, type: 'cucina', media: [{ key: res.body.key }] }]));
-    expect(submit.status).toBe(400);
-    expect(submit.body).toMatchObject({ message: TOO_LARGE_MESSAGE, fields: { 'rooms.0.media.0.key': TOO_LARGE_MESSAGE } });
-    expect(await dossier(draftId)).toEqual([]);
+    expect(posted.status).toBe(400);
+    expect(posted.text).toContain('<Code>EntityTooLarge</Code>');
+    expect(await exists(res.body.key)).toBeUndefined();
   });
 
   it('a .exe posted as application/x-msdownload with a form made for a video', async () => {
@@ -109,25 +100,45 @@ describe('the upload policy refuses a 21 MB file and a .exe', () => {
     expect(res.status).toBe(200);
     const exe = Buffer.concat([Buffer.from('MZ'), Buffer.alloc(2046)]);
     const fields = { ...res.body.fields, 'Content-Type': 'application/x-msdownload' };
-
-    const verdict = evaluatePostPolicy(decodePolicy(res.body.fields.Policy!), fields, exe.length);
-    expect(verdict.ok).toBe(false);
+    expect(evaluatePostPolicy(decodePolicy(res.body.fields.Policy!), fields, exe.length).ok).toBe(false);
 
     const posted = await postToBucket(res.body, exe, 'setup.exe', { 'Content-Type': 'application/x-msdownload' });
-    expect(posted.status).toBe(204); // stored by s3rver, which ignores the policy
-    expect((await exists(res.body.key))?.contentType).toBe('application/x-msdownload');
-
-    const submit = await apiFrom(ip, 'POST', '/properties', fullBody(draftId, [{ id: roomId, type: 'altro', media: [{ key: res.body.key }] }]));
-    expect(submit.status).toBe(400);
-    expect(submit.body).toMatchObject({ message: ONLY_MEDIA_MESSAGE, fields: { 'rooms.0.media.0.key': ONLY_MEDIA_MESSAGE } });
-    expect(await dossier(draftId)).toEqual([]);
+    expect(posted.status).toBe(403);
+    expect(posted.text).toContain('<Code>AccessDenied</Code>');
+    expect(await exists(res.body.key)).toBeUndefined();
   });
 
-  it('the same forms are accepted by the policy for what they were made for', async () => {
+  it('a form cannot be reused for another key', async () => {
+    const res = await form(ip, newId(), newId(), 'a.png', 'image/png', pngBytes().length);
+    const posted = await postToBucket(res.body, pngBytes(), 'a.png', { key: `${newId()}/${newId()}/altro.png` });
+    expect(posted.status).toBe(403);
+  });
+
+  it('the submission refuses files that reached the bucket by another path', async () => {
+    const draftId = newId();
+    const roomId = newId();
+    const big = await form(ip, draftId, roomId, 'foto.png', 'image/png', 1000);
+    await aws().s3.send(new PutObjectCommand({ Bucket: stack().env.MEDIA_BUCKET, Key: big.body.key, Body: Buffer.alloc(MB21), ContentType: 'image/png' }));
+    const submitBig = await apiFrom(ip, 'POST', '/properties', fullBody(draftId, [{ id: roomId, type: 'cucina', media: [{ key: big.body.key }] }]));
+    expect(submitBig.status).toBe(400);
+    expect(submitBig.body).toMatchObject({ message: TOO_LARGE_MESSAGE, fields: { 'rooms.0.media.0.key': TOO_LARGE_MESSAGE } });
+    expect(await dossier(draftId)).toEqual([]);
+
+    const draft2 = newId();
+    const room2 = newId();
+    const exe = await form(ip, draft2, room2, 'giro.mp4', 'video/mp4', 2048);
+    await aws().s3.send(new PutObjectCommand({ Bucket: stack().env.MEDIA_BUCKET, Key: exe.body.key, Body: Buffer.from('MZ'), ContentType: 'application/x-msdownload' }));
+    const submitExe = await apiFrom(ip, 'POST', '/properties', fullBody(draft2, [{ id: room2, type: 'altro', media: [{ key: exe.body.key }] }]));
+    expect(submitExe.status).toBe(400);
+    expect(submitExe.body).toMatchObject({ message: ONLY_MEDIA_MESSAGE, fields: { 'rooms.0.media.0.key': ONLY_MEDIA_MESSAGE } });
+    expect(await dossier(draft2)).toEqual([]);
+  });
+
+  it('the same forms are accepted for what they were made for', async () => {
     const res = await form(ip, newId(), newId(), 'ok.png', 'image/png', pngBytes().length);
-    const verdict = evaluatePostPolicy(decodePolicy(res.body.fields.Policy!), res.body.fields, pngBytes().length);
-    expect(verdict).toEqual({ ok: true });
+    expect(evaluatePostPolicy(decodePolicy(res.body.fields.Policy!), res.body.fields, pngBytes().length)).toEqual({ ok: true });
     expect((await postToBucket(res.body, pngBytes(), 'ok.png')).status).toBe(204);
+    expect((await exists(res.body.key))?.size).toBe(pngBytes().length);
   });
 });
 
