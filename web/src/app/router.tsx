@@ -31,8 +31,8 @@ const UsersPage = admin('UsersPage');
 const SourcesPage = admin('SourcesPage');
 const ActiveOptionsPage = admin('ActiveOptionsPage');
 const InvestigationPage = admin('InvestigationPage');
-const OmiImportPage = admin('OmiImportPage');
-const OmiDataPage = admin('OmiDataPage');
+const OmiImportPage = lazy(() => import('@/features/omi/OmiImportPage'));
+const OmiDataPage = lazy(() => import('@/features/omi/OmiDataPage'));
 
 /** The route table of spec 001 section 2. */
 export const routes: RouteObject[] = [

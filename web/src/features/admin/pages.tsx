@@ -36,11 +36,3 @@ export function InvestigationPage() {
     />
   );
 }
-
-export function OmiImportPage() {
-  return <ComingSoon title="Importazione Dati OMI" />;
-}
-
-export function OmiDataPage() {
-  return <ComingSoon title="Dati OMI" />;
-}
