@@ -72,7 +72,9 @@ export interface Quotation {
   comprMax: number | null;
   locMin: number | null;
   locMax: number | null;
-  importedAt: string | null;
+  /** not shown on the page; the server's item shape is being extended (regione) */
+  regione?: string;
+  importedAt?: string | null;
 }
 
 export interface QuotationPage {
