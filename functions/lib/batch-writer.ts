@@ -3,15 +3,21 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 
 type WriteRequest = NonNullable<BatchWriteCommandInput['RequestItems']>[string][number];
 
-const RETRYABLE = new Set([
-  'ProvisionedThroughputExceededException',
-  'ThrottlingException',
-  'RequestLimitExceeded',
-  'InternalServerError',
-  'ServiceUnavailable',
-  'TimeoutError',
-  'ECONNRESET',
+const CLIENT_ERRORS = new Set([
+  'ValidationException',
+  'ResourceNotFoundException',
+  'AccessDeniedException',
+  'UnrecognizedClientException',
+  'ItemCollectionSizeLimitExceededException',
+  'SerializationException',
 ]);
+
+/** Throttling, server errors and network failures are retried; a request DynamoDB refuses is not. */
+function isRetryable(err: unknown): boolean {
+  const e = err as { name?: string; $fault?: string };
+  if (e.name && CLIENT_ERRORS.has(e.name)) return false;
+  return e.$fault !== 'client' || /Throughput|Throttl|RequestLimit/.test(e.name ?? '');
+}
 
 export interface BatchWriterStats {
   items: number;
@@ -23,7 +29,7 @@ export interface BatchWriterStats {
 
 /**
  * Parallel BatchWriteItem (25 requests per call, `concurrency` calls in flight) with
- * retry of UnprocessedItems and throttling errors, exponential backoff with full jitter
+ * retry of UnprocessedItems, throttling, server and network errors, exponential backoff with full jitter
  * (base 25 ms, cap 3 s, up to `maxAttempts` per batch). `put`/`delete` wait when the
  * window is full, so memory stays bounded and the producer (a file stream) is paused.
  * The first failure that survives the retries is thrown by the next `put`/`delete`/`flush`.
@@ -83,8 +89,7 @@ export class BatchWriter {
         this.stats.unprocessedItems += left.length;
         pending = left;
       } catch (err) {
-        const name = (err as { name?: string; code?: string }).name ?? (err as { code?: string }).code ?? '';
-        if (!RETRYABLE.has(name) || attempt + 1 >= maxAttempts) throw err;
+        if (!isRetryable(err) || attempt + 1 >= maxAttempts) throw err;
       }
       if (attempt + 1 >= maxAttempts) {
         throw new Error(`BatchWriteItem: ${pending.length} scritture non eseguite dopo ${maxAttempts} tentativi`);

@@ -63,30 +63,33 @@ export function normalizeForSort(text: string): string {
 
 /**
  * OMI market data (issue 3). A quotation record is one (semester, LinkZona, Cod_Tip, Stato)
- * (ARCHITECTURE section 8); its key is made of exactly those, so re-importing a file
- * overwrites the same items (idempotent: a re-run after a crash converges) and another
- * semester adds history. `{stato}` is `-` when the file leaves Stato empty; `{comune}` is
- * `comuneSearchKey` (case/accent/apostrophe-insensitive); `{shard}` = 0..7 from LinkZona.
+ * (ARCHITECTURE section 8); its key is made of exactly those (Prov is LinkZona's own
+ * province), so re-importing a file overwrites the same items (idempotent: a re-run after
+ * a crash converges) and another semester adds history. `{stato}` is `-` when the file
+ * leaves Stato empty; `{comune}` is `comuneSearchKey` (case/accent/apostrophe-insensitive);
+ * `{shard}` = 0..7 from LinkZona. Semester, province, LinkZona, Cod_Tip and Stato live only
+ * in the keys (parseQuotation reads them back): items stay small, which is what the
+ * import's write rate depends on.
  *
- * | item                 | pk                       | sk                          | gsi1 (pk / sk)                                          | gsi2 (pk / sk)                                     | gsi3 (pk / sk)          |
- * |----------------------|--------------------------|-----------------------------|---------------------------------------------------------|----------------------------------------------------|-------------------------|
- * | quotation            | OMIQ#{linkZona}          | Q#{codTip}#{stato}#{sem}    | OMIV#{prov}#{comune}#{codTip} / {sem}#{linkZona}#{stato} | OMIS#{sem}#{prov}#{shard} / Q#{linkZona}#{codTip}#{stato} |                 |
- * | zone description     | OMIQ#{linkZona}          | ZONE#{sem}                  | OMIZ#{prov}#{comune} / {sem}#{linkZona}                 | OMIS#{sem}#{prov}#{shard} / Z#{linkZona}           |                         |
- * | semester manifest    | OMI#META                 | SEM#{sem}                   |                                                         |                                                    |                         |
- * | listing index chunk  | OMIIDX#{sem}#{prov}      | {version}#{part}            |                                                         |                                                    |                         |
- * | import / clear job   | OMIJOB#{jobId}           | JOB                         |                                                         |                                                    | OMIJOBS / {createdAt}#{jobId} |
+ * | item                | pk                          | sk                        | gsi1 (pk / sk)                                          | gsi3 (pk / sk)                |
+ * |---------------------|-----------------------------|---------------------------|---------------------------------------------------------|-------------------------------|
+ * | quotation           | OMIS#{sem}#{prov}#{shard}   | Q#{linkZona}#{codTip}#{stato} | OMIV#{prov}#{comune}#{codTip} / {sem}#{linkZona}#{stato} |                           |
+ * | zone description    | OMIS#{sem}#{prov}#{shard}   | Z#{linkZona}              | OMIZ#{prov}#{comune} / {sem}#{linkZona}                 |                               |
+ * | semester manifest   | OMI#META                    | SEM#{sem}                 |                                                         |                               |
+ * | listing index chunk | OMIIDX#{sem}#{prov}         | {version}#{part}          |                                                         |                               |
+ * | import / clear job  | OMIJOB#{jobId}              | JOB                       |                                                         | OMIJOBS / {createdAt}#{jobId} |
  *
  * Access patterns:
- * - valuation: gsi1 OMIV#{prov}#{comune}#{codTip}, newest first (ScanIndexForward false), stop
- *   after the newest usable semester; the comune's zone descriptions: gsi1 OMIZ#{prov}#{comune};
- *   the chosen zone's history: pk OMIQ#{linkZona}, sk begins_with Q#{codTip}#.
- * - all records of a semester and province (import: existing keys for exact inserted/updated
- *   counts and the listing index; clear: what to delete): gsi2 OMIS#{sem}#{prov}#{0..7},
- *   sk begins_with Q# (quotations) or Z# (zones). Sharded so a national import never
- *   writes more than ~1/8 of a province to one GSI partition key.
+ * - valuation: gsi1 OMIV#{prov}#{comune}#{codTip}, newest first (ScanIndexForward false),
+ *   stopping after the newest usable semester; the comune's zone descriptions: gsi1
+ *   OMIZ#{prov}#{comune}; the chosen zone's history: BatchGet of its keys in every
+ *   semester the manifests list.
+ * - every record of a semester and province (import: exact inserted/updated after a run
+ *   died; clear: what to delete): Query pk OMIS#{sem}#{prov}#{0..7}, strongly consistent.
+ *   Sharded so a national import never writes more than ~1/8 of a province to one key.
  * - OMI data page: the semester manifests (one Query of OMI#META) name the provinces and
  *   the current version of each (semester, province) index chunk: compressed, compact rows
- *   (comune, zone, type, state) that the listing filters in memory (and caches per warm
+ *   (comune, zone, type, state) that the listing filters in memory (cached per warm
  *   Lambda by version) for the exact total, then BatchGets the 50 records of the page.
  * - import progress: GetItem OMIJOB#{jobId}; recent jobs: gsi3 OMIJOBS, newest first.
  */
@@ -100,39 +103,50 @@ function omiShard(linkZona: string): number {
 
 const omiStato = (stato: string | null | undefined) => (stato ? stato : '-');
 
+export interface OmiRecordId {
+  semester: string;
+  prov: string;
+  linkZona: string;
+  codTip: number;
+  stato: string | null;
+}
+
 export const omiKeys = {
-  quotation: (q: { linkZona: string; codTip: number; stato: string | null; semester: string }) => ({
-    pk: `OMIQ#${q.linkZona}`,
-    sk: `Q#${q.codTip}#${omiStato(q.stato)}#${q.semester}`,
+  quotation: (q: OmiRecordId) => ({
+    pk: `OMIS#${q.semester}#${q.prov}#${omiShard(q.linkZona)}`,
+    sk: `Q#${q.linkZona}#${q.codTip}#${omiStato(q.stato)}`,
   }),
-  quotationIndexes: (q: { prov: string; comuneKey: string; linkZona: string; codTip: number; stato: string | null; semester: string }) => ({
+  quotationIndex: (q: { prov: string; comuneKey: string; linkZona: string; codTip: number; stato: string | null; semester: string }) => ({
     gsi1pk: `OMIV#${q.prov}#${q.comuneKey}#${q.codTip}`,
     gsi1sk: `${q.semester}#${q.linkZona}#${omiStato(q.stato)}`,
-    gsi2pk: `OMIS#${q.semester}#${q.prov}#${omiShard(q.linkZona)}`,
-    gsi2sk: `Q#${q.linkZona}#${q.codTip}#${omiStato(q.stato)}`,
   }),
+  /** the record identity in a quotation's keys */
+  parseQuotation: (pk: string, sk: string): OmiRecordId => {
+    const [, semester, prov] = pk.split('#');
+    const [, linkZona, codTip, stato] = sk.split('#');
+    return { semester: semester!, prov: prov!, linkZona: linkZona!, codTip: Number(codTip), stato: stato === '-' ? null : stato! };
+  },
   /** valuation candidates: every semester, newest first with ScanIndexForward false */
   quotationsOfComune: (prov: string, comuneKey: string, codTip: number) => ({ index: 'gsi1' as const, pk: `OMIV#${prov}#${comuneKey}#${codTip}` }),
-  /** a zone's quotations of one type, every state and semester */
-  zoneHistory: (linkZona: string, codTip: number) => ({ pk: `OMIQ#${linkZona}`, skPrefix: `Q#${codTip}#` }),
+  /** identity of a record inside its semester and province (= its sk) */
+  quotationIdentity: (q: { linkZona: string; codTip: number; stato: string | null }) => `Q#${q.linkZona}#${q.codTip}#${omiStato(q.stato)}`,
+  quotationSkPrefix: 'Q#',
 
-  zone: (z: { linkZona: string; semester: string }) => ({ pk: `OMIQ#${z.linkZona}`, sk: `ZONE#${z.semester}` }),
-  zoneIndexes: (z: { prov: string; comuneKey: string; linkZona: string; semester: string }) => ({
+  zone: (z: { semester: string; prov: string; linkZona: string }) => ({
+    pk: `OMIS#${z.semester}#${z.prov}#${omiShard(z.linkZona)}`,
+    sk: `Z#${z.linkZona}`,
+  }),
+  zoneIndex: (z: { prov: string; comuneKey: string; linkZona: string; semester: string }) => ({
     gsi1pk: `OMIZ#${z.prov}#${z.comuneKey}`,
     gsi1sk: `${z.semester}#${z.linkZona}`,
-    gsi2pk: `OMIS#${z.semester}#${z.prov}#${omiShard(z.linkZona)}`,
-    gsi2sk: `Z#${z.linkZona}`,
   }),
   zonesOfComune: (prov: string, comuneKey: string) => ({ index: 'gsi1' as const, pk: `OMIZ#${prov}#${comuneKey}` }),
-
-  /** every record of a semester and province: one Query per shard */
-  semesterProvinceShards: (semester: string, prov: string) =>
-    Array.from({ length: OMI_SHARDS }, (_, shard) => ({ index: 'gsi2' as const, pk: `OMIS#${semester}#${prov}#${shard}` })),
-  quotationSkPrefix: 'Q#',
-  zoneSkPrefix: 'Z#',
-  /** identity of a record inside a semester and province (as in gsi2sk) */
-  quotationIdentity: (q: { linkZona: string; codTip: number; stato: string | null }) => `Q#${q.linkZona}#${q.codTip}#${omiStato(q.stato)}`,
   zoneIdentity: (z: { linkZona: string }) => `Z#${z.linkZona}`,
+  zoneSkPrefix: 'Z#',
+
+  /** every record (quotations and zones) of a semester and province: one Query per shard */
+  semesterProvince: (semester: string, prov: string) =>
+    Array.from({ length: OMI_SHARDS }, (_, shard) => ({ pk: `OMIS#${semester}#${prov}#${shard}` })),
 
   semester: (semester: string) => ({ pk: 'OMI#META', sk: `SEM#${semester}` }),
   semesters: () => ({ pk: 'OMI#META', skPrefix: 'SEM#' }),

@@ -26,6 +26,7 @@ export interface IndexChunk {
   comuni: string[];
   comuneKeys: string[];
   zoneLinks: string[];
+  zoneNames: string[];
   zoneComune: Uint32Array;
   rowZone: Uint32Array;
   rowCodTip: Uint8Array;
@@ -56,6 +57,7 @@ export function buildChunk(semester: string, prov: string, entries: Iterable<Ind
   const comuneKeys: string[] = [];
   const comuneIdx = new Map<string, number>();
   const zoneLinks: string[] = [];
+  const zoneNames: string[] = [];
   const zoneComune: number[] = [];
   const zoneIdx = new Map<string, number>();
   const rowZone = new Uint32Array(list.length);
@@ -73,6 +75,7 @@ export function buildChunk(semester: string, prov: string, entries: Iterable<Ind
     if (z === undefined) {
       z = zoneLinks.length;
       zoneLinks.push(e.linkZona);
+      zoneNames.push(e.zona);
       zoneComune.push(c);
       zoneIdx.set(e.linkZona, z);
     }
@@ -81,11 +84,12 @@ export function buildChunk(semester: string, prov: string, entries: Iterable<Ind
     rowStato[i] = STATO_CODE[e.stato ?? ''] ?? 0;
   });
   return {
-    semester, prov, comuni, comuneKeys, zoneLinks, zoneComune: Uint32Array.from(zoneComune), rowZone, rowCodTip, rowStato, size: list.length,
+    semester, prov, comuni, comuneKeys, zoneLinks, zoneNames, zoneComune: Uint32Array.from(zoneComune), rowZone, rowCodTip, rowStato,
+    size: list.length,
   };
 }
 
-/** Entries back from a chunk (the import merges a new file into what a semester already has). */
+/** Entries back from a chunk: what a (semester, province) holds, for the next import to merge into. */
 export function* chunkEntries(chunk: IndexChunk): Generator<IndexEntry> {
   for (let i = 0; i < chunk.size; i++) {
     const z = chunk.rowZone[i]!;
@@ -94,7 +98,7 @@ export function* chunkEntries(chunk: IndexChunk): Generator<IndexEntry> {
       comune: chunk.comuni[c]!,
       comuneKey: chunk.comuneKeys[c]!,
       linkZona: chunk.zoneLinks[z]!,
-      zona: '',
+      zona: chunk.zoneNames[z]!,
       codTip: chunk.rowCodTip[i]!,
       stato: STATO_OF_CODE[chunk.rowStato[i]!] ?? null,
     };
@@ -108,6 +112,7 @@ export function encodeChunk(chunk: IndexChunk): Buffer[] {
     p: chunk.prov,
     c: chunk.comuni,
     z: chunk.zoneLinks,
+    zn: chunk.zoneNames,
     zc: Array.from(chunk.zoneComune),
     rz: Array.from(chunk.rowZone),
     rt: Array.from(chunk.rowCodTip),
@@ -121,7 +126,7 @@ export function encodeChunk(chunk: IndexChunk): Buffer[] {
 
 export function decodeChunk(parts: readonly Uint8Array[]): IndexChunk {
   const raw = JSON.parse(inflateRawSync(Buffer.concat(parts.map((p) => Buffer.from(p)))).toString('utf8')) as {
-    s: string; p: string; c: string[]; z: string[]; zc: number[]; rz: number[]; rt: number[]; rs: number[];
+    s: string; p: string; c: string[]; z: string[]; zn: string[]; zc: number[]; rz: number[]; rt: number[]; rs: number[];
   };
   return {
     semester: raw.s,
@@ -129,6 +134,7 @@ export function decodeChunk(parts: readonly Uint8Array[]): IndexChunk {
     comuni: raw.c,
     comuneKeys: raw.c.map(comuneSearchKey),
     zoneLinks: raw.z,
+    zoneNames: raw.zn,
     zoneComune: Uint32Array.from(raw.zc),
     rowZone: Uint32Array.from(raw.rz),
     rowCodTip: Uint8Array.from(raw.rt),

@@ -42,7 +42,7 @@ export interface QuotationListItem {
   comprMax: number | null;
   locMin: number | null;
   locMax: number | null;
-  importedAt: string | null;
+  regione: string;
 }
 
 export interface QuotationPage {
@@ -98,7 +98,7 @@ export async function listQuotations(f: QuotationFilters): Promise<QuotationPage
     }
     const comuneKey = f.comune ? comuneSearchKey(f.comune) : undefined;
     const { total, hits } = selectPage(chunks, { comuneKey: comuneKey || undefined, codTip: f.codTip, stato: f.stato }, (f.page - 1) * PAGE_SIZE, PAGE_SIZE);
-    const keys = hits.map((h) => omiKeys.quotation({ linkZona: h.linkZona, codTip: h.codTip, stato: h.stato, semester: h.semester }));
+    const keys = hits.map((h) => omiKeys.quotation(h));
     const records = keys.length ? await batchGet(keys) : new Map<string, Record<string, unknown>>();
     const items: QuotationListItem[] = [];
     keys.forEach((k) => {
@@ -122,7 +122,7 @@ export async function listQuotations(f: QuotationFilters): Promise<QuotationPage
         comprMax: q.comprMax,
         locMin: q.locMin,
         locMax: q.locMax,
-        importedAt: (item.importedAt as string | undefined) ?? null,
+        regione: q.regione,
       });
     });
     return {

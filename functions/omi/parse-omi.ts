@@ -12,9 +12,10 @@
  *   missing key field) is reported with its line number and reason and the parse goes on.
  *   Only a file whose header lacks required columns is refused as a whole.
  *
- * Memory stays flat: bytes -> lines -> csv-parse -> rows, with stream backpressure.
+ * Memory stays flat: bytes -> lines -> fields -> rows, with stream backpressure. Two
+ * engines give the same records: `split` (default, fast) and `csv-parse` (the reference).
  */
-import { isUtf8 } from 'node:buffer';
+import { isAscii, isUtf8 } from 'node:buffer';
 import { Readable, Transform, type TransformCallback } from 'node:stream';
 import { parse } from 'csv-parse';
 import iconv from 'iconv-lite';
@@ -34,6 +35,11 @@ export const VALORI_COLUMNS = [
 export const VALORI_REQUIRED = [
   'Area_territoriale', 'Regione', 'Prov', 'Comune_ISTAT', 'Comune_cat', 'Comune_amm', 'Comune_descrizione', 'Fascia',
   'Zona', 'LinkZona', 'Cod_Tip', 'Descr_Tipologia', 'Stato', 'Stato_prev', 'Compr_min', 'Compr_max', 'Loc_min', 'Loc_max',
+] as const;
+
+export const ZONE_COLUMNS = [
+  'Area_territoriale', 'Regione', 'Prov', 'Comune_ISTAT', 'Comune_cat', 'Sez', 'Comune_amm', 'Comune_descrizione', 'Fascia',
+  'Zona_Descr', 'Zona', 'LinkZona', 'Cod_tip_prev', 'Descr_tip_prev', 'Stato_prev', 'Microzona',
 ] as const;
 
 export const ZONE_REQUIRED = [
@@ -79,7 +85,11 @@ export interface OmiParseSummary {
 /** No OMI line is near this long (real ones are ~150 bytes); longer means not an OMI CSV. */
 export const MAX_LINE_BYTES = 64 * 1024;
 
-/** Splits bytes into lines and decodes each line (UTF-8 when valid, else Latin-1). */
+/**
+ * Bytes -> text of whole lines (`\n`-separated, `\r` and a UTF-8 BOM removed). A block of
+ * lines that is all ASCII (nearly every line of a real file) is decoded at once; otherwise
+ * each line is decoded on its own: UTF-8 when valid, else Latin-1 (Windows-1252, its superset).
+ */
 class LineDecoder extends Transform {
   private rest: Buffer | null = null;
   private first = true;
@@ -88,24 +98,13 @@ class LineDecoder extends Transform {
   bytesRead = 0;
 
   constructor(private readonly onBytes?: (total: number) => void) {
-    super({ readableObjectMode: false });
+    super({ readableObjectMode: true });
   }
 
-  private decode(bytes: Buffer): string {
+  private decodeLine(bytes: Buffer): string {
     let b = bytes;
-    if (this.first) {
-      this.first = false;
-      if (b.length >= 3 && b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf) b = b.subarray(3);
-    }
     if (b.length && b[b.length - 1] === 13) b = b.subarray(0, b.length - 1);
-    let ascii = true;
-    for (let i = 0; i < b.length; i++) {
-      if (b[i]! >= 0x80) {
-        ascii = false;
-        break;
-      }
-    }
-    if (ascii) return b.toString('latin1');
+    if (isAscii(b)) return b.toString('latin1');
     if (isUtf8(b)) {
       this.utf8Lines++;
       return b.toString('utf8');
@@ -114,19 +113,38 @@ class LineDecoder extends Transform {
     return iconv.decode(b, 'win1252');
   }
 
-  override _transform(chunk: Buffer, _enc: BufferEncoding, cb: TransformCallback): void {
-    this.bytesRead += chunk.length;
-    this.onBytes?.(this.bytesRead);
-    const buf = this.rest ? Buffer.concat([this.rest, chunk]) : chunk;
+  private decodeBlock(block: Buffer): string {
+    if (isAscii(block)) {
+      const text = block.toString('latin1');
+      return text.includes('\r') ? text.replace(/\r\n/g, '\n').replace(/\r$/, '') : text;
+    }
     const out: string[] = [];
     let start = 0;
     let idx: number;
-    while ((idx = buf.indexOf(10, start)) !== -1) {
-      out.push(this.decode(buf.subarray(start, idx)));
+    while ((idx = block.indexOf(10, start)) !== -1) {
+      out.push(this.decodeLine(block.subarray(start, idx)));
       start = idx + 1;
     }
-    this.rest = start < buf.length ? Buffer.from(buf.subarray(start)) : null;
-    if (out.length) this.push(`${out.join('\n')}\n`, 'utf8');
+    if (start < block.length) out.push(this.decodeLine(block.subarray(start)));
+    else out.push('');
+    return out.join('\n');
+  }
+
+  override _transform(chunk: Buffer, _enc: BufferEncoding, cb: TransformCallback): void {
+    this.bytesRead += chunk.length;
+    this.onBytes?.(this.bytesRead);
+    let buf = this.rest ? Buffer.concat([this.rest, chunk]) : chunk;
+    if (this.first && buf.length >= 3) {
+      this.first = false;
+      if (buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) buf = buf.subarray(3);
+    }
+    const last = buf.lastIndexOf(10);
+    if (last === -1) {
+      this.rest = Buffer.from(buf);
+    } else {
+      this.push(this.decodeBlock(buf.subarray(0, last + 1)));
+      this.rest = last + 1 < buf.length ? Buffer.from(buf.subarray(last + 1)) : null;
+    }
     if (this.rest && this.rest.length > MAX_LINE_BYTES) {
       cb(new OmiFormatError(`Una riga supera ${MAX_LINE_BYTES / 1024} KB senza andare a capo: il file non è un CSV OMI`));
       return;
@@ -135,9 +153,53 @@ class LineDecoder extends Transform {
   }
 
   override _flush(cb: TransformCallback): void {
-    if (this.rest && this.rest.length) this.push(this.decode(this.rest), 'utf8');
+    if (this.rest && this.rest.length) {
+      let b = this.rest;
+      if (this.first && b.length >= 3 && b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf) b = b.subarray(3);
+      this.push(this.decodeLine(b));
+    }
     this.rest = null;
     cb();
+  }
+}
+
+interface RawRecord {
+  line: number;
+  fields: string[];
+}
+
+/**
+ * Default engine: the OMI format quotes nothing, so a data line is split on `;`.
+ * Measured on a 167,000-row national file on this machine: ~0.3 s, against ~8 s for
+ * csv-parse (44 µs a row), CPU the import would take from the database emulator.
+ */
+async function* splitRecords(text: AsyncIterable<string>): AsyncGenerator<RawRecord[]> {
+  let line = 0;
+  for await (const block of text) {
+    const lines = block.split('\n');
+    // a block of whole lines ends with "\n": its last piece is empty, not a line
+    if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
+    const batch: RawRecord[] = [];
+    for (const l of lines) {
+      line++;
+      if (l === '') continue;
+      batch.push({ line, fields: l.split(';') });
+    }
+    if (batch.length) yield batch;
+  }
+}
+
+/** csv-parse engine (delimiter `;`, no quoting): same records, slower; kept as the reference. */
+async function* csvParseRecords(text: Readable): AsyncGenerator<RawRecord[]> {
+  const parser = parse({ delimiter: ';', quote: false, relax_column_count: true, skip_empty_lines: true, info: true });
+  text.once('error', (err) => parser.destroy(err));
+  text.pipe(parser);
+  try {
+    for await (const entry of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
+      yield [{ line: entry.info.lines, fields: entry.record }];
+    }
+  } finally {
+    if (!parser.destroyed) parser.destroy();
   }
 }
 
@@ -186,46 +248,51 @@ function dataFields(record: string[], expected: number): string[] | string {
 function makeValoriReader(columns: string[]) {
   const idx = columnIndex(columns);
   const expected = columns.length;
-  const at = (f: string[], name: string) => {
-    const i = idx.get(name.toLowerCase());
-    return i === undefined ? '' : (f[i] ?? '');
+  const col = (name: string) => idx.get(name.toLowerCase()) ?? -1;
+  const c = {
+    area: col('Area_territoriale'), regione: col('Regione'), prov: col('Prov'), istat: col('Comune_ISTAT'), cat: col('Comune_cat'),
+    sez: col('Sez'), amm: col('Comune_amm'), comune: col('Comune_descrizione'), fascia: col('Fascia'), zona: col('Zona'),
+    linkZona: col('LinkZona'), codTip: col('Cod_Tip'), descr: col('Descr_Tipologia'), stato: col('Stato'), statoPrev: col('Stato_prev'),
+    comprMin: col('Compr_min'), comprMax: col('Compr_max'), supCompr: col('Sup_NL_compr'), locMin: col('Loc_min'), locMax: col('Loc_max'),
+    supLoc: col('Sup_NL_loc'),
   };
   return (record: string[]): OmiValoriRow | string => {
     const f = dataFields(record, expected);
     if (typeof f === 'string') return f;
+    const at = (i: number) => (i < 0 ? '' : (f[i] ?? '').trim());
     try {
-      const prov = at(f, 'Prov').trim();
-      const comune = at(f, 'Comune_descrizione').trim();
-      const linkZona = at(f, 'LinkZona').trim();
+      const prov = at(c.prov);
+      const comune = at(c.comune);
+      const linkZona = at(c.linkZona);
       if (!prov) return 'Prov mancante';
       if (!comune) return 'Comune_descrizione mancante';
       if (!linkZona) return 'LinkZona mancante';
-      const codTipRaw = at(f, 'Cod_Tip').trim();
+      const codTipRaw = at(c.codTip);
       if (!/^\d{1,3}$/.test(codTipRaw) || Number(codTipRaw) === 0) return `Cod_Tip non valido: "${codTipRaw}"`;
-      const statoRaw = at(f, 'Stato').trim().toUpperCase();
+      const statoRaw = at(c.stato).toUpperCase();
       if (statoRaw !== '' && !isStato(statoRaw)) return `Stato non valido: "${statoRaw}"`;
       return {
-        areaTerritoriale: at(f, 'Area_territoriale').trim(),
-        regione: at(f, 'Regione').trim(),
+        areaTerritoriale: at(c.area),
+        regione: at(c.regione),
         prov: prov.toUpperCase(),
-        comuneIstat: at(f, 'Comune_ISTAT').trim(),
-        comuneCat: at(f, 'Comune_cat').trim(),
-        sez: at(f, 'Sez').trim(),
-        comuneAmm: at(f, 'Comune_amm').trim(),
+        comuneIstat: at(c.istat),
+        comuneCat: at(c.cat),
+        sez: at(c.sez),
+        comuneAmm: at(c.amm),
         comuneDescrizione: comune,
-        fascia: at(f, 'Fascia').trim(),
-        zona: at(f, 'Zona').trim(),
+        fascia: at(c.fascia),
+        zona: at(c.zona),
         linkZona,
         codTip: Number(codTipRaw),
-        descrTipologia: at(f, 'Descr_Tipologia').trim(),
+        descrTipologia: at(c.descr),
         stato: statoRaw === '' ? null : (statoRaw as OmiValoriRow['stato']),
-        statoPrev: at(f, 'Stato_prev').trim().toUpperCase() === 'P',
-        comprMin: parseValue(at(f, 'Compr_min'), 'Compr_min'),
-        comprMax: parseValue(at(f, 'Compr_max'), 'Compr_max'),
-        supNlCompr: at(f, 'Sup_NL_compr').trim(),
-        locMin: parseValue(at(f, 'Loc_min'), 'Loc_min'),
-        locMax: parseValue(at(f, 'Loc_max'), 'Loc_max'),
-        supNlLoc: at(f, 'Sup_NL_loc').trim(),
+        statoPrev: at(c.statoPrev).toUpperCase() === 'P',
+        comprMin: parseValue(at(c.comprMin), 'Compr_min'),
+        comprMax: parseValue(at(c.comprMax), 'Compr_max'),
+        supNlCompr: at(c.supCompr),
+        locMin: parseValue(at(c.locMin), 'Loc_min'),
+        locMax: parseValue(at(c.locMax), 'Loc_max'),
+        supNlLoc: at(c.supLoc),
       };
     } catch (err) {
       return (err as Error).message;
@@ -278,6 +345,8 @@ function makeZoneReader(columns: string[]) {
 
 type Source = AsyncIterable<Uint8Array | Buffer | string> | Readable;
 
+export type OmiParseEngine = 'split' | 'csv-parse';
+
 /**
  * Reads an OMI file and yields, in order: one `meta` event (after the header), then one
  * `valori`/`zone` event per good row and one `rejected` event per bad row. Returns the
@@ -285,21 +354,13 @@ type Source = AsyncIterable<Uint8Array | Buffer | string> | Readable;
  */
 export async function* parseOmiCsv(
   source: Source,
-  opts: { onBytes?: (bytesRead: number) => void } = {},
+  opts: { onBytes?: (bytesRead: number) => void; engine?: OmiParseEngine } = {},
 ): AsyncGenerator<OmiParseEvent, OmiParseSummary, undefined> {
   const decoder = new LineDecoder(opts.onBytes);
   const input = source instanceof Readable ? source : Readable.from(source);
-  const parser = parse({
-    delimiter: ';',
-    quote: false,
-    relax_column_count: true,
-    skip_empty_lines: true,
-    info: true,
-  });
-  const onError = (err: Error) => parser.destroy(err);
-  input.once('error', onError);
-  decoder.once('error', onError);
-  input.pipe(decoder).pipe(parser);
+  input.once('error', (err) => decoder.destroy(err));
+  input.pipe(decoder);
+  const records = opts.engine === 'csv-parse' ? csvParseRecords(decoder) : splitRecords(decoder);
 
   const summary: OmiParseSummary = {
     kind: undefined, rowsRead: 0, accepted: 0, rejected: 0, latin1Lines: 0, utf8Lines: 0, encoding: 'ascii', bytesRead: 0,
@@ -310,51 +371,50 @@ export async function* parseOmiCsv(
   let headerSeen = false;
 
   try {
-    for await (const entry of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
-      const { record, info } = entry;
-      const line = info.lines;
-      if (!headerSeen) {
-        const isBlank = record.every((f) => f.trim() === '');
-        if (isBlank) continue;
-        if (record.length === 1 && title === null && !/linkzona/i.test(record[0]!)) {
-          title = record[0]!.trim();
+    for await (const batch of records) {
+      for (const { line, fields: record } of batch) {
+        if (!headerSeen) {
+          if (record.every((f) => f.trim() === '')) continue;
+          if (record.length === 1 && title === null && !/linkzona/i.test(record[0]!)) {
+            title = record[0]!.trim();
+            continue;
+          }
+          const columns = record.map((col) => col.trim());
+          while (columns.length && columns[columns.length - 1] === '') columns.pop();
+          const kind = checkHeader(columns);
+          summary.kind = kind;
+          if (kind === 'valori') readValori = makeValoriReader(columns);
+          else readZone = makeZoneReader(columns);
+          headerSeen = true;
+          yield { type: 'meta', meta: { kind, title, semester: title ? semesterFromTitle(title) : undefined, columns } };
           continue;
         }
-        const columns = record.map((c) => c.trim());
-        while (columns.length && columns[columns.length - 1] === '') columns.pop();
-        const kind = checkHeader(columns);
-        summary.kind = kind;
-        if (kind === 'valori') readValori = makeValoriReader(columns);
-        else readZone = makeZoneReader(columns);
-        headerSeen = true;
-        yield { type: 'meta', meta: { kind, title, semester: title ? semesterFromTitle(title) : undefined, columns } };
-        continue;
-      }
-      if (record.every((f) => f.trim() === '')) continue;
-      summary.rowsRead++;
-      if (readValori) {
-        const row = readValori(record);
-        if (typeof row === 'string') {
-          summary.rejected++;
-          yield { type: 'rejected', line, reason: row };
+        if (record.every((f) => f.trim() === '')) continue;
+        summary.rowsRead++;
+        if (readValori) {
+          const row = readValori(record);
+          if (typeof row === 'string') {
+            summary.rejected++;
+            yield { type: 'rejected', line, reason: row };
+          } else {
+            summary.accepted++;
+            yield { type: 'valori', line, row };
+          }
         } else {
-          summary.accepted++;
-          yield { type: 'valori', line, row };
-        }
-      } else {
-        const row = readZone!(record);
-        if (typeof row === 'string') {
-          summary.rejected++;
-          yield { type: 'rejected', line, reason: row };
-        } else {
-          summary.accepted++;
-          yield { type: 'zone', line, row };
+          const row = readZone!(record);
+          if (typeof row === 'string') {
+            summary.rejected++;
+            yield { type: 'rejected', line, reason: row };
+          } else {
+            summary.accepted++;
+            yield { type: 'zone', line, row };
+          }
         }
       }
     }
   } finally {
-    if (!parser.destroyed) parser.destroy();
     input.unpipe?.();
+    if (!decoder.destroyed) decoder.destroy();
     if (!input.destroyed) input.destroy();
   }
   if (!headerSeen) throw new OmiFormatError('Il file è vuoto o non contiene l\'intestazione dei campi OMI');
@@ -367,7 +427,7 @@ export async function* parseOmiCsv(
 }
 
 /** Whole-file convenience (tests, small files): every event collected, plus the summary. */
-export async function parseOmiFile(source: Source | Buffer | string): Promise<{
+export async function parseOmiFile(source: Source | Buffer | string, engine: OmiParseEngine = 'split'): Promise<{
   meta: OmiFileMeta;
   valori: { line: number; row: OmiValoriRow }[];
   zones: { line: number; row: OmiZoneRow }[];
@@ -375,7 +435,7 @@ export async function parseOmiFile(source: Source | Buffer | string): Promise<{
   summary: OmiParseSummary;
 }> {
   const src: Source = typeof source === 'string' || Buffer.isBuffer(source) ? Readable.from([Buffer.from(source)]) : source;
-  const gen = parseOmiCsv(src);
+  const gen = parseOmiCsv(src, { engine });
   let meta: OmiFileMeta | undefined;
   const valori: { line: number; row: OmiValoriRow }[] = [];
   const zones: { line: number; row: OmiZoneRow }[] = [];
@@ -390,3 +450,41 @@ export async function parseOmiFile(source: Source | Buffer | string): Promise<{
     else rejected.push({ line: ev.line, reason: ev.reason });
   }
 }
+
+/**
+ * One row as a line of the published format (canonical column order, `0` for a missing
+ * value, decimal comma, trailing `;`): what the table stores for each record, so a stored
+ * record reads exactly like the file it came from and goes back through the same reader.
+ */
+const num = (n: number | null) => (n === null ? '0' : String(n).replace('.', ','));
+
+export function formatValoriLine(r: OmiValoriRow): string {
+  return `${[
+    r.areaTerritoriale, r.regione, r.prov, r.comuneIstat, r.comuneCat, r.sez || ' ', r.comuneAmm, r.comuneDescrizione, r.fascia, r.zona,
+    r.linkZona, r.codTip, r.descrTipologia, r.stato ?? '', r.statoPrev ? 'P' : ' ', num(r.comprMin), num(r.comprMax), r.supNlCompr,
+    num(r.locMin), num(r.locMax), r.supNlLoc,
+  ].join(';')};`;
+}
+
+export function formatZoneLine(r: OmiZoneRow): string {
+  return `${[
+    r.areaTerritoriale, r.regione, r.prov, r.comuneIstat, '', ' ', '', r.comuneDescrizione, r.fascia, `'${r.zonaDescr}'`, r.zona,
+    r.linkZona, r.codTipPrev ?? 0, r.descrTipPrev, r.statoPrev, r.microzona,
+  ].join(';')};`;
+}
+
+const valoriLineReader = makeValoriReader([...VALORI_COLUMNS]);
+const zoneLineReader = makeZoneReader([...ZONE_COLUMNS]);
+
+export function readValoriLine(line: string): OmiValoriRow {
+  const row = valoriLineReader(line.split(';'));
+  if (typeof row === 'string') throw new Error(`Riga OMI memorizzata non valida: ${row}`);
+  return row;
+}
+
+export function readZoneLine(line: string): OmiZoneRow {
+  const row = zoneLineReader(line.split(';'));
+  if (typeof row === 'string') throw new Error(`Riga di zona OMI memorizzata non valida: ${row}`);
+  return row;
+}
+

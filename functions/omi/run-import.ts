@@ -4,11 +4,13 @@
  * the job item's progress live, then rebuilds the listing index of every (semester,
  * province) it touched.
  *
- * Exact counts: before writing the first record of a province, the records the semester
- * already holds there are read (gsi2, projected): a record already present is "updated",
- * else "inserted". Re-importing the same file inserts 0. Idempotent: keys are the record's
- * identity, so a re-run after a crash (or S3 delivering the event twice) converges to the
- * same items; the index is rebuilt from what the table holds plus the file.
+ * Exact counts: before writing the first record of a province, what the semester already
+ * holds there is read (omi-store loadExisting: nothing for a new province, the listing
+ * index for a clean one, the table itself for one an earlier run left dirty): a record
+ * already present is "updated", else "inserted". Re-importing the same file inserts 0.
+ * Idempotent: keys are the record's identity, so a re-run after a crash (or S3 delivering
+ * the event twice) converges to the same items, and the index is rebuilt from what the
+ * table holds plus the file.
  */
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
@@ -19,7 +21,9 @@ import { requireConfig } from '../lib/config';
 import { omiKeys } from '../lib/keys';
 import { logger } from '../lib/logger';
 import { claimJob, MAX_STORED_REASONS, updateJob, type RejectedRow } from '../lib/omi-jobs';
-import { indexEntryOf, loadExisting, quotationItem, registerProvince, writeIndexChunk, zoneItem } from '../lib/omi-store';
+import {
+  getSemester, indexEntryOf, loadExisting, markClean, quotationItem, registerProvince, writeIndexChunk, zoneItem, type SemesterManifest,
+} from '../lib/omi-store';
 import { isSemester } from '../domain/omi/semester';
 import { MAX_UPLOAD_BYTES } from './drop-keys';
 import type { IndexEntry } from './listing-index';
@@ -57,8 +61,8 @@ export interface ImportOutcome {
 
 interface ProvinceState {
   existing: Map<string, IndexEntry | null>;
-  /** the file's records of this province (index entries), by identity */
-  fromFile: Map<string, IndexEntry>;
+  /** the file's records of this province, by identity, with the line they came from */
+  fromFile: Map<string, { entry: IndexEntry | null; line: number }>;
 }
 
 export async function runImport(req: ImportRequest, opts: { concurrency?: number } = {}): Promise<ImportOutcome> {
@@ -85,11 +89,9 @@ export async function runImport(req: ImportRequest, opts: { concurrency?: number
   let semester = req.semester;
   let fileKind: 'valori' | 'zone' | undefined;
   const provinces = new Map<string, ProvinceState>();
-  const firstLine = new Map<string, number>();
   const table = requireConfig('TABLE_NAME');
   const { ddb, s3 } = aws();
   const writer = new BatchWriter(ddb, table, { concurrency: opts.concurrency ?? 16 });
-  const importedAt = new Date().toISOString();
 
   const reject = (line: number, reason: string) => {
     counts.rejected++;
@@ -105,11 +107,16 @@ export async function runImport(req: ImportRequest, opts: { concurrency?: number
       ...extra,
     });
 
+  let manifest: SemesterManifest | undefined;
+  const existingFrom = { none: 0, index: 0, table: 0 };
   async function province(prov: string): Promise<ProvinceState> {
     let st = provinces.get(prov);
     if (!st) {
+      // read what the semester holds first (the manifest as it was before this run), then register
+      const existing = await loadExisting(manifest, prov, fileKind === 'zone' ? 'zones' : 'quotations');
+      existingFrom[existing.source]++;
       await registerProvince(semester!, prov);
-      st = { existing: await loadExisting(semester!, prov, fileKind === 'zone' ? 'zones' : 'quotations'), fromFile: new Map() };
+      st = { existing: existing.entries, fromFile: new Map() };
       provinces.set(prov, st);
     }
     return st;
@@ -145,6 +152,7 @@ export async function runImport(req: ImportRequest, opts: { concurrency?: number
         if (!semester || !isSemester(semester)) {
           throw new OmiImportError('Semestre non indicato: specifica il semestre nel formato AAAA-S1 o AAAA-S2');
         }
+        manifest = await getSemester(semester);
         await updateJob(req.jobId, runId, { semester, fileKind, bytesTotal });
         continue;
       }
@@ -155,30 +163,27 @@ export async function runImport(req: ImportRequest, opts: { concurrency?: number
         const row = ev.row;
         const st = await province(row.prov);
         const identity = omiKeys.quotationIdentity(row);
-        const dupKey = `${row.prov}|${identity}`;
-        const dupOf = firstLine.get(dupKey);
-        if (dupOf !== undefined) {
-          reject(ev.line, `Riga duplicata: stesso LinkZona, Cod_Tip e Stato della riga ${dupOf}`);
+        const first = st.fromFile.get(identity);
+        if (first) {
+          reject(ev.line, `Riga duplicata: stesso LinkZona, Cod_Tip e Stato della riga ${first.line}`);
         } else {
-          firstLine.set(dupKey, ev.line);
           if (st.existing.has(identity)) counts.updated++;
           else counts.inserted++;
-          st.fromFile.set(identity, indexEntryOf(row));
-          await writer.put(quotationItem(row, semester!, req.jobId, importedAt));
+          st.fromFile.set(identity, { entry: indexEntryOf(row), line: ev.line });
+          await writer.put(quotationItem(row, semester!));
         }
       } else {
         const row = ev.row;
         const st = await province(row.prov);
         const identity = omiKeys.zoneIdentity(row);
-        const dupKey = `${row.prov}|${identity}`;
-        const dupOf = firstLine.get(dupKey);
-        if (dupOf !== undefined) {
-          reject(ev.line, `Riga duplicata: stessa LinkZona della riga ${dupOf}`);
+        const first = st.fromFile.get(identity);
+        if (first) {
+          reject(ev.line, `Riga duplicata: stessa LinkZona della riga ${first.line}`);
         } else {
-          firstLine.set(dupKey, ev.line);
           if (st.existing.has(identity)) counts.updated++;
           else counts.inserted++;
-          await writer.put(zoneItem(row, semester!, req.jobId, importedAt));
+          st.fromFile.set(identity, { entry: null, line: ev.line });
+          await writer.put(zoneItem(row, semester!));
         }
       }
       if (counts.rowsRead % PROGRESS_EVERY_ROWS === 0) await progress();
@@ -194,11 +199,13 @@ export async function runImport(req: ImportRequest, opts: { concurrency?: number
           work.slice(i, i + 8).map(([prov, st]) => {
             const merged = new Map<string, IndexEntry>();
             for (const [id, e] of st.existing) if (e) merged.set(id, e);
-            for (const [id, e] of st.fromFile) merged.set(id, e);
+            for (const [id, f] of st.fromFile) if (f.entry) merged.set(id, f.entry);
             return writeIndexChunk(semester!, prov, merged.values(), version);
           }),
         );
       }
+    } else if (semester) {
+      await markClean(semester, [...provinces.keys()]);
     }
     const durationMs = Date.now() - started;
     await progress({
@@ -208,7 +215,7 @@ export async function runImport(req: ImportRequest, opts: { concurrency?: number
       finishedAt: new Date().toISOString(),
       durationMs,
     });
-    logger.info('OMI import completed', { jobId: req.jobId, ...counts, durationMs, writer: writer.stats });
+    logger.info('OMI import completed', { jobId: req.jobId, ...counts, durationMs, writer: writer.stats, existingFrom });
     return { status: 'completed', ...counts, durationMs };
   } catch (err) {
     const known = err instanceof OmiFormatError || err instanceof OmiImportError;

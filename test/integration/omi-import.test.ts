@@ -6,7 +6,7 @@ import { api, stack, useStackEnv } from '../support/helpers';
 import { aws } from '../../functions/lib/aws';
 import { BatchWriter } from '../../functions/lib/batch-writer';
 import { omiKeys } from '../../functions/lib/keys';
-import { quotationItem } from '../../functions/lib/omi-store';
+import { quotationItem, registerProvince } from '../../functions/lib/omi-store';
 import { parseOmiFile } from '../../functions/omi/parse-omi';
 import type { OmiJob } from '../../functions/lib/omi-jobs';
 import {
@@ -83,7 +83,7 @@ describe('OMI data page', () => {
     expect(b12).toEqual({
       id: '2025-S1|MI00003228|20|OTTIMO', semestre: '2025-S1', comuneDescrizione: 'MILANO', provincia: 'MI', zona: 'B12', fascia: 'B',
       fasciaDescr: 'Centrale', linkZona: 'MI00003228', codTip: 20, descrTipologia: 'Abitazioni civili', stato: 'OTTIMO', statoPrev: false,
-      comprMin: 11100, comprMax: 15300, locMin: 35.1, locMax: 50, importedAt: expect.any(String),
+      comprMin: 11100, comprMax: 15300, locMin: 35.1, locMax: 50, regione: 'LOMBARDIA',
     });
   });
 
@@ -120,12 +120,14 @@ describe('OMI import: bad files', () => {
   it('reports bad rows with line and reason and imports the rest', async () => {
     const rows = lines.slice(2, 22);
     rows[7] = rows[7]!.replace(';9000;15000;', ';abc;15000;'); // line 10
-    rows.push(lines[30]!.slice(0, 60)); // line 23: cut after 60 bytes, "...;MILANO;B;B13;MI0" = 11 fields
+    rows.push(lines[2]!); // line 23: the same record as line 3
+    rows.push(lines[30]!.slice(0, 60)); // line 24: cut after 60 bytes, "...;MILANO;B;B13;MI0" = 11 fields
     const job = await importFile('', '2023-S1', [title, lines[1], ...rows, ''].join('\n'), 'valori_20231.csv');
-    expect(job).toMatchObject({ status: 'completed', semester: '2023-S1', rowsRead: 21, inserted: 19, updated: 0, rejected: 2 });
+    expect(job).toMatchObject({ status: 'completed', semester: '2023-S1', rowsRead: 22, inserted: 19, updated: 0, rejected: 3 });
     expect(job.rejectedReasons).toEqual([
       { line: 10, reason: 'Compr_min non numerico: "abc"' },
-      { line: 23, reason: 'Numero di campi errato: 11 invece di 21 (riga troncata o malformata)' },
+      { line: 23, reason: 'Riga duplicata: stesso LinkZona, Cod_Tip e Stato della riga 3' },
+      { line: 24, reason: 'Numero di campi errato: 11 invece di 21 (riga troncata o malformata)' },
     ]);
     expect((await quotations({ semestre: '2023-S1' })).body.total).toBe(19);
   });
@@ -157,16 +159,16 @@ describe('OMI import: bad files', () => {
     expect(ok.body.key).toMatch(/^imports\/[0-9a-f-]{36}\/2025-S1\/Valori_Milano\.csv$/);
   });
 
-  it('the presigned POST policy allows one exact key and at most 50 MB', async () => {
-    // s3rver does not enforce POST policies; S3 does. Check the policy we sign.
+  it('the presigned POST allows one exact key and at most 50 MB', async () => {
     const up = await createUpload('grande.csv', '2025-S1');
     const policy = JSON.parse(Buffer.from(up.upload.fields.Policy!, 'base64').toString('utf8')) as { conditions: unknown[] };
     expect(policy.conditions).toEqual(expect.arrayContaining([['content-length-range', 1, 52_428_800], ['eq', '$key', up.key]]));
+    expect(await postToS3(up, Buffer.alloc(50 * 1024 * 1024 + 1, 0x41))).toBe(400);
   });
 
-  it('refuses a file over 50 MB that slipped past the policy (s3rver does not enforce it)', async () => {
+  it('refuses a file over 50 MB that reached the bucket another way', async () => {
     const up = await createUpload('grande.csv', '2025-S1');
-    expect(await postToS3(up, Buffer.alloc(50 * 1024 * 1024 + 1, 0x41))).toBe(204);
+    await aws().s3.send(new PutObjectCommand({ Bucket: OMI_BUCKET(), Key: up.key, Body: Buffer.alloc(50 * 1024 * 1024 + 1, 0x41) }));
     const job = await waitForJob(`/omi/imports/${up.jobId}`);
     expect(job).toMatchObject({ status: 'failed', error: 'Il file supera la dimensione massima di 50 MB', rowsRead: 0 });
   });
@@ -192,14 +194,16 @@ describe('OMI import: idempotent and exact when a run dies mid-file', () => {
   });
 
   it('a re-run after a crash converges: records left by the dead run count as updated', async () => {
-    // The dead run: it wrote the first 100 records of 2025/1 as semester 2022-S2, then died
-    // (no index written, job still "running", heartbeat 2 minutes old).
+    // The dead run: it registered Milano's province, wrote the first 100 records of 2025/1
+    // as semester 2022-S2, then died (no index written, job still "running", heartbeat 2
+    // minutes old). The re-run must read the table, not trust the (missing) index.
     const parsed = await parseOmiFile(
       readFileSync(VALORI_2025, 'latin1').replace('Semestre 2025/1', 'Semestre 2022/2'),
     );
     const up = await createUpload('QI_crash_20222_VALORI.csv', '2022-S2');
+    await registerProvince('2022-S2', 'MI'); // as every run does before its first write there
     const writer = new BatchWriter(aws().ddb, TABLE());
-    for (const { row } of parsed.valori.slice(0, 100)) await writer.put(quotationItem(row, '2022-S2', up.jobId, new Date().toISOString()));
+    for (const { row } of parsed.valori.slice(0, 100)) await writer.put(quotationItem(row, '2022-S2'));
     await writer.flush();
     await aws().ddb.send(
       new UpdateCommand({

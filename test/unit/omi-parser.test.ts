@@ -2,7 +2,7 @@ import { createReadStream, readFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import iconv from 'iconv-lite';
-import { OmiFormatError, parseOmiFile } from '../../functions/omi/parse-omi';
+import { formatValoriLine, formatZoneLine, OmiFormatError, parseOmiFile, readValoriLine, readZoneLine } from '../../functions/omi/parse-omi';
 
 const SAMPLES = '/work/shared/omi-samples';
 const S2025 = `${SAMPLES}/QI_1292013_1_20251_VALORI.csv`;
@@ -154,3 +154,39 @@ describe('OMI parser on crafted bad files', () => {
     expect(r.rejected.map((x) => x.reason)).toEqual(['LinkZona mancante', 'Stato non valido: "BUONO"', 'Cod_Tip non valido: "x"']);
   });
 });
+
+describe('OMI parser engines', () => {
+  it('split (default) and csv-parse read the same rows, rejections and line numbers', async () => {
+    const lines = readFileSync(S2025, 'latin1').split('\n');
+    lines[9] = lines[9]!.replace(';9000;15000;', ';abc;15000;');
+    lines[29] = lines[29]!.replace(';L;', ';L;extra;');
+    lines[39] = '';
+    const crafted = Buffer.from(lines.join('\r\n').slice(0, -40), 'latin1');
+    for (const file of [readFileSync(S2025), readFileSync(S2024), readFileSync(ZONE), crafted]) {
+      const a = await parseOmiFile(chunked(file, 4096), 'split');
+      const b = await parseOmiFile(chunked(file, 4096), 'csv-parse');
+      expect(a).toEqual(b);
+    }
+    const crafty = await parseOmiFile(crafted);
+    expect(crafty.summary).toMatchObject({ rowsRead: 445, accepted: 442, rejected: 3 }); // lines 10, 30 and the cut line 448
+  });
+});
+
+describe('stored row lines', () => {
+  it('write every row as the published line and read it back unchanged', async () => {
+    const text = readFileSync(S2025, 'latin1').split('\n');
+    const r = await parseOmiFile(createReadStream(S2025));
+    for (const { line, row } of r.valori) {
+      expect(formatValoriLine(row)).toBe(text[line - 1]); // byte for byte the file's line
+      expect(readValoriLine(formatValoriLine(row))).toEqual(row);
+    }
+    const z = await parseOmiFile(createReadStream(ZONE));
+    for (const { row } of z.zones) expect(readZoneLine(formatZoneLine(row))).toEqual({ ...row, codTipPrev: row.codTipPrev });
+    const missing = { ...r.valori[0]!.row, stato: null, comprMin: null, comprMax: null, locMin: 5.1, locMax: null };
+    expect(formatValoriLine(missing)).toBe(
+      'NORD-OVEST;LOMBARDIA;MI;3015146;C1AA; ;F205;MILANO;B;B12;MI00003228;20;Abitazioni civili;;P;0;0;L;5,1;0;L;',
+    );
+    expect(readValoriLine(formatValoriLine(missing))).toEqual(missing);
+  });
+});
+
