@@ -1,9 +1,13 @@
+import { useEffect } from 'react';
+import { useLocation } from 'react-router-dom';
 import { BadgeEuro, CalendarClock, CircleCheck, FilePenLine, HandCoins, House, KeyRound, ShieldCheck } from 'lucide-react';
 import { FEE_RATE_PER_100K, OPTION_DURATIONS } from '@domain/fees';
 import { formatEuro } from '@domain/format';
 import { buttonClass, Card, CardContent } from '@/components/ui';
 import { usePageTitle } from '@/lib/use-page-title';
 import { FeeSimulator } from './FeeSimulator';
+import { captureSourceId } from './source-id';
+import { WizardSection } from './WizardSection';
 
 const minRate = Math.min(...Object.values(FEE_RATE_PER_100K));
 const maxRate = Math.max(...Object.values(FEE_RATE_PER_100K));
@@ -41,6 +45,8 @@ const gains = [
 
 export default function HomePage() {
   usePageTitle(undefined);
+  const { search } = useLocation();
+  useEffect(() => captureSourceId(search), [search]);
   return (
     <>
       <section aria-labelledby="hero-title" className="bg-gradient-to-b from-white to-brand-cream">
@@ -127,21 +133,23 @@ export default function HomePage() {
         </div>
       </section>
 
-      {/* Mount point of the 4-step submission wizard (a later release). */}
       <section
         id="candidatura"
         aria-labelledby="candidatura-title"
         className="scroll-mt-24 border-t border-slate-200 bg-white"
         data-testid="candidatura"
       >
-        <div className="mx-auto max-w-3xl px-4 py-14 text-center sm:px-6">
-          <h2 id="candidatura-title" className="text-2xl font-bold sm:text-3xl">
-            Candida il tuo immobile
-          </h2>
-          <p className="mt-3 text-slate-700">
-            Il modulo di candidatura in 4 passi sarà disponibile a breve: potrai inserire i dati e le foto della tua
-            casa e ricevere la valutazione gratuita.
-          </p>
+        <div className="mx-auto max-w-3xl px-4 py-14 sm:px-6">
+          <div className="mb-8 text-center">
+            <h2 id="candidatura-title" className="text-2xl font-bold sm:text-3xl">
+              Candida il tuo immobile
+            </h2>
+            <p className="mt-3 text-slate-700">
+              Quattro passi: dove si trova, com&apos;è fatto, le sue caratteristiche e le foto. La valutazione è gratuita e
+              i dati restano salvati su questo dispositivo finché non invii la candidatura.
+            </p>
+          </div>
+          <WizardSection />
         </div>
       </section>
     </>
