@@ -38,9 +38,14 @@ export function formatDateTime(value: Date | string | number): string {
   return dateTime.format(new Date(value)).replace(',', '');
 }
 
-/** Parses an amount typed by a person: drops the euro sign, dots, commas and spaces; whole euro. */
-export function parseAmount(text: string): number {
-  const digits = text.replace(/[€.,\s]/g, '');
-  if (!/^\d+$/.test(digits)) return 0;
-  return Number(digits);
+/**
+ * Parses an amount typed or pasted by a person into whole euro (spec 000 section 5): an
+ * Italian decimal part (",50") is dropped, then the euro sign, dots, commas and spaces.
+ * Empty text -> null; anything else that is not a number -> NaN.
+ */
+export function parseAmount(text: string): number | null {
+  const cleaned = text.trim().replace(/,\d{0,2}$/, '');
+  const digits = cleaned.replace(/[€.,\s]/g, '');
+  if (digits === '') return null;
+  return /^\d+$/.test(digits) ? Number(digits) : Number.NaN;
 }

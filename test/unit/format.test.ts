@@ -29,7 +29,14 @@ describe('Italian formatting', () => {
   it('parses typed amounts: euro sign, dots, commas and spaces removed', () => {
     expect(parseAmount('250.000 €')).toBe(250000);
     expect(parseAmount('€ 1,500')).toBe(1500);
-    expect(parseAmount('abc')).toBe(0);
-    expect(parseAmount('')).toBe(0);
+    expect(parseAmount('abc')).toBeNaN();
+    expect(parseAmount('')).toBeNull();
+    expect(parseAmount('  ')).toBeNull();
+  });
+
+  it('drops an Italian decimal part instead of turning cents into euros', () => {
+    expect(parseAmount('250.000,00')).toBe(250000);
+    expect(parseAmount('250.000,5 €'.replace(' €', ''))).toBe(250000);
+    expect(parseAmount('1.234,')).toBe(1234);
   });
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseAmount } from '../format';
 import { isProvinceCode, provinceByCode } from '../places/provinces';
 import {
   CONDITIONS,
@@ -89,14 +90,7 @@ const optionalText = (max: number, message: string) =>
 /** Whole euro amount: a number, or text with digits, dots, commas, spaces and '€' (parseAmount's rule). */
 const amount = () =>
   z.preprocess(
-    (v) => {
-      if (typeof v === 'string') {
-        const digits = v.replace(/[€.,\s]/g, '');
-        if (digits === '') return null;
-        return /^\d+$/.test(digits) ? Number(digits) : Number.NaN;
-      }
-      return blankToNull(v);
-    },
+    (v) => (typeof v === 'string' ? parseAmount(v) : blankToNull(v)),
     z
       .number({ error: MESSAGES.amount })
       .int(MESSAGES.amountWhole)

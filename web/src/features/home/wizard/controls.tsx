@@ -1,5 +1,5 @@
 import { useId, useLayoutEffect, useRef, type InputHTMLAttributes, type ReactNode, type Ref, type TextareaHTMLAttributes } from 'react';
-import { formatNumber } from '@domain/format';
+import { formatNumber, parseAmount } from '@domain/format';
 import { controlClass } from '@/components/ui/Input';
 import { cn } from '@/lib/cn';
 
@@ -140,10 +140,11 @@ export function Textarea({ className, ref, ...props }: TextareaHTMLAttributes<HT
   return <textarea ref={ref} className={cn(controlClass, 'min-h-24 py-2', className)} {...props} />;
 }
 
-/** Digits only, shown with Italian grouping ("250.000"); whole euros. */
+/** Whole euros shown with Italian grouping ("250.000"); a pasted "250.000,00" stays 250.000. */
 export function formatAmountInput(text: string): string {
-  const digits = text.replace(/\D/g, '').replace(/^0+(?=\d)/, '').slice(0, 10);
-  return digits === '' ? '' : formatNumber(Number(digits));
+  const value = parseAmount(text.replace(/[^\d.,€\s]/g, ''));
+  if (value === null || Number.isNaN(value)) return '';
+  return formatNumber(Number(String(value).slice(0, 10)));
 }
 
 /**
