@@ -118,6 +118,13 @@ export async function recentJobs(limit = 20): Promise<OmiJob[]> {
   return (res.Items ?? []).map(toJob);
 }
 
+/** A job of this kind that is running right now (heartbeat fresh), if any. */
+export async function activeJob(kind?: OmiJobKind, now = Date.now()): Promise<OmiJob | undefined> {
+  return (await recentJobs(20)).find(
+    (j) => j.status === 'running' && (!kind || j.kind === kind) && now - Date.parse(j.updatedAt) < STALE_AFTER_MS,
+  );
+}
+
 /**
  * Takes a job for one run. It succeeds when the job is new, pending or failed, when a
  * running one stopped beating (its Lambda died), or when a completed import is for another

@@ -3,7 +3,8 @@ import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
 import { aws } from '../lib/aws';
 import { requireConfig } from '../lib/config';
 import { route } from '../lib/http';
-import { createJob } from '../lib/omi-jobs';
+import { ConflictError } from '../lib/errors';
+import { activeJob, createJob } from '../lib/omi-jobs';
 import { importObjectKey, MAX_UPLOAD_BYTES } from './drop-keys';
 import { uploadBody } from './schemas';
 
@@ -18,6 +19,7 @@ export const handler = route(
   'omiCreateUpload',
   { body: uploadBody },
   async ({ body, caller }) => {
+    if (await activeJob('clear')) throw new ConflictError('È in corso la cancellazione dei dati OMI: attendi che finisca prima di importare');
     const jobId = randomUUID();
     const key = importObjectKey(jobId, body.semester, body.fileName);
     const bucket = requireConfig('OMI_BUCKET');

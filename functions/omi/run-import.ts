@@ -20,7 +20,7 @@ import { BatchWriter } from '../lib/batch-writer';
 import { requireConfig } from '../lib/config';
 import { omiKeys } from '../lib/keys';
 import { logger } from '../lib/logger';
-import { claimJob, MAX_STORED_REASONS, updateJob, type RejectedRow } from '../lib/omi-jobs';
+import { activeJob, claimJob, MAX_STORED_REASONS, updateJob, type RejectedRow } from '../lib/omi-jobs';
 import {
   getSemester, indexEntryOf, loadExisting, markClean, quotationItem, registerProvince, writeIndexChunk, zoneItem, type SemesterManifest,
 } from '../lib/omi-store';
@@ -123,6 +123,9 @@ export async function runImport(req: ImportRequest, opts: { concurrency?: number
   }
 
   try {
+    if (await activeJob('clear')) {
+      throw new OmiImportError('È in corso la cancellazione dei dati OMI: ricarica il file al termine');
+    }
     const obj = await s3.send(new GetObjectCommand({ Bucket: req.bucket, Key: req.key }));
     bytesTotal = obj.ContentLength ?? bytesTotal;
     // S3 enforces the upload policy's 50 MB; a file that got in another way is refused here

@@ -4,7 +4,7 @@ import { aws } from '../lib/aws';
 import { requireConfig } from '../lib/config';
 import { ConflictError } from '../lib/errors';
 import { route } from '../lib/http';
-import { createJob, recentJobs, STALE_AFTER_MS } from '../lib/omi-jobs';
+import { activeJob, createJob } from '../lib/omi-jobs';
 import { clearObjectKey } from './drop-keys';
 import { clearBody } from './schemas';
 
@@ -18,10 +18,7 @@ export const handler = route(
   'omiStartClear',
   { body: clearBody },
   async ({ caller }) => {
-    const now = Date.now();
-    const busy = (await recentJobs(20)).find(
-      (j) => j.status === 'running' && now - Date.parse(j.updatedAt) < STALE_AFTER_MS,
-    );
+    const busy = await activeJob();
     if (busy) {
       throw new ConflictError(
         busy.kind === 'import'

@@ -8,7 +8,7 @@ import { BatchWriter } from '../../functions/lib/batch-writer';
 import { omiKeys } from '../../functions/lib/keys';
 import { quotationItem, registerProvince } from '../../functions/lib/omi-store';
 import { parseOmiFile } from '../../functions/omi/parse-omi';
-import type { OmiJob } from '../../functions/lib/omi-jobs';
+import { claimJob, createJob, updateJob, type OmiJob } from '../../functions/lib/omi-jobs';
 import {
   admin, clearAll, createUpload, importFile, postToS3, quotations, VALORI_2024, VALORI_2025, waitForJob, ZONE_2025,
 } from './omi-support';
@@ -245,6 +245,19 @@ describe('Cancella Tutti i Dati', () => {
     expect((await quotations()).body).toMatchObject({ items: [], total: 0, semesters: [] });
     const v = await api('POST', '/valuations/evaluate', { token: await admin(), body: { address: 'Via Brera 1', province: 'MI', city: 'Milano', surfaceArea: 80 } });
     expect(v.body).toMatchObject({ available: false });
+  });
+
+  it('refuses uploads while a clear runs, and a second clear', async () => {
+    const id = `clear-${Date.now()}`;
+    await createJob({ id, kind: 'clear' });
+    expect(await claimJob(id, { runId: 'test-run', kind: 'clear' })).toBe(true); // running, heartbeat now
+    const token = await admin();
+    const up = await api<{ message: string }>('POST', '/omi/uploads', { token, body: { fileName: 'a.csv', semester: '2025-S1' } });
+    expect(up).toMatchObject({ status: 409, body: { message: 'È in corso la cancellazione dei dati OMI: attendi che finisca prima di importare' } });
+    const again = await api<{ message: string }>('POST', '/omi/clear', { token, body: { confirm: true } });
+    expect(again).toMatchObject({ status: 409, body: { message: 'È già in corso la cancellazione dei dati OMI' } });
+    await updateJob(id, 'test-run', { status: 'completed', progress: 100 });
+    expect((await api('POST', '/omi/uploads', { token, body: { fileName: 'a.csv', semester: '2025-S1' } })).status).toBe(201);
   });
 
   it('asks for confirmation and reports unknown jobs', async () => {
