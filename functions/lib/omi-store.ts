@@ -60,27 +60,15 @@ async function queryAll(input: QueryCommandInput, onItem: (item: Record<string, 
  * is written: clear then finds every record, and a run after one that died knows it must
  * read the table rather than trust the listing index.
  */
-export async function registerProvince(semester: string, prov: string): Promise<void> {
+export async function registerProvince(semester: string, prov: string, kind: 'quotations' | 'zones' = 'quotations'): Promise<void> {
   await aws().ddb.send(
     new UpdateCommand({
       TableName: table(),
       Key: omiKeys.semester(semester),
-      UpdateExpression: 'SET entity = :e, semester = :s, #index = if_not_exists(#index, :empty), updatedAt = :now ADD provinces :p, dirty :p',
+      // zone imports always read the table (their files are small): only quotations mark dirty
+      UpdateExpression: `SET entity = :e, semester = :s, #index = if_not_exists(#index, :empty), updatedAt = :now ADD provinces :p${kind === 'quotations' ? ', dirty :p' : ''}`,
       ExpressionAttributeNames: { '#index': 'index' },
       ExpressionAttributeValues: { ':e': 'omiSemester', ':s': semester, ':empty': {}, ':now': new Date().toISOString(), ':p': new Set([prov]) },
-    }),
-  );
-}
-
-/** Marks provinces clean once a run wrote all their records (ZONE imports; VALORI ones do it with the index). */
-export async function markClean(semester: string, provs: readonly string[]): Promise<void> {
-  if (!provs.length) return;
-  await aws().ddb.send(
-    new UpdateCommand({
-      TableName: table(),
-      Key: omiKeys.semester(semester),
-      UpdateExpression: 'DELETE dirty :p',
-      ExpressionAttributeValues: { ':p': new Set(provs) },
     }),
   );
 }

@@ -22,7 +22,7 @@ import { omiKeys } from '../lib/keys';
 import { logger } from '../lib/logger';
 import { activeJob, claimJob, MAX_STORED_REASONS, updateJob, type RejectedRow } from '../lib/omi-jobs';
 import {
-  getSemester, indexEntryOf, loadExisting, markClean, quotationItem, registerProvince, writeIndexChunk, zoneItem, type SemesterManifest,
+  getSemester, indexEntryOf, loadExisting, quotationItem, registerProvince, writeIndexChunk, zoneItem, type SemesterManifest,
 } from '../lib/omi-store';
 import { isSemester } from '../domain/omi/semester';
 import { MAX_UPLOAD_BYTES } from './drop-keys';
@@ -115,7 +115,7 @@ export async function runImport(req: ImportRequest, opts: { concurrency?: number
       // read what the semester holds first (the manifest as it was before this run), then register
       const existing = await loadExisting(manifest, prov, fileKind === 'zone' ? 'zones' : 'quotations');
       existingFrom[existing.source]++;
-      await registerProvince(semester!, prov);
+      await registerProvince(semester!, prov, fileKind === 'zone' ? 'zones' : 'quotations');
       st = { existing: existing.entries, fromFile: new Map() };
       provinces.set(prov, st);
     }
@@ -206,9 +206,8 @@ export async function runImport(req: ImportRequest, opts: { concurrency?: number
             return writeIndexChunk(semester!, prov, merged.values(), version);
           }),
         );
+        await progress(); // heartbeat: this run is alive
       }
-    } else if (semester) {
-      await markClean(semester, [...provinces.keys()]);
     }
     const durationMs = Date.now() - started;
     await progress({
