@@ -6,51 +6,15 @@ import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/li
 import { aws } from './aws';
 import { requireConfig } from './config';
 import { omiKeys } from './keys';
+import type { OmiJob, OmiJobKind, OmiJobStatus, RejectedRow } from '../domain/omi/api';
 
-export type OmiJobKind = 'import' | 'clear';
-export type OmiJobStatus = 'pending' | 'running' | 'completed' | 'failed';
+export type { OmiJob, OmiJobKind, OmiJobStatus, RejectedRow };
 
 /** Stored rejected-row reasons are capped; the counts stay exact. */
 export const MAX_STORED_REASONS = 100;
+
 /** A running job whose heartbeat is older than this is taken over by a redelivered event. */
 export const STALE_AFTER_MS = 30_000;
-
-export interface RejectedRow {
-  line: number;
-  reason: string;
-}
-
-export interface OmiJob {
-  id: string;
-  kind: OmiJobKind;
-  status: OmiJobStatus;
-  fileName: string | null;
-  semester: string | null;
-  s3Key: string | null;
-  createdBy: string | null;
-  createdAt: string;
-  startedAt: string | null;
-  finishedAt: string | null;
-  updatedAt: string;
-  /** import: data rows read so far; = inserted + updated + rejected when completed */
-  rowsRead: number;
-  inserted: number;
-  updated: number;
-  rejected: number;
-  rejectedReasons: RejectedRow[];
-  /** import: 'valori' (quotations) or 'zone' (zone descriptions) */
-  fileKind: string | null;
-  encoding: string | null;
-  bytesRead: number;
-  bytesTotal: number | null;
-  /** clear: items deleted so far, of about `total` */
-  deleted: number;
-  total: number | null;
-  /** 0..100 */
-  progress: number;
-  durationMs: number | null;
-  error: string | null;
-}
 
 const FIELDS: (keyof OmiJob)[] = [
   'id', 'kind', 'status', 'fileName', 'semester', 's3Key', 'createdBy', 'createdAt', 'startedAt', 'finishedAt', 'updatedAt',

@@ -8,6 +8,7 @@
  * BatchGetItem of the page's records. No Scan.
  */
 import { batchGet, listSemesters, toQuotation, type IndexRef } from '../lib/omi-store';
+import type { QuotationListItem, QuotationPage } from '../domain/omi/api';
 import { omiKeys } from '../lib/keys';
 import { decodeChunk, selectPage, type IndexChunk } from './listing-index';
 import { comuneSearchKey } from '../domain/omi/names';
@@ -25,34 +26,7 @@ export interface QuotationFilters {
   page: number;
 }
 
-export interface QuotationListItem {
-  id: string;
-  semestre: string;
-  comuneDescrizione: string;
-  provincia: string;
-  zona: string;
-  fascia: string;
-  fasciaDescr: string;
-  linkZona: string;
-  codTip: number;
-  descrTipologia: string;
-  stato: Stato | null;
-  statoPrev: boolean;
-  comprMin: number | null;
-  comprMax: number | null;
-  locMin: number | null;
-  locMax: number | null;
-  regione: string;
-}
-
-export interface QuotationPage {
-  items: QuotationListItem[];
-  total: number;
-  page: number;
-  pageSize: number;
-  pages: number;
-  semesters: string[];
-}
+export type { QuotationListItem, QuotationPage };
 
 /** Decoded chunks by `{semester}#{prov}#{version}`: a warm Lambda's cache. */
 const cache = new Map<string, IndexChunk>();

@@ -1,49 +1,12 @@
 /**
  * Client of the OMI routes (functions/routes.ts: /omi/*) and the browser upload to the OMI
- * drop bucket. The shapes mirror the server's (functions/lib/omi-jobs.ts `OmiJob`,
- * functions/omi/listing.ts `QuotationPage`): those modules use Node and the AWS SDK, so
- * they are not imported here.
+ * drop bucket; the response shapes are the server's (functions/domain/omi/api.ts).
  */
-import type { Stato } from '@domain/omi/tipologia';
+import type { OmiJob, QuotationListItem, QuotationPage } from '@domain/omi/api';
 import { ApiError, api, NETWORK_ERROR_MESSAGE } from '@/lib/api';
 
-export type OmiJobKind = 'import' | 'clear';
-export type OmiJobStatus = 'pending' | 'running' | 'completed' | 'failed';
-
-export interface RejectedRow {
-  line: number;
-  reason: string;
-}
-
-export interface OmiJob {
-  id: string;
-  kind: OmiJobKind;
-  status: OmiJobStatus;
-  fileName: string | null;
-  semester: string | null;
-  createdAt: string;
-  startedAt: string | null;
-  finishedAt: string | null;
-  updatedAt: string;
-  /** import: data rows read so far */
-  rowsRead: number;
-  inserted: number;
-  updated: number;
-  rejected: number;
-  /** the first rejected rows (capped by the server; `rejected` stays exact) */
-  rejectedReasons: RejectedRow[];
-  /** 'valori' (quotations) or 'zone' (zone descriptions) */
-  fileKind: string | null;
-  bytesRead: number;
-  bytesTotal: number | null;
-  /** clear: records deleted so far, of about `total` */
-  deleted: number;
-  total: number | null;
-  /** 0..100 */
-  progress: number;
-  durationMs: number | null;
-  error: string | null;
-}
+export type { OmiJob, QuotationPage };
+export type Quotation = QuotationListItem;
 
 export interface UploadTicket {
   jobId: string;
@@ -53,38 +16,6 @@ export interface UploadTicket {
   upload: { method: 'POST'; url: string; fields: Record<string, string> };
   maxBytes: number;
   expiresIn: number;
-}
-
-export interface Quotation {
-  id: string;
-  semestre: string;
-  comuneDescrizione: string;
-  provincia: string;
-  zona: string;
-  fascia: string;
-  fasciaDescr: string;
-  linkZona: string;
-  codTip: number;
-  descrTipologia: string;
-  stato: Stato | null;
-  statoPrev: boolean;
-  comprMin: number | null;
-  comprMax: number | null;
-  locMin: number | null;
-  locMax: number | null;
-  /** not shown on the page; the server's item shape is being extended (regione) */
-  regione?: string;
-  importedAt?: string | null;
-}
-
-export interface QuotationPage {
-  items: Quotation[];
-  total: number;
-  page: number;
-  pageSize: number;
-  pages: number;
-  /** every semester stored, newest first */
-  semesters: string[];
 }
 
 export interface QuotationFilters {

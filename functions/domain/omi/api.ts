@@ -1,0 +1,76 @@
+/**
+ * The OMI routes' response shapes (functions/routes.ts: /omi/*), shared by the handlers and
+ * the admin pages of the SPA.
+ */
+import type { Stato } from './tipologia';
+
+export type OmiJobKind = 'import' | 'clear';
+export type OmiJobStatus = 'pending' | 'running' | 'completed' | 'failed';
+
+export interface RejectedRow {
+  line: number;
+  reason: string;
+}
+
+export interface OmiJob {
+  id: string;
+  kind: OmiJobKind;
+  status: OmiJobStatus;
+  fileName: string | null;
+  semester: string | null;
+  s3Key: string | null;
+  createdBy: string | null;
+  createdAt: string;
+  startedAt: string | null;
+  finishedAt: string | null;
+  updatedAt: string;
+  /** import: data rows read so far; = inserted + updated + rejected when completed */
+  rowsRead: number;
+  inserted: number;
+  updated: number;
+  rejected: number;
+  /** the first rejected rows (capped; `rejected` stays exact) */
+  rejectedReasons: RejectedRow[];
+  /** import: 'valori' (quotations) or 'zone' (zone descriptions) */
+  fileKind: string | null;
+  encoding: string | null;
+  bytesRead: number;
+  bytesTotal: number | null;
+  /** clear: items deleted so far, of about `total` */
+  deleted: number;
+  total: number | null;
+  /** 0..100 */
+  progress: number;
+  durationMs: number | null;
+  error: string | null;
+}
+
+export interface QuotationListItem {
+  id: string;
+  semestre: string;
+  comuneDescrizione: string;
+  provincia: string;
+  zona: string;
+  fascia: string;
+  fasciaDescr: string;
+  linkZona: string;
+  codTip: number;
+  descrTipologia: string;
+  stato: Stato | null;
+  statoPrev: boolean;
+  comprMin: number | null;
+  comprMax: number | null;
+  locMin: number | null;
+  locMax: number | null;
+  regione: string;
+}
+
+export interface QuotationPage {
+  items: QuotationListItem[];
+  total: number;
+  page: number;
+  pageSize: number;
+  pages: number;
+  /** every semester stored, newest first */
+  semesters: string[];
+}
