@@ -23,7 +23,8 @@ import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { CognitoIdentityProviderClient, InitiateAuthCommand } from '@aws-sdk/client-cognito-identity-provider';
 import { startLocalStack } from '../infra/local/stack';
 import { ensureTable } from '../infra/local/setup';
-import { aws } from '../functions/lib/aws';
+import { ddb } from '../functions/lib/aws/ddb';
+import { s3 } from '../functions/lib/aws/s3';
 import { BatchWriter } from '../functions/lib/batch-writer';
 import { quotationItem } from '../functions/lib/omi-store';
 import { parseOmiFile } from '../functions/omi/parse-omi';
@@ -150,7 +151,7 @@ async function main() {
     const items = parsed.valori.map(({ row }) => quotationItem(row, '2025-S1'));
     const rawRun = async (table: string, list: Record<string, unknown>[]) => {
       await ensureTable(stack.urls.dynamodb, table);
-      const w = new BatchWriter(aws().ddb, table, { concurrency: CONCURRENCY });
+      const w = new BatchWriter(ddb(), table, { concurrency: CONCURRENCY });
       const s0 = performance.now();
       for (const item of list) await w.put(item);
       await w.flush();
@@ -185,7 +186,7 @@ async function main() {
 
     // 5. import 2024-S2 in a child process, as its own Lambda (peak RSS of the import alone)
     const key = 'bench/valori-20242.bin'; // not .csv: the S3 trigger ignores it, the child imports it
-    await aws().s3.send(new PutObjectCommand({ Bucket: stack.env.OMI_BUCKET!, Key: key, Body: file2024 }));
+    await s3().send(new PutObjectCommand({ Bucket: stack.env.OMI_BUCKET!, Key: key, Body: file2024 }));
     const child = await new Promise<{ outcome: Record<string, number | string>; wallMs: number; maxRssMb: number }>((resolve, reject) => {
       const p = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench', 'omi-import-child.ts'), stack.env.OMI_BUCKET!, key, 'bench-child-20242', '2024-S2', 'QI_9999999_1_20242_VALORI.csv'], {
         cwd: ROOT,

@@ -1,5 +1,5 @@
 import { SendEmailCommand } from '@aws-sdk/client-sesv2';
-import { aws } from './aws';
+import { ses } from './aws/ses';
 import { config } from './config';
 
 export { escapeHtml } from '../domain/html';
@@ -47,7 +47,7 @@ export async function sendMail(message: MailMessage): Promise<{ messageId: strin
   const replyTo = message.replyTo ? checkAddresses('di risposta', message.replyTo) : undefined;
   const subject = message.subject.replace(/[\r\n]+/g, ' ').trim();
   if (!subject || (!message.html && !message.text)) throw new PermanentMailError('Messaggio vuoto');
-  const res = await aws().ses.send(
+  const res = await ses().send(
     new SendEmailCommand({
       FromEmailAddress: from,
       Destination: { ToAddresses: to },

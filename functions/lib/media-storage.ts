@@ -1,6 +1,6 @@
 import { HeadObjectCommand } from '@aws-sdk/client-s3';
 import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
-import { aws } from './aws';
+import { s3 } from './aws/s3';
 import { requireConfig } from './config';
 import { MAX_UPLOAD_BYTES, UPLOAD_URL_TTL_SECONDS } from '../domain/property/limits';
 import type { MediaKind } from '../domain/property/media';
@@ -25,7 +25,7 @@ export function uploadConditions(kind: MediaKind) {
 
 export async function presignMediaUpload(input: { key: string; contentType: string; kind: MediaKind; now?: number }): Promise<PresignedUpload> {
   const now = input.now ?? Date.now();
-  const { url, fields } = await createPresignedPost(aws().s3, {
+  const { url, fields } = await createPresignedPost(s3(), {
     Bucket: requireConfig('MEDIA_BUCKET'),
     Key: input.key,
     Conditions: uploadConditions(input.kind) as never,
@@ -38,7 +38,7 @@ export async function presignMediaUpload(input: { key: string; contentType: stri
 /** What S3 holds at that key, or undefined when there is no such object. */
 export async function headMedia(key: string): Promise<{ contentType: string; size: number } | undefined> {
   try {
-    const res = await aws().s3.send(new HeadObjectCommand({ Bucket: requireConfig('MEDIA_BUCKET'), Key: key }));
+    const res = await s3().send(new HeadObjectCommand({ Bucket: requireConfig('MEDIA_BUCKET'), Key: key }));
     return { contentType: res.ContentType ?? '', size: Number(res.ContentLength ?? 0) };
   } catch (err) {
     const e = err as { name?: string; $metadata?: { httpStatusCode?: number } };

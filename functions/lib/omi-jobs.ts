@@ -3,7 +3,7 @@
  * works so the admin page can show live progress and then the result.
  */
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { aws } from './aws';
+import { ddb } from './aws/ddb';
 import { requireConfig } from './config';
 import { omiKeys } from './keys';
 import type { OmiJob, OmiJobKind, OmiJobStatus, RejectedRow } from '../domain/omi/api';
@@ -57,19 +57,19 @@ export async function createJob(input: {
     updatedAt: createdAt,
     ...ZERO,
   };
-  await aws().ddb.send(new PutCommand({ TableName: table(), Item: item, ConditionExpression: 'attribute_not_exists(pk)' }));
+  await ddb().send(new PutCommand({ TableName: table(), Item: item, ConditionExpression: 'attribute_not_exists(pk)' }));
   return toJob(item);
 }
 
 export async function getJob(id: string): Promise<OmiJob | undefined> {
-  const res = await aws().ddb.send(new GetCommand({ TableName: table(), Key: omiKeys.job(id), ConsistentRead: true }));
+  const res = await ddb().send(new GetCommand({ TableName: table(), Key: omiKeys.job(id), ConsistentRead: true }));
   return res.Item && res.Item.entity === 'omiJob' ? toJob(res.Item) : undefined;
 }
 
 /** The most recent jobs, newest first. */
 export async function recentJobs(limit = 20): Promise<OmiJob[]> {
   const q = omiKeys.recentJobs();
-  const res = await aws().ddb.send(
+  const res = await ddb().send(
     new QueryCommand({
       TableName: table(),
       IndexName: q.index,
@@ -103,7 +103,7 @@ export async function claimJob(
 ): Promise<boolean> {
   const at = now.toISOString();
   try {
-    await aws().ddb.send(
+    await ddb().send(
       new UpdateCommand({
         TableName: table(),
         Key: omiKeys.job(id),
@@ -171,7 +171,7 @@ export async function updateJob(
     values[`:${k}`] = v;
     sets.push(`#${k} = :${k}`);
   }
-  await aws().ddb.send(
+  await ddb().send(
     new UpdateCommand({
       TableName: table(),
       Key: omiKeys.job(id),

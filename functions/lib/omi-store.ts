@@ -3,7 +3,7 @@
  * descriptions, semester manifests and the listing index chunks.
  */
 import { BatchGetCommand, BatchWriteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import { aws } from './aws';
+import { ddb } from './aws/ddb';
 import { requireConfig } from './config';
 import { omiKeys } from './keys';
 import { comuneSearchKey } from '../domain/omi/names';
@@ -49,7 +49,7 @@ export function indexEntryOf(row: { comuneDescrizione: string; linkZona: string;
 async function queryAll(input: QueryCommandInput, onItem: (item: Record<string, unknown>) => boolean | void): Promise<void> {
   let start: Record<string, unknown> | undefined;
   do {
-    const res = await aws().ddb.send(new QueryCommand({ ...input, ExclusiveStartKey: start }));
+    const res = await ddb().send(new QueryCommand({ ...input, ExclusiveStartKey: start }));
     for (const item of res.Items ?? []) if (onItem(item) === false) return;
     start = res.LastEvaluatedKey;
   } while (start);
@@ -61,7 +61,7 @@ async function queryAll(input: QueryCommandInput, onItem: (item: Record<string, 
  * read the table rather than trust the listing index.
  */
 export async function registerProvince(semester: string, prov: string, kind: 'quotations' | 'zones' = 'quotations'): Promise<void> {
-  await aws().ddb.send(
+  await ddb().send(
     new UpdateCommand({
       TableName: table(),
       Key: omiKeys.semester(semester),
@@ -169,7 +169,7 @@ function toManifest(item: Record<string, unknown>): SemesterManifest {
 }
 
 export async function getSemester(semester: string): Promise<SemesterManifest | undefined> {
-  const res = await aws().ddb.send(new GetCommand({ TableName: table(), Key: omiKeys.semester(semester), ConsistentRead: true }));
+  const res = await ddb().send(new GetCommand({ TableName: table(), Key: omiKeys.semester(semester), ConsistentRead: true }));
   return res.Item ? toManifest(res.Item) : undefined;
 }
 
@@ -200,14 +200,13 @@ export async function listSemesters(): Promise<SemesterManifest[]> {
 export async function writeIndexChunk(semester: string, prov: string, entries: Iterable<IndexEntry>, version: string): Promise<IndexRef> {
   const chunk = buildChunk(semester, prov, entries);
   const parts = encodeChunk(chunk);
-  const { ddb } = aws();
   await Promise.all(
     parts.map((data, part) =>
-      ddb.send(new PutCommand({ TableName: table(), Item: { ...omiKeys.indexChunk(semester, prov, version, part), entity: 'omiIndexChunk', data } })),
+      ddb().send(new PutCommand({ TableName: table(), Item: { ...omiKeys.indexChunk(semester, prov, version, part), entity: 'omiIndexChunk', data } })),
     ),
   );
   const ref: IndexRef = { v: version, parts: parts.length, rows: chunk.size };
-  const res = await ddb.send(
+  const res = await ddb().send(
     new UpdateCommand({
       TableName: table(),
       Key: omiKeys.semester(semester),
@@ -225,14 +224,14 @@ export async function writeIndexChunk(semester: string, prov: string, entries: I
 export async function deleteIndexParts(semester: string, prov: string, ref: IndexRef): Promise<void> {
   const keys = Array.from({ length: ref.parts }, (_, part) => omiKeys.indexChunk(semester, prov, ref.v, part));
   for (let i = 0; i < keys.length; i += 25) {
-    await aws().ddb.send(
+    await ddb().send(
       new BatchWriteCommand({ RequestItems: { [table()]: keys.slice(i, i + 25).map((Key) => ({ DeleteRequest: { Key } })) } }),
     );
   }
 }
 
 export async function deleteSemesterManifest(semester: string): Promise<void> {
-  await aws().ddb.send(
+  await ddb().send(
     new BatchWriteCommand({ RequestItems: { [table()]: [{ DeleteRequest: { Key: omiKeys.semester(semester) } }] } }),
   );
 }
@@ -264,7 +263,7 @@ export async function batchGet(
         for (let attempt = 0; pending.length; attempt++) {
           if (attempt > 0) await new Promise((r) => setTimeout(r, Math.random() * Math.min(1000, 20 * 2 ** attempt)));
           if (attempt > 8) throw new Error('BatchGetItem: chiavi non lette dopo 8 tentativi');
-          const res = await aws().ddb.send(
+          const res = await ddb().send(
             new BatchGetCommand({
               RequestItems: {
                 [table()]: {

@@ -1,5 +1,5 @@
 import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { aws } from './aws';
+import { ddb } from './aws/ddb';
 import { requireConfig } from './config';
 import { keys } from './keys';
 import { logger } from './logger';
@@ -59,10 +59,9 @@ function isConditionFailure(err: unknown): boolean {
  * (it is recorded on the item and logged), only for storage errors.
  */
 export async function deliverOutbox(id: string, now: Date = new Date()): Promise<'sent' | 'retry' | 'failed' | 'skipped'> {
-  const { ddb } = aws();
   let item: Record<string, unknown> | undefined;
   try {
-    const claimed = await ddb.send(
+    const claimed = await ddb().send(
       new UpdateCommand({
         TableName: table(),
         Key: keys.outbox(id),
@@ -82,7 +81,7 @@ export async function deliverOutbox(id: string, now: Date = new Date()): Promise
   const mail = item?.mail as MailMessage;
   try {
     const { messageId } = await sendMail(mail);
-    await ddb.send(
+    await ddb().send(
       new UpdateCommand({
         TableName: table(),
         Key: keys.outbox(id),
@@ -104,7 +103,7 @@ export async function deliverOutbox(id: string, now: Date = new Date()): Promise
     const exhausted = permanent || attempts >= MAX_ATTEMPTS;
     const message = (err as Error).message ?? String(err);
     if (exhausted) {
-      await ddb.send(
+      await ddb().send(
         new UpdateCommand({
           TableName: table(),
           Key: keys.outbox(id),
@@ -118,7 +117,7 @@ export async function deliverOutbox(id: string, now: Date = new Date()): Promise
     }
     const next = new Date(now.getTime() + backoffMinutes(attempts) * 60_000).toISOString();
     const index = keys.outboxPendingIndex(next, id);
-    await ddb.send(
+    await ddb().send(
       new UpdateCommand({
         TableName: table(),
         Key: keys.outbox(id),
@@ -134,7 +133,7 @@ export async function deliverOutbox(id: string, now: Date = new Date()): Promise
 /** The scheduled retry: every pending mail whose next attempt is due, oldest first. */
 export async function retryPendingOutbox(now: Date = new Date(), max = 50): Promise<Record<string, number>> {
   const q = keys.pendingOutbox();
-  const res = await aws().ddb.send(
+  const res = await ddb().send(
     new QueryCommand({
       TableName: table(),
       IndexName: q.index,

@@ -1,6 +1,7 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { AdminAddUserToGroupCommand } from '@aws-sdk/client-cognito-identity-provider';
-import { aws } from './aws';
+import { ddb } from './aws/ddb';
+import { cognito } from './aws/cognito';
 import { requireConfig } from './config';
 import { keys } from './keys';
 import { groupForUserType, type Group, type UserType } from '../domain/roles';
@@ -32,7 +33,7 @@ export function toProfile(item: Record<string, unknown>): Profile {
 }
 
 export async function getProfile(userId: string): Promise<Profile | undefined> {
-  const res = await aws().ddb.send(
+  const res = await ddb().send(
     new GetCommand({ TableName: requireConfig('TABLE_NAME'), Key: keys.profile(userId), ConsistentRead: true }),
   );
   return res.Item ? toProfile(res.Item) : undefined;
@@ -55,7 +56,7 @@ export async function createProfile(input: {
 }): Promise<void> {
   const createdAt = new Date().toISOString();
   try {
-    await aws().ddb.send(
+    await ddb().send(
       new PutCommand({
         TableName: requireConfig('TABLE_NAME'),
         Item: {
@@ -76,7 +77,7 @@ export async function createProfile(input: {
     if ((err as Error).name !== 'ConditionalCheckFailedException') throw err;
   }
   for (const group of input.groups ?? [groupForUserType(input.userType)]) {
-    await aws().cognito.send(
+    await cognito().send(
       new AdminAddUserToGroupCommand({ UserPoolId: input.userPoolId, Username: input.username, GroupName: group }),
     );
   }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { aws } from './aws';
+import { ddb } from './aws/ddb';
 import { config, requireConfig } from './config';
 import { ValidationError } from './errors';
 import { keys } from './keys';
@@ -83,7 +83,7 @@ function propertyAttributes(s: PropertySubmission) {
 }
 
 async function existingResult(propertyId: string): Promise<SubmissionResult | undefined> {
-  const res = await aws().ddb.send(new GetCommand({ TableName: table(), Key: keys.property(propertyId), ConsistentRead: true }));
+  const res = await ddb().send(new GetCommand({ TableName: table(), Key: keys.property(propertyId), ConsistentRead: true }));
   if (!res.Item) return undefined;
   return { propertyId, createdAt: res.Item.createdAt as string, status: 'submitted' };
 }
@@ -248,7 +248,7 @@ export async function submitProperty(s: PropertySubmission, opts: SubmitOptions 
   ];
 
   try {
-    await aws().ddb.send(new TransactWriteCommand({ TransactItems: transact as never }));
+    await ddb().send(new TransactWriteCommand({ TransactItems: transact as never }));
   } catch (err) {
     // Two identical submissions at once: the other one won; answer its result.
     if (isConditionCancel(err, 0)) {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { aws } from './aws';
+import { ddb } from './aws/ddb';
 import { requireConfig } from './config';
 import { TooManyRequestsError } from './errors';
 import { keys } from './keys';
@@ -24,7 +24,7 @@ export async function enforceRateLimit(scope: RateLimitScope, ip: string, now: n
   const windowStart = nowSeconds - (nowSeconds % windowSeconds);
   const windowEnd = windowStart + windowSeconds;
   try {
-    const res = await aws().ddb.send(
+    const res = await ddb().send(
       new UpdateCommand({
         TableName: requireConfig('TABLE_NAME'),
         Key: keys.rateLimit(scope, clientKey(ip), windowStart),

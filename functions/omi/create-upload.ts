@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
-import { aws } from '../lib/aws';
+import { s3 } from '../lib/aws/s3';
 import { requireConfig } from '../lib/config';
 import { route } from '../lib/http';
 import { ConflictError } from '../lib/errors';
@@ -24,7 +24,7 @@ export const handler = route(
     const key = importObjectKey(jobId, body.semester, body.fileName);
     const bucket = requireConfig('OMI_BUCKET');
     await createJob({ id: jobId, kind: 'import', fileName: body.fileName, semester: body.semester, s3Key: key, createdBy: caller?.userId });
-    const post = await createPresignedPost(aws().s3, {
+    const post = await createPresignedPost(s3(), {
       Bucket: bucket,
       Key: key,
       Conditions: [

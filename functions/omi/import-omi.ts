@@ -1,6 +1,6 @@
 import type { S3Event } from 'aws-lambda';
 import { DeleteObjectCommand } from '@aws-sdk/client-s3';
-import { aws } from '../lib/aws';
+import { s3 } from '../lib/aws/s3';
 import { logger } from '../lib/logger';
 import { classifyDropKey, decodeEventKey } from './drop-keys';
 import { runClear } from './run-clear';
@@ -25,7 +25,7 @@ export async function handler(event: S3Event): Promise<void> {
     }
     if (target.kind === 'clear') {
       await runClear(target.jobId);
-      await aws().s3.send(new DeleteObjectCommand({ Bucket: bucket, Key: key })).catch(() => undefined);
+      await s3().send(new DeleteObjectCommand({ Bucket: bucket, Key: key })).catch(() => undefined);
       continue;
     }
     await runImport({ bucket, key, jobId: target.jobId, semester: target.semester, fileName: target.fileName, etag, size: record.s3.object.size });

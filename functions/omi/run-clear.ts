@@ -5,7 +5,7 @@
  * and gsi2 lists each one's keys. Import jobs (history) are kept.
  */
 import { randomUUID } from 'node:crypto';
-import { aws } from '../lib/aws';
+import { ddb } from '../lib/aws/ddb';
 import { BatchWriter } from '../lib/batch-writer';
 import { requireConfig } from '../lib/config';
 import { logger } from '../lib/logger';
@@ -21,7 +21,7 @@ export async function runClear(jobId: string): Promise<{ status: 'completed' | '
     logger.info('OMI clear already done or running: event ignored', { jobId });
     return { status: 'skipped', deleted: 0, durationMs: 0 };
   }
-  const writer = new BatchWriter(aws().ddb, requireConfig('TABLE_NAME'), { concurrency: 16 });
+  const writer = new BatchWriter(ddb(), requireConfig('TABLE_NAME'), { concurrency: 16 });
   try {
     const manifests = await listSemesters();
     // quotations are counted in the index; zone descriptions are not: the total grows if met

@@ -15,7 +15,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { GetObjectCommand } from '@aws-sdk/client-s3';
-import { aws } from '../lib/aws';
+import { ddb } from '../lib/aws/ddb';
+import { s3 } from '../lib/aws/s3';
 import { BatchWriter } from '../lib/batch-writer';
 import { requireConfig } from '../lib/config';
 import { omiKeys } from '../lib/keys';
@@ -90,8 +91,7 @@ export async function runImport(req: ImportRequest, opts: { concurrency?: number
   let fileKind: 'valori' | 'zone' | undefined;
   const provinces = new Map<string, ProvinceState>();
   const table = requireConfig('TABLE_NAME');
-  const { ddb, s3 } = aws();
-  const writer = new BatchWriter(ddb, table, { concurrency: opts.concurrency ?? 16 });
+  const writer = new BatchWriter(ddb(), table, { concurrency: opts.concurrency ?? 16 });
 
   const reject = (line: number, reason: string) => {
     counts.rejected++;
@@ -126,7 +126,7 @@ export async function runImport(req: ImportRequest, opts: { concurrency?: number
     if (await activeJob('clear')) {
       throw new OmiImportError('È in corso la cancellazione dei dati OMI: ricarica il file al termine');
     }
-    const obj = await s3.send(new GetObjectCommand({ Bucket: req.bucket, Key: req.key }));
+    const obj = await s3().send(new GetObjectCommand({ Bucket: req.bucket, Key: req.key }));
     bytesTotal = obj.ContentLength ?? bytesTotal;
     // S3 enforces the upload policy's 50 MB; a file that got in another way is refused here
     if (bytesTotal !== null && bytesTotal > MAX_UPLOAD_BYTES) {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
-import { aws } from '../lib/aws';
+import { s3 } from '../lib/aws/s3';
 import { requireConfig } from '../lib/config';
 import { ConflictError } from '../lib/errors';
 import { route } from '../lib/http';
@@ -28,7 +28,7 @@ export const handler = route(
     }
     const jobId = randomUUID();
     const job = await createJob({ id: jobId, kind: 'clear', createdBy: caller?.userId });
-    await aws().s3.send(
+    await s3().send(
       new PutObjectCommand({
         Bucket: requireConfig('OMI_BUCKET'),
         Key: clearObjectKey(jobId),

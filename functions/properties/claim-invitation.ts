@@ -1,6 +1,6 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { z } from 'zod';
-import { aws } from '../lib/aws';
+import { ddb } from '../lib/aws/ddb';
 import { requireConfig } from '../lib/config';
 import { ConflictError, GoneError } from '../lib/errors';
 import { route } from '../lib/http';
@@ -17,18 +17,17 @@ const body = z.object({ token: z.string().regex(TOKEN_PATTERN, 'Link non valido'
 export const handler = route('claimInvitation', { body }, async ({ body, caller }) => {
   const me = caller!;
   const table = requireConfig('TABLE_NAME');
-  const { ddb } = aws();
-  const invite = await ddb.send(new GetCommand({ TableName: table, Key: keys.invitation(body.token), ConsistentRead: true }));
+  const invite = await ddb().send(new GetCommand({ TableName: table, Key: keys.invitation(body.token), ConsistentRead: true }));
   const propertyId = invite.Item?.propertyId as string | undefined;
   if (!propertyId || isExpired(invite.Item?.expiresAt as number | undefined)) {
     throw new GoneError('Proprietà non trovata o link scaduto');
   }
-  const property = await ddb.send(new GetCommand({ TableName: table, Key: keys.property(propertyId), ConsistentRead: true }));
+  const property = await ddb().send(new GetCommand({ TableName: table, Key: keys.property(propertyId), ConsistentRead: true }));
   if (!property.Item) throw new GoneError('Proprietà non trovata o link scaduto');
   const createdAt = property.Item.createdAt as string;
   const seller = keys.sellerIndex(me.userId, createdAt);
   try {
-    await ddb.send(
+    await ddb().send(
       new UpdateCommand({
         TableName: table,
         Key: keys.property(propertyId),

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { HeadObjectCommand } from '@aws-sdk/client-s3';
-import { aws } from '../../functions/lib/aws';
+import { s3 } from '../../functions/lib/aws/s3';
 import { DESKTOP, expectAccessible, launchBrowser, MOBILE, newPage } from '../support/browser';
 import { sentMail, stack, useStackEnv } from '../support/helpers';
 import { dossier, pngBytes } from '../support/submission';
@@ -290,7 +290,7 @@ describe('submission wizard: all four steps, two rooms with a photo each, stored
         expect(m).toMatchObject({ kind: 'image', contentType: 'image/png', fileName: c.rooms[i]!.file });
         expect(m.key).toMatch(new RegExp(`^${draftId}/${r.id}/\\d+_${c.rooms[i]!.file.replace('.', '\\.')}$`));
         // ---- the object is in the bucket
-        const head = await aws().s3.send(new HeadObjectCommand({ Bucket: stack().env.MEDIA_BUCKET, Key: m.key as string }));
+        const head = await s3().send(new HeadObjectCommand({ Bucket: stack().env.MEDIA_BUCKET, Key: m.key as string }));
         expect(head.ContentType).toBe('image/png');
         expect(Number(head.ContentLength)).toBe(m.size);
       }

@@ -5,7 +5,7 @@ import { importJWK, SignJWT, decodeJwt } from 'jose';
 import { CognitoIdentityProviderClient, CreateUserPoolClientCommand } from '@aws-sdk/client-cognito-identity-provider';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { api, idTokenFor, signUp, stack, tokenForRole, uniqueEmail, useStackEnv } from '../support/helpers';
-import { aws } from '../../functions/lib/aws';
+import { ddb } from '../../functions/lib/aws/ddb';
 import { keys } from '../../functions/lib/keys';
 
 const require = createRequire(import.meta.url);
@@ -34,7 +34,7 @@ describe('sign-up', () => {
     const me = await api('GET', '/me', { token });
     expect(me.status).toBe(200);
     expect(me.body).toMatchObject({ email, fullName: 'Anna Gialli', userType: 'venditore', phone: '+393331112233', groups: ['seller'] });
-    const item = await aws().ddb.send(new GetCommand({ TableName: stack().env.TABLE_NAME, Key: keys.profile(res.UserSub!) }));
+    const item = await ddb().send(new GetCommand({ TableName: stack().env.TABLE_NAME, Key: keys.profile(res.UserSub!) }));
     expect(item.Item).toMatchObject({ entity: 'profile', userType: 'venditore', fullName: 'Anna Gialli' });
   });
 

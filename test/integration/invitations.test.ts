@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { api, idTokenFor, signUp, stack, tokenForRole, uniqueEmail, useStackEnv } from '../support/helpers';
-import { aws } from '../../functions/lib/aws';
+import { ddb } from '../../functions/lib/aws/ddb';
 import { keys } from '../../functions/lib/keys';
 import { newToken } from '../../functions/lib/tokens';
 
@@ -12,7 +12,7 @@ async function givenProperty(opts: { expiresInSec?: number } = {}) {
   const token = newToken();
   const createdAt = new Date().toISOString();
   const table = stack().env.TABLE_NAME!;
-  await aws().ddb.send(
+  await ddb().send(
     new TransactWriteCommand({
       TransactItems: [
         { Put: { TableName: table, Item: { ...keys.property(id), ...keys.propertyIndexes({ createdAt }), entity: 'property', id, createdAt, invitationToken: token, address: 'Via Roma 1' } } },
@@ -31,7 +31,7 @@ describe('claiming an invitation link', () => {
     const res = await api('POST', '/invitations/claim', { token: await tokenForRole('seller'), body: { token } });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ propertyId: id, token });
-    const item = await aws().ddb.send(new GetCommand({ TableName: stack().env.TABLE_NAME, Key: keys.property(id) }));
+    const item = await ddb().send(new GetCommand({ TableName: stack().env.TABLE_NAME, Key: keys.property(id) }));
     const sellerId = (await api<{ id: string }>('GET', '/me', { token: await tokenForRole('seller') })).body.id;
     expect(item.Item).toMatchObject({ userId: sellerId, gsi1pk: `SELLER#${sellerId}` });
     // claiming again is harmless
@@ -43,7 +43,7 @@ describe('claiming an invitation link', () => {
     const res = await api('POST', '/invitations/claim', { token: await tokenForRole('seller'), body: { token } });
     expect(res.status).toBe(410);
     expect(res.body).toMatchObject({ message: 'Proprietà non trovata o link scaduto' });
-    const item = await aws().ddb.send(new GetCommand({ TableName: stack().env.TABLE_NAME, Key: keys.property(id) }));
+    const item = await ddb().send(new GetCommand({ TableName: stack().env.TABLE_NAME, Key: keys.property(id) }));
     expect(item.Item?.userId).toBeUndefined();
   });
 
@@ -63,7 +63,7 @@ describe('claiming an invitation link', () => {
     const other = await idTokenFor(email, 'segreta1');
     const res = await api('POST', '/invitations/claim', { token: other, body: { token } });
     expect(res.status).toBe(409);
-    const item = await aws().ddb.send(new GetCommand({ TableName: stack().env.TABLE_NAME, Key: keys.property(id) }));
+    const item = await ddb().send(new GetCommand({ TableName: stack().env.TABLE_NAME, Key: keys.property(id) }));
     expect(item.Item?.userId).not.toBe((await api<{ id: string }>('GET', '/me', { token: other })).body.id);
   });
 });

@@ -3,7 +3,8 @@ import { HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, stack, useStackEnv } from '../support/helpers';
-import { aws } from '../../functions/lib/aws';
+import { ddb } from '../../functions/lib/aws/ddb';
+import { s3 } from '../../functions/lib/aws/s3';
 import { BatchWriter } from '../../functions/lib/batch-writer';
 import { omiKeys } from '../../functions/lib/keys';
 import { quotationItem, registerProvince } from '../../functions/lib/omi-store';
@@ -168,7 +169,7 @@ describe('OMI import: bad files', () => {
 
   it('refuses a file over 50 MB that reached the bucket another way', async () => {
     const up = await createUpload('grande.csv', '2025-S1');
-    await aws().s3.send(new PutObjectCommand({ Bucket: OMI_BUCKET(), Key: up.key, Body: Buffer.alloc(50 * 1024 * 1024 + 1, 0x41) }));
+    await s3().send(new PutObjectCommand({ Bucket: OMI_BUCKET(), Key: up.key, Body: Buffer.alloc(50 * 1024 * 1024 + 1, 0x41) }));
     const job = await waitForJob(`/omi/imports/${up.jobId}`);
     expect(job).toMatchObject({ status: 'failed', error: 'Il file supera la dimensione massima di 50 MB', rowsRead: 0 });
   });
@@ -183,7 +184,7 @@ describe('OMI import: idempotent and exact when a run dies mid-file', () => {
   it('a redelivered event for a completed file changes nothing', async () => {
     const jobs = (await api<{ items: OmiJob[] }>('GET', '/omi/jobs', { token: await admin() })).body.items;
     const done = jobs.find((j) => j.status === 'completed' && j.semester === '2024-S2')!;
-    const head = await aws().s3.send(new HeadObjectCommand({ Bucket: OMI_BUCKET(), Key: done.s3Key! }));
+    const head = await s3().send(new HeadObjectCommand({ Bucket: OMI_BUCKET(), Key: done.s3Key! }));
     const before = await waitForJob(`/omi/imports/${done.id}`);
     // S3 delivers at least once: the same object (same ETag) again
     const { handler } = await import('../../functions/omi/import-omi');
@@ -202,10 +203,10 @@ describe('OMI import: idempotent and exact when a run dies mid-file', () => {
     );
     const up = await createUpload('QI_crash_20222_VALORI.csv', '2022-S2');
     await registerProvince('2022-S2', 'MI'); // as every run does before its first write there
-    const writer = new BatchWriter(aws().ddb, TABLE());
+    const writer = new BatchWriter(ddb(), TABLE());
     for (const { row } of parsed.valori.slice(0, 100)) await writer.put(quotationItem(row, '2022-S2'));
     await writer.flush();
-    await aws().ddb.send(
+    await ddb().send(
       new UpdateCommand({
         TableName: TABLE(),
         Key: omiKeys.job(up.jobId),
@@ -224,7 +225,7 @@ describe('OMI import: idempotent and exact when a run dies mid-file', () => {
 
   it('a file dropped straight into the bucket is imported with its own job', async () => {
     const content = readFileSync(VALORI_2024, 'latin1').replace('Semestre 2024/2', 'Semestre 2021/1');
-    await aws().s3.send(new PutObjectCommand({ Bucket: OMI_BUCKET(), Key: 'manuale/QI_999_1_20211_VALORI.csv', Body: Buffer.from(content, 'latin1') }));
+    await s3().send(new PutObjectCommand({ Bucket: OMI_BUCKET(), Key: 'manuale/QI_999_1_20211_VALORI.csv', Body: Buffer.from(content, 'latin1') }));
     let job: OmiJob | undefined;
     for (let i = 0; i < 300 && job?.status !== 'completed'; i++) {
       await new Promise((r) => setTimeout(r, 100));

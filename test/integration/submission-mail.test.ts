@@ -1,6 +1,7 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { aws, resetAws } from '../../functions/lib/aws';
+import { ddb } from '../../functions/lib/aws/ddb';
+import { resetAws } from '../../functions/lib/aws';
 import { resetConfig } from '../../functions/lib/config';
 import { keys } from '../../functions/lib/keys';
 import { deliverOutbox, MAX_ATTEMPTS, outboxPut } from '../../functions/lib/outbox';
@@ -18,12 +19,12 @@ beforeAll(() => useStackEnv());
 afterEach(() => useStackEnv());
 
 const table = () => stack().env.TABLE_NAME;
-const item = async (id: string) => (await aws().ddb.send(new GetCommand({ TableName: table(), Key: keys.outbox(id), ConsistentRead: true }))).Item;
+const item = async (id: string) => (await ddb().send(new GetCommand({ TableName: table(), Key: keys.outbox(id), ConsistentRead: true }))).Item;
 
 async function enqueue(id: string, to = 'backoffice@opzionecasa.it', attempts = 0) {
   const put = outboxPut({ id, kind: 'test', ref: id, now: new Date().toISOString(), mail: { to: [to], subject: `Prova ${id}`, html: `<p>${id}</p>`, text: id } });
   (put.Put.Item as Record<string, unknown>).attempts = attempts;
-  await aws().ddb.send(new TransactWriteCommand({ TransactItems: [put as never] }));
+  await ddb().send(new TransactWriteCommand({ TransactItems: [put as never] }));
 }
 
 function breakSes() {

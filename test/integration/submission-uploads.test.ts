@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
-import { aws } from '../../functions/lib/aws';
+import { s3 } from '../../functions/lib/aws/s3';
 import { decodePolicy, evaluatePostPolicy } from '../../functions/lib/s3-post-policy';
 import { MAX_UPLOAD_BYTES, ONLY_MEDIA_MESSAGE, RATE_LIMITS, TOO_LARGE_MESSAGE, UPLOAD_URL_TTL_SECONDS } from '../../functions/domain/property';
 import { stack, useStackEnv } from '../support/helpers';
@@ -21,8 +21,7 @@ async function form(ip: string, draftId: string, roomId: string, fileName: strin
 }
 
 const exists = async (key: string) =>
-  aws()
-    .s3.send(new HeadObjectCommand({ Bucket: stack().env.MEDIA_BUCKET, Key: key }))
+  s3().send(new HeadObjectCommand({ Bucket: stack().env.MEDIA_BUCKET, Key: key }))
     .then((h) => ({ contentType: h.ContentType, size: Number(h.ContentLength) }))
     .catch(() => undefined);
 
@@ -118,7 +117,7 @@ describe('the upload policy refuses a 21 MB file and a .exe', () => {
     const draftId = newId();
     const roomId = newId();
     const big = await form(ip, draftId, roomId, 'foto.png', 'image/png', 1000);
-    await aws().s3.send(new PutObjectCommand({ Bucket: stack().env.MEDIA_BUCKET, Key: big.body.key, Body: Buffer.alloc(MB21), ContentType: 'image/png' }));
+    await s3().send(new PutObjectCommand({ Bucket: stack().env.MEDIA_BUCKET, Key: big.body.key, Body: Buffer.alloc(MB21), ContentType: 'image/png' }));
     const submitBig = await apiFrom(ip, 'POST', '/properties', fullBody(draftId, [{ id: roomId, type: 'cucina', media: [{ key: big.body.key }] }]));
     expect(submitBig.status).toBe(400);
     expect(submitBig.body).toMatchObject({ message: TOO_LARGE_MESSAGE, fields: { 'rooms.0.media.0.key': TOO_LARGE_MESSAGE } });
@@ -127,7 +126,7 @@ describe('the upload policy refuses a 21 MB file and a .exe', () => {
     const draft2 = newId();
     const room2 = newId();
     const exe = await form(ip, draft2, room2, 'giro.mp4', 'video/mp4', 2048);
-    await aws().s3.send(new PutObjectCommand({ Bucket: stack().env.MEDIA_BUCKET, Key: exe.body.key, Body: Buffer.from('MZ'), ContentType: 'application/x-msdownload' }));
+    await s3().send(new PutObjectCommand({ Bucket: stack().env.MEDIA_BUCKET, Key: exe.body.key, Body: Buffer.from('MZ'), ContentType: 'application/x-msdownload' }));
     const submitExe = await apiFrom(ip, 'POST', '/properties', fullBody(draft2, [{ id: room2, type: 'altro', media: [{ key: exe.body.key }] }]));
     expect(submitExe.status).toBe(400);
     expect(submitExe.body).toMatchObject({ message: ONLY_MEDIA_MESSAGE, fields: { 'rooms.0.media.0.key': ONLY_MEDIA_MESSAGE } });

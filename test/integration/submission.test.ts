@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { HeadObjectCommand } from '@aws-sdk/client-s3';
-import { aws } from '../../functions/lib/aws';
+import { ddb } from '../../functions/lib/aws/ddb';
+import { s3 } from '../../functions/lib/aws/s3';
 import { keys } from '../../functions/lib/keys';
 import { TOKEN_PATTERN } from '../../functions/lib/tokens';
 import { GENERIC_ERROR_MESSAGE } from '../../functions/lib/errors';
@@ -133,7 +134,7 @@ describe('POST /properties: a full submission with photos and videos', () => {
     const p = (await dossier(draftId)).find((i) => i.entity === 'property')!;
     const token = p.invitationToken as string;
     expect(token).toMatch(TOKEN_PATTERN);
-    const invite = await aws().ddb.send(new GetCommand({ TableName: stack().env.TABLE_NAME, Key: keys.invitation(token) }));
+    const invite = await ddb().send(new GetCommand({ TableName: stack().env.TABLE_NAME, Key: keys.invitation(token) }));
     expect(invite.Item).toMatchObject({ propertyId: draftId });
     expect(invite.Item!.expiresAt).toBeGreaterThan(Date.now() / 1000 + 29 * 86400);
     expect(await invitationsOf(draftId)).toHaveLength(1);
@@ -142,7 +143,7 @@ describe('POST /properties: a full submission with photos and videos', () => {
   it('keeps the uploaded objects in the private bucket under the spec paths', async () => {
     for (const key of keysUploaded) {
       expect(key).toMatch(new RegExp(`^${draftId}/[0-9a-f-]{36}/\\d{13}_[A-Za-z0-9._-]+$`));
-      const head = await aws().s3.send(new HeadObjectCommand({ Bucket: stack().env.MEDIA_BUCKET, Key: key }));
+      const head = await s3().send(new HeadObjectCommand({ Bucket: stack().env.MEDIA_BUCKET, Key: key }));
       expect(Number(head.ContentLength)).toBeGreaterThan(0);
     }
     expect(keysUploaded[0]).toMatch(/_Cucina_luminosa\.png$/);
@@ -199,7 +200,7 @@ describe('POST /properties: failures store nothing', () => {
     const photo = await upload(ip, draftId, room, 'salone.png', 'image/png', pngBytes());
     // An item already at the room's key makes the room Put (after property, invitation, outbox) fail its condition.
     const table = stack().env.TABLE_NAME;
-    await aws().ddb.send(new PutCommand({ TableName: table, Item: { ...keys.room(draftId, room), entity: 'blocker' } }));
+    await ddb().send(new PutCommand({ TableName: table, Item: { ...keys.room(draftId, room), entity: 'blocker' } }));
     const body = fullBody(draftId, [{ id: room, type: 'soggiorno', media: [{ key: photo.key }] }]);
     const res = await apiFrom(ip, 'POST', '/properties', body);
     expect(res.status).toBe(500);
@@ -210,7 +211,7 @@ describe('POST /properties: failures store nothing', () => {
     expect(await outboxOf(draftId)).toBeUndefined();
     expect(await mailsFor(draftId)).toEqual([]);
 
-    await aws().ddb.send(new DeleteCommand({ TableName: table, Key: keys.room(draftId, room) }));
+    await ddb().send(new DeleteCommand({ TableName: table, Key: keys.room(draftId, room) }));
     const retry = await apiFrom(ip, 'POST', '/properties', body);
     expect(retry.status).toBe(201);
     expect(count(await dossier(draftId))).toMatchObject({ property: 1, room: 1, media: 1 });

@@ -8,7 +8,7 @@ import http from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { deflateSync } from 'node:zlib';
 import { GetCommand, QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { aws } from '../../functions/lib/aws';
+import { ddb } from '../../functions/lib/aws/ddb';
 import { keys } from '../../functions/lib/keys';
 import { stack, type ApiResult } from './helpers';
 
@@ -122,7 +122,7 @@ export async function upload(ip: string, draftId: string, roomId: string, fileNa
 }
 
 export async function dossier(propertyId: string): Promise<Record<string, unknown>[]> {
-  const res = await aws().ddb.send(
+  const res = await ddb().send(
     new QueryCommand({
       TableName: stack().env.TABLE_NAME,
       KeyConditionExpression: 'pk = :pk',
@@ -134,7 +134,7 @@ export async function dossier(propertyId: string): Promise<Record<string, unknow
 }
 
 export async function outboxOf(propertyId: string): Promise<Record<string, unknown> | undefined> {
-  const res = await aws().ddb.send(new GetCommand({ TableName: stack().env.TABLE_NAME, Key: keys.outbox(`lead-${propertyId}`), ConsistentRead: true }));
+  const res = await ddb().send(new GetCommand({ TableName: stack().env.TABLE_NAME, Key: keys.outbox(`lead-${propertyId}`), ConsistentRead: true }));
   return res.Item;
 }
 
@@ -143,7 +143,7 @@ export async function invitationsOf(propertyId: string): Promise<Record<string, 
   const items: Record<string, unknown>[] = [];
   let start: Record<string, unknown> | undefined;
   do {
-    const res = await aws().ddb.send(
+    const res = await ddb().send(
       new ScanCommand({
         TableName: stack().env.TABLE_NAME,
         FilterExpression: 'entity = :e AND propertyId = :p',
