@@ -104,10 +104,17 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
 
   try {
     const api = `http://127.0.0.1:${ports.api}`;
-    const [dynamo, ses, cognito] = await Promise.all([
-      startDynamo({ port: ports.dynamodb, dataDir: opts.dataDir ? path.join(root, 'dynamodb') : undefined }),
-      startSes({ port: ports.ses }),
-      startCognito({
+    // each service is tracked as soon as it is up, and all are awaited before a failure is
+    // thrown, so a service that fails to start never leaves another (Java) running
+    const track = async <T extends Running>(p: Promise<T>): Promise<T> => {
+      const r = await p;
+      running.push(r);
+      return r;
+    };
+    const started = await Promise.allSettled([
+      track(startDynamo({ port: ports.dynamodb, dataDir: opts.dataDir ? path.join(root, 'dynamodb') : undefined })),
+      track(startSes({ port: ports.ses })),
+      track(startCognito({
         port: ports.cognito,
         dir: path.join(root, 'cognito'),
         lambdaEndpoint: api,
@@ -117,9 +124,11 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
             .map((t) => [t.source === 'cognito:preSignUp' ? 'PreSignUp' : 'PostConfirmation', t.id]),
         ),
         minPasswordLength: MIN_PASSWORD_LENGTH,
-      }),
+      })),
     ]);
-    running.push(dynamo, ses, cognito);
+    const failure = started.find((r) => r.status === 'rejected');
+    if (failure) throw failure.reason;
+    const [dynamo, ses, cognito] = started.map((r) => (r as PromiseFulfilledResult<Running>).value) as [Running, Running, Running];
     const cors = corsXml([opts.appOrigin]);
     const s3 = await startS3({
       port: ports.s3,

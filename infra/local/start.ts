@@ -51,6 +51,12 @@ async function main() {
   };
   process.on('SIGINT', () => void stop());
   process.on('SIGTERM', () => void stop());
+  process.on('SIGHUP', () => void stop());
+  // never leave Java running behind a crash
+  process.on('uncaughtException', (err) => {
+    console.error(err);
+    void stop(1);
+  });
 
   try {
     stack = await startLocalStack({
