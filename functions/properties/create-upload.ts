@@ -5,7 +5,7 @@ import { isSubmitted } from '../lib/property-submission';
 import { enforceRateLimit } from '../lib/rate-limit';
 import { MAX_UPLOAD_BYTES } from '../domain/property/limits';
 import { mediaKey, mediaKindOf } from '../domain/property/media';
-import { uploadRequestSchema } from '../domain/property/upload';
+import { uploadRequestSchema, type UploadForm } from '../domain/property/upload';
 
 /**
  * POST /uploads (public, rate limited): a presigned POST for one photo or video of the
@@ -18,5 +18,6 @@ export const handler = route('createUpload', { body: uploadRequestSchema }, asyn
   if (await isSubmitted(body.propertyDraftId)) throw new ConflictError('Questa richiesta è già stata inviata: non si possono aggiungere file');
   const key = mediaKey(body.propertyDraftId, body.roomId, body.fileName);
   const upload = await presignMediaUpload({ key, contentType: body.contentType, kind: mediaKindOf(body.contentType)! });
-  return { key, ...upload, maxBytes: MAX_UPLOAD_BYTES };
+  const form: UploadForm = { key, ...upload, maxBytes: MAX_UPLOAD_BYTES };
+  return form;
 });

@@ -11,6 +11,9 @@ import { GetCommand, QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb } from '../../functions/lib/aws/ddb';
 import { keys } from '../../functions/lib/keys';
 import { stack, type ApiResult } from './helpers';
+import type { UploadForm } from '../../functions/domain/property/upload';
+
+export type { UploadForm };
 
 // Each test file loads this module anew: a random 127.X.Y.0/24 per file keeps files apart too.
 const subnet = `127.${1 + Math.floor(Math.random() * 254)}.${1 + Math.floor(Math.random() * 254)}`;
@@ -93,14 +96,6 @@ export function mp4Bytes(): Buffer {
   };
   const ftyp = box('ftyp', Buffer.concat([Buffer.from('isom'), Buffer.from([0, 0, 2, 0]), Buffer.from('isomiso2avc1mp41')]));
   return Buffer.concat([ftyp, box('free', Buffer.alloc(0)), box('mdat', Buffer.alloc(16))]);
-}
-
-export interface UploadForm {
-  key: string;
-  url: string;
-  fields: Record<string, string>;
-  expiresAt: string;
-  maxBytes: number;
 }
 
 /** POSTs the file to the bucket as a browser would (multipart form, file last). */

@@ -288,25 +288,43 @@ function checkProperty(v: RawProperty, ctx: Ctx, opts: SchemaOptions, draftId?: 
   });
 }
 
+/**
+ * The fields that depend on an answer, null where the answer is no or the toggle is off
+ * ('si' / true count as yes). The server stores this; the wizard checks a step with it,
+ * so a hidden field keeps what was typed but neither counts nor blocks.
+ */
+const DEPENDENT_ON = {
+  numTerraces: 'hasTerrace',
+  terraceSurfaceArea: 'hasTerrace',
+  extraordinaryExpensesDetails: 'hasExtraordinaryExpenses',
+  extraordinaryExpensesAmount: 'hasExtraordinaryExpenses',
+  numBox: 'hasBox',
+  numGarage: 'hasGarage',
+  abusesDetails: 'hasAbuses',
+  numHypothecs: 'hasHypothecs',
+  apeClass: 'hasApe',
+  waterInfiltrationsDetails: 'hasWaterInfiltrations',
+} as const;
+type DependentField = keyof typeof DEPENDENT_ON;
+type Answers = { [K in DependentField | (typeof DEPENDENT_ON)[DependentField]]: unknown };
+
+export function dependentFieldValues<V extends Answers>(v: V): { [K in DependentField]: V[K] | null } {
+  const yes = (a: unknown) => a === 'si' || a === true;
+  const out: Record<string, unknown> = {};
+  for (const [field, question] of Object.entries(DEPENDENT_ON)) out[field] = yes(v[question as keyof V]) ? v[field as keyof V] : null;
+  return out as { [K in DependentField]: V[K] | null };
+}
+
 /** Clears what the answers make irrelevant and canonicalises the comune. */
-function normalizeProperty<T extends RawProperty & Record<string, unknown>>(v: T, opts: SchemaOptions) {
+function normalizeProperty<T extends RawProperty & Answers & Record<string, unknown>>(v: T, opts: SchemaOptions) {
   const comune = v.province && v.city ? opts.places?.findComune(v.province, v.city) : undefined;
-  const yes = (a: unknown) => a === 'si';
+  const dependent = dependentFieldValues(v);
   return {
     ...v,
     province: v.province ? provinceByCode(v.province)!.code : null,
     city: comune?.name ?? v.city,
     cityIstat: comune?.istat ?? null,
-    numTerraces: v.hasTerrace ? v.numTerraces : null,
-    terraceSurfaceArea: v.hasTerrace ? v.terraceSurfaceArea : null,
-    extraordinaryExpensesDetails: yes(v.hasExtraordinaryExpenses) ? v.extraordinaryExpensesDetails : null,
-    extraordinaryExpensesAmount: yes(v.hasExtraordinaryExpenses) ? v.extraordinaryExpensesAmount : null,
-    numBox: v.hasBox ? v.numBox : null,
-    numGarage: v.hasGarage ? v.numGarage : null,
-    abusesDetails: yes(v.hasAbuses) ? v.abusesDetails : null,
-    numHypothecs: yes(v.hasHypothecs) ? v.numHypothecs : null,
-    apeClass: yes(v.hasApe) ? v.apeClass : null,
-    waterInfiltrationsDetails: v.hasWaterInfiltrations ? v.waterInfiltrationsDetails : null,
+    ...dependent,
   };
 }
 

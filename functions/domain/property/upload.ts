@@ -20,3 +20,12 @@ export const uploadRequestSchema = z.object({
 });
 
 export type UploadRequest = z.output<typeof uploadRequestSchema>;
+
+/** POST /uploads answer: a presigned POST for exactly that key, type and size range. */
+export interface UploadForm {
+  key: string;
+  url: string;
+  fields: Record<string, string>;
+  expiresAt: string;
+  maxBytes: number;
+}

@@ -1,6 +1,6 @@
 import type { FieldErrors, Resolver } from 'react-hook-form';
 import { DEFAULT_OMI_CATEGORY, type Feature, type OmiCategory, type YesNo, type YesNoUnknown } from '@domain/property/enums';
-import { makePropertyDetailsSchema, propertyFields, WIZARD_STEPS, type PropertyDetails, type SchemaOptions } from '@domain/property/schema';
+import { dependentFieldValues, makePropertyDetailsSchema, propertyFields, WIZARD_STEPS, type PropertyDetails, type SchemaOptions } from '@domain/property/schema';
 
 /**
  * The wizard's form values (steps 1-3; rooms and media live in the rooms store). Inputs
@@ -108,20 +108,10 @@ export function stepOfField(field: string): number | undefined {
  * neither count nor block), and the water question as the contract's boolean.
  */
 export function toDetailsInput(v: WizardValues): Record<string, unknown> {
-  const yes = (a: string) => a === 'si';
   return {
     ...v,
-    numTerraces: v.hasTerrace ? v.numTerraces : null,
-    terraceSurfaceArea: v.hasTerrace ? v.terraceSurfaceArea : null,
-    extraordinaryExpensesDetails: yes(v.hasExtraordinaryExpenses) ? v.extraordinaryExpensesDetails : null,
-    extraordinaryExpensesAmount: yes(v.hasExtraordinaryExpenses) ? v.extraordinaryExpensesAmount : null,
-    numBox: v.hasBox ? v.numBox : null,
-    numGarage: v.hasGarage ? v.numGarage : null,
-    abusesDetails: yes(v.hasAbuses) ? v.abusesDetails : null,
-    numHypothecs: yes(v.hasHypothecs) ? v.numHypothecs : null,
-    apeClass: yes(v.hasApe) ? v.apeClass : null,
-    hasWaterInfiltrations: yes(v.hasWaterInfiltrations),
-    waterInfiltrationsDetails: yes(v.hasWaterInfiltrations) ? v.waterInfiltrationsDetails : null,
+    ...dependentFieldValues(v),
+    hasWaterInfiltrations: v.hasWaterInfiltrations === 'si',
     rooms: [],
   };
 }

@@ -1,4 +1,7 @@
+import type { UploadForm, UploadRequest } from '@domain/property/upload';
 import { api } from '@/lib/api';
+
+export type { UploadForm, UploadRequest };
 
 /**
  * One photo or video, straight to the private bucket: POST /api/uploads gives a presigned
@@ -6,22 +9,6 @@ import { api } from '@/lib/api';
  * the file to S3 with XMLHttpRequest, whose upload events give the per-file progress
  * (fetch has none).
  */
-export interface UploadForm {
-  key: string;
-  url: string;
-  fields: Record<string, string>;
-  expiresAt: string;
-  maxBytes: number;
-}
-
-export interface UploadRequest {
-  propertyDraftId: string;
-  roomId: string;
-  fileName: string;
-  contentType: string;
-  size: number;
-}
-
 export const UPLOAD_FAILED_MESSAGE = 'Caricamento non riuscito. Riprova.';
 
 export class BucketError extends Error {
