@@ -247,6 +247,27 @@ describe('POST /properties: bad bodies get 400 with Italian messages and write n
   });
 });
 
+describe('POST /properties: the wizard option to skip the contact dialog', () => {
+  it('stores the property with empty contact data and consent, and still tells the back office', async () => {
+    const ip = newClientIp();
+    const draftId = newId();
+    const res = await apiFrom(ip, 'POST', '/properties', {
+      ...fullBody(draftId),
+      firstName: '',
+      lastName: '',
+      email: '',
+      phone: '',
+      privacyConsent: true,
+    });
+    expect(res.status).toBe(201);
+    const item = await ddb().send(new GetCommand({ TableName: stack().env.TABLE_NAME, Key: keys.property(draftId) }));
+    expect(item.Item).toMatchObject({ firstName: '', lastName: '', email: '', phone: '', privacyConsent: true, address: 'Via Giuseppe Verdi 12' });
+    await expect
+      .poll(async () => (await sentMail()).some((m) => m.subject.includes('Via Giuseppe Verdi 12') && m.subject.includes('senza dati di contatto')))
+      .toBe(true);
+  });
+});
+
 describe('POST /properties: abuse protection', () => {
   it('a filled honeypot is answered like a success and nothing is stored or sent', async () => {
     const ip = newClientIp();

@@ -225,6 +225,18 @@ describe('submission schema: contact dialog', () => {
     expect(errors({ ...valid, [field]: undefined })).toEqual({ [field]: message });
   });
 
+  it('accepts the wizard option to skip the dialog: all four empty, consent true', () => {
+    const skipped = parse({ ...valid, firstName: '', lastName: ' ', email: '', phone: '', privacyConsent: true });
+    expect(skipped).toMatchObject({ firstName: '', lastName: '', email: '', phone: '', privacyConsent: true });
+    expect(errors({ ...valid, firstName: '', lastName: '', email: '', phone: '', privacyConsent: false })).toEqual({ privacyConsent: MESSAGES.privacy });
+    // partly filled is not a skip: every missing field is asked for
+    expect(errors({ ...valid, firstName: 'Anna', lastName: '', email: '', phone: '' })).toEqual({
+      lastName: MESSAGES.lastName,
+      email: MESSAGES.email,
+      phone: MESSAGES.phone,
+    });
+  });
+
   it('requires the privacy consent to be true', () => {
     expect(errors({ ...valid, privacyConsent: false })).toEqual({ privacyConsent: MESSAGES.privacy });
     expect(errors({ ...valid, privacyConsent: undefined })).toEqual({ privacyConsent: MESSAGES.privacy });

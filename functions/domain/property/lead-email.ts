@@ -163,7 +163,8 @@ export function leadEmailSections(p: LeadEmailInput): { title: string; rows: Row
 
 export function renderLeadEmail(p: LeadEmailInput): RenderedEmail {
   const place = [p.city, p.province].filter(Boolean).join(' ');
-  const subject = `Nuovo immobile candidato: ${p.address}${place ? `, ${place}` : ''} (${p.firstName} ${p.lastName})`.replace(/[\r\n]+/g, ' ');
+  const who = `${p.firstName} ${p.lastName}`.trim() || 'senza dati di contatto';
+  const subject = `Nuovo immobile candidato: ${p.address}${place ? `, ${place}` : ''} (${who})`.replace(/[\r\n]+/g, ' ');
   const sections = leadEmailSections(p);
 
   const text = [

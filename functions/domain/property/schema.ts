@@ -216,6 +216,39 @@ export const contactFields = {
   privacyConsent: z.literal(true, { error: MESSAGES.privacy }),
 };
 
+/**
+ * The submission's contact data: either the dialog's (every field valid), or — the wizard's
+ * option to skip the dialog (spec 000 section 2) — all four empty with consent set true.
+ */
+const submissionContactFields = {
+  firstName: z.string({ error: MESSAGES.firstName }).trim(),
+  lastName: z.string({ error: MESSAGES.lastName }).trim(),
+  email: z.string({ error: MESSAGES.email }).trim(),
+  phone: z.string({ error: MESSAGES.phone }).trim(),
+  privacyConsent: contactFields.privacyConsent,
+};
+type ContactKey = 'firstName' | 'lastName' | 'email' | 'phone';
+const CONTACT_KEYS: ContactKey[] = ['firstName', 'lastName', 'email', 'phone'];
+
+function checkContact(v: Record<ContactKey, string>, ctx: Ctx) {
+  if (CONTACT_KEYS.every((k) => v[k] === '')) return;
+  for (const k of CONTACT_KEYS) {
+    const r = contactFields[k].safeParse(v[k]);
+    if (!r.success) issue(ctx, [k], r.error.issues[0]?.message ?? MESSAGES[k]);
+  }
+}
+
+/** The contact data as stored: normalised when given (e-mail lower case, phone E.164), else empty. */
+function normalizeContact(v: Record<ContactKey, string>): Record<ContactKey, string> {
+  if (CONTACT_KEYS.every((k) => v[k] === '')) return { firstName: '', lastName: '', email: '', phone: '' };
+  return {
+    firstName: contactFields.firstName.parse(v.firstName),
+    lastName: contactFields.lastName.parse(v.lastName),
+    email: contactFields.email.parse(v.email),
+    phone: contactFields.phone.parse(v.phone),
+  };
+}
+
 const SOURCE_ID = /^[A-Za-z0-9_-]{1,100}$/;
 
 /** Anything else the request carries. */
@@ -336,12 +369,15 @@ export function makePropertyDetailsSchema(opts: SchemaOptions = {}) {
     .transform((v) => normalizeProperty(v, opts));
 }
 
-/** The anonymous wizard submission: property, rooms with media, contact data and consent. */
+/** The anonymous wizard submission: property, rooms with media, contact data (or none, see above) and consent. */
 export function makeSubmissionSchema(opts: SchemaOptions = {}) {
   return z
-    .object({ ...envelopeFields, ...propertyFields, ...contactFields })
-    .superRefine((v, ctx) => checkProperty(v, ctx, opts, v.propertyDraftId))
-    .transform((v) => normalizeProperty(v, opts));
+    .object({ ...envelopeFields, ...propertyFields, ...submissionContactFields })
+    .superRefine((v, ctx) => {
+      checkProperty(v, ctx, opts, v.propertyDraftId);
+      checkContact(v, ctx);
+    })
+    .transform((v) => ({ ...normalizeProperty(v, opts), ...normalizeContact(v) }));
 }
 
 /** Without the comuni list (comune checked as text only). */

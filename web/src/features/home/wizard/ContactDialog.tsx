@@ -13,12 +13,6 @@ const contactSchema = z.object(contactFields);
 export type ContactValues = z.input<typeof contactSchema>;
 export type ContactOutput = z.output<typeof contactSchema>;
 
-/**
- * Whether the contract takes a submission without contact data (spec 000 section 2: the
- * wizard option that skips this dialog sends empty contact data and consent true). Read
- * from the shared schema, so the option appears on its own once the server accepts it.
- */
-export const CONTACT_OPTIONAL = contactSchema.safeParse({ firstName: '', lastName: '', email: '', phone: '', privacyConsent: true }).success;
 
 export interface ContactDialogProps {
   open: boolean;

@@ -9,7 +9,7 @@ import { Button, Card } from '@/components/ui';
 import { api, GENERIC_ERROR_MESSAGE, isApiError } from '@/lib/api';
 import { cn } from '@/lib/cn';
 import { readSourceId } from '../source-id';
-import { CONTACT_OPTIONAL, ContactDialog, type ContactOutput } from './ContactDialog';
+import { ContactDialog, type ContactOutput } from './ContactDialog';
 import { clearDraft, EMPTY_CONTACT, loadDraft, newDraft, saveDraft, type ContactDraft } from './draft';
 import { DEFAULT_VALUES, STEP_COUNT, STEP_TITLES, stepOfField, validateDetails, wizardResolver, type WizardField, type WizardValues } from './form';
 import { RoomsStore } from './rooms-store';
@@ -381,17 +381,6 @@ export default function PropertyWizard({ skipContactDialog = false }: PropertyWi
                 <p className="text-sm text-slate-600" aria-live="polite">
                   Caricamento di {snapshot.pending} file in corso: puoi già procedere, l&apos;invio attende la fine dei caricamenti.
                 </p>
-              )}
-              {last && CONTACT_OPTIONAL && !skipContactDialog && (
-                <button
-                  type="button"
-                  onClick={() => void validateThen(() => void send(null))}
-                  disabled={sending}
-                  className="self-end text-xs text-slate-600 underline underline-offset-2 hover:text-brand-navy"
-                  data-testid="wizard-skip-contact"
-                >
-                  Invia senza dati di contatto
-                </button>
               )}
             </div>
           </form>
