@@ -19,10 +19,10 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { deflateSync } from 'node:zlib';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { startLocalStack } from '../infra/local/stack';
 import { freePort } from '../infra/local/emulators';
+import { encodePng } from '../test/support/png';
 import { startStaticWeb } from '../infra/local/web-server';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -40,15 +40,6 @@ function stats(values: number[]) {
   return { runs: s.length, medianMs: r0(median), minMs: r0(s[0]!), maxMs: r0(s.at(-1)!), valuesMs: values.map(r0) };
 }
 
-function crc32(buf: Buffer): number {
-  let c = ~0;
-  for (const byte of buf) {
-    c ^= byte;
-    for (let k = 0; k < 8; k++) c = (c >>> 1) ^ (0xedb88320 & -(c & 1));
-  }
-  return ~c >>> 0;
-}
-
 /** A real PNG of random pixels, stored (not compressed) so its size is the target: ~5 MB. */
 function noisePng(targetBytes: number): Buffer {
   const width = 1024;
@@ -60,20 +51,7 @@ function noisePng(targetBytes: number): Buffer {
     raw[y * rowBytes] = 0;
     noise.copy(raw, y * rowBytes + 1, y * rowBytes + 1, (y + 1) * rowBytes);
   }
-  const chunk = (type: string, data: Buffer) => {
-    const len = Buffer.alloc(4);
-    len.writeUInt32BE(data.length);
-    const td = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(td));
-    return Buffer.concat([len, td, crc]);
-  };
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(width, 0);
-  ihdr.writeUInt32BE(height, 4);
-  ihdr.set([8, 2, 0, 0, 0], 8);
-  const sig = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-  return Buffer.concat([sig, chunk('IHDR', ihdr), chunk('IDAT', deflateSync(raw, { level: 0 })), chunk('IEND', Buffer.alloc(0))]);
+  return encodePng(width, height, raw, 0);
 }
 
 /** Records in the page: the click on 'Conferma', the toast, and when each upload finished. */

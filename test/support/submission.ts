@@ -6,11 +6,11 @@
  */
 import http from 'node:http';
 import { randomUUID } from 'node:crypto';
-import { deflateSync } from 'node:zlib';
 import { GetCommand, QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb } from '../../functions/lib/aws/ddb';
 import { keys } from '../../functions/lib/keys';
 import { stack, type ApiResult } from './helpers';
+import { encodePng } from './png';
 import type { UploadForm } from '../../functions/domain/property/upload';
 
 export type { UploadForm };
@@ -58,32 +58,11 @@ export function apiFrom<T = Record<string, unknown>>(ip: string, method: string,
   });
 }
 
-function crc32(buf: Buffer): number {
-  let c = ~0;
-  for (const byte of buf) {
-    c ^= byte;
-    for (let k = 0; k < 8; k++) c = (c >>> 1) ^ (0xedb88320 & -(c & 1));
-  }
-  return ~c >>> 0;
-}
 
 /** A real PNG (decodable by any viewer): width x height, one colour. */
 export function pngBytes(width = 4, height = 4, rgb: [number, number, number] = [255, 102, 3]): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const len = Buffer.alloc(4);
-    len.writeUInt32BE(data.length);
-    const td = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(td));
-    return Buffer.concat([len, td, crc]);
-  };
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(width, 0);
-  ihdr.writeUInt32BE(height, 4);
-  ihdr.set([8, 2, 0, 0, 0], 8);
   const row = Buffer.concat([Buffer.from([0]), Buffer.from(Array.from({ length: width }, () => rgb).flat())]);
-  const raw = Buffer.concat(Array.from({ length: height }, () => row));
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]);
+  return encodePng(width, height, Buffer.concat(Array.from({ length: height }, () => row)));
 }
 
 /** A small ISO-BMFF file: the ftyp and free boxes an MP4 starts with, plus an empty mdat. */
