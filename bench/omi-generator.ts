@@ -52,8 +52,8 @@ const PREFIXES = ['SAN ', 'SANTA ', 'CASTEL ', 'MONTE ', 'BORGO ', 'VILLA ', 'RO
 const SUFFIXES = [' DI SOPRA', ' DI SOTTO', ' MARITTIMA', ' SUL MARE', ' AL PIANO', ' TERME', ' SCALO'];
 const STREETS = ['VIA ROMA', 'PIAZZA GARIBALDI', 'CORSO ITALIA', 'VIA MAZZINI', 'VIALE EUROPA', 'VIA DANTE', 'STAZIONE', 'OSPEDALE', 'PORTO', 'CASTELLO', 'BORGO ANTICO', 'ZONA INDUSTRIALE', 'COLLINA', 'LUNGOMARE', 'CIMITERO', 'VIA DEI MILLE', 'PIAZZA DUOMO', 'PARCO', 'SANT`ANNA', "LOCALITA' CASE SPARSE"];
 
-/** mulberry32 */
-function rng(seed: number) {
+/** mulberry32: a small seeded generator, so every run builds the same data */
+export function rng(seed: number) {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

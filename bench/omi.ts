@@ -30,7 +30,7 @@ import { quotationItem } from '../functions/lib/omi-store';
 import { parseOmiFile } from '../functions/omi/parse-omi';
 import { comuneSearchKey } from '../functions/domain/omi/names';
 import { OMI_CATEGORIES } from '../functions/domain/omi/tipologia';
-import { generateNational, valoriFile, zoneFile, type GenRow } from './omi-generator';
+import { generateNational, rng, valoriFile, zoneFile, type GenRow } from './omi-generator';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CONCURRENCY = 16;
@@ -43,16 +43,6 @@ function pct(values: number[], p: number): number {
 }
 const r1 = (n: number) => Math.round(n * 10) / 10;
 
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 async function main() {
   const results: Record<string, unknown> = {
