@@ -14,6 +14,38 @@ export default tseslint.config(
       '@typescript-eslint/no-non-null-assertion': 'off',
     },
   },
+  // Layers (docs/architecture.md): lib/ never imports an area, domain/ stays pure, the SPA
+  // reaches server code only through the @domain alias.
+  {
+    files: ['functions/lib/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ regex: '^\\.\\./(?!(domain(/|$)|routes$))', message: 'functions/lib/ holds what every area shares: it never imports an area (the route manifest is shared).' }] }] },
+  },
+  {
+    files: ['functions/lib/*/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ regex: '^\\.\\./\\.\\./(?!(domain(/|$)|routes$))', message: 'functions/lib/ holds what every area shares: it never imports an area (the route manifest is shared).' }] }] },
+  },
+  ...[
+    ['functions/domain/*.ts', '^\\.\\./'],
+    ['functions/domain/*/*.ts', '^\\.\\./\\.\\./'],
+  ].map(([files, up]) => ({
+    files: [files],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [
+          { regex: up, message: 'functions/domain/ is pure: it imports only itself.' },
+          { regex: '^(@aws-sdk/|aws-lambda$|@aws-lambda-powertools/|aws-cdk-lib)', message: 'functions/domain/ is pure: no AWS.' },
+        ],
+      }],
+    },
+  })),
+  {
+    files: ['web/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [{ regex: '^(\\.\\./)+(functions|infra|test|bench)(/|$)|^(\\.\\./){3,}', message: 'The SPA imports server code only from @domain (functions/domain).' }],
+      }],
+    },
+  },
   {
     files: ['web/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks },

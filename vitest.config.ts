@@ -1,4 +1,8 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+
+// the SPA's alias for the shared pure domain code, so tests import SPA modules as they are
+const resolve = { alias: { '@domain': fileURLToPath(new URL('./functions/domain', import.meta.url)) } };
 
 /**
  * Test projects. `npm test` runs them in this order: unit + infra (no I/O), integration
@@ -9,6 +13,7 @@ export default defineConfig({
   test: {
     projects: [
       {
+        resolve,
         test: {
           name: 'unit',
           include: ['test/unit/**/*.test.ts'],

@@ -26,7 +26,7 @@ import { ensureTable } from '../infra/local/setup';
 import { ddb } from '../functions/lib/aws/ddb';
 import { s3 } from '../functions/lib/aws/s3';
 import { BatchWriter } from '../functions/lib/batch-writer';
-import { quotationItem } from '../functions/lib/omi-store';
+import { quotationItem } from '../functions/omi/omi-store';
 import { parseOmiFile } from '../functions/omi/parse-omi';
 import { comuneSearchKey } from '../functions/domain/omi/names';
 import { OMI_CATEGORIES } from '../functions/domain/omi/tipologia';

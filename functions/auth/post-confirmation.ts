@@ -1,5 +1,5 @@
 import type { PostConfirmationTriggerEvent } from 'aws-lambda';
-import { createProfile } from '../lib/profiles';
+import { createProfile } from '../users/profiles';
 import { SELF_SIGNUP_USER_TYPES, type UserType } from '../domain/roles';
 import { logger } from '../lib/logger';
 

@@ -63,7 +63,7 @@ export function normalizeForSort(text: string): string {
 
 /**
  * OMI market data (issue 3). A quotation record is one (semester, LinkZona, Cod_Tip, Stato)
- * (ARCHITECTURE section 8); its key is made of exactly those (Prov is LinkZona's own
+ * (docs/architecture.md, decisioni); its key is made of exactly those (Prov is LinkZona's own
  * province), so re-importing a file overwrites the same items (idempotent: a re-run after
  * a crash converges) and another semester adds history. `{stato}` is `-` when the file
  * leaves Stato empty; `{comune}` is `comuneSearchKey` (case/accent/apostrophe-insensitive);

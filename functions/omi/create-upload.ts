@@ -4,7 +4,7 @@ import { s3 } from '../lib/aws/s3';
 import { requireConfig } from '../lib/config';
 import { route } from '../lib/http';
 import { ConflictError } from '../lib/errors';
-import { activeJob, createJob } from '../lib/omi-jobs';
+import { activeJob, createJob } from './omi-jobs';
 import { importObjectKey, MAX_UPLOAD_BYTES } from './drop-keys';
 import { uploadBody } from './schemas';
 

@@ -7,7 +7,7 @@
  * so a stale chunk is never used) -> filter in memory for the exact total -> one
  * BatchGetItem of the page's records. No Scan.
  */
-import { batchGet, listSemesters, toQuotation, type IndexRef } from '../lib/omi-store';
+import { batchGet, listSemesters, toQuotation, type IndexRef } from './omi-store';
 import type { QuotationListItem, QuotationPage } from '../domain/omi/api';
 import { omiKeys } from '../lib/keys';
 import { decodeChunk, selectPage, type IndexChunk } from './listing-index';

@@ -1,6 +1,6 @@
 /**
  * Streaming parser of the OMI CSV files published by the Agenzia delle Entrate
- * (../shared/omi-samples/README.md): "VALORI" (quotations) and "ZONE" (zone descriptions).
+ * (test/fixtures/omi/README.md): "VALORI" (quotations) and "ZONE" (zone descriptions).
  *
  * - line 1 is a title with no `;` (the semester is read from it), line 2 the header;
  * - `;` separated, nothing quoted, a trailing `;` on every line;

@@ -9,8 +9,8 @@ import { ddb } from '../lib/aws/ddb';
 import { BatchWriter } from '../lib/batch-writer';
 import { requireConfig } from '../lib/config';
 import { logger } from '../lib/logger';
-import { claimJob, updateJob } from '../lib/omi-jobs';
-import { deleteIndexParts, deleteSemesterManifest, forEachKeyOf, listSemesters } from '../lib/omi-store';
+import { claimJob, updateJob } from './omi-jobs';
+import { deleteIndexParts, deleteSemesterManifest, forEachKeyOf, listSemesters } from './omi-store';
 
 export const CLEAR_PROGRESS_EVERY = 5000;
 

@@ -21,10 +21,10 @@ import { BatchWriter } from '../lib/batch-writer';
 import { requireConfig } from '../lib/config';
 import { omiKeys } from '../lib/keys';
 import { logger } from '../lib/logger';
-import { activeJob, claimJob, MAX_STORED_REASONS, updateJob, type RejectedRow } from '../lib/omi-jobs';
+import { activeJob, claimJob, MAX_STORED_REASONS, updateJob, type RejectedRow } from './omi-jobs';
 import {
   getSemester, indexEntryOf, loadExisting, quotationItem, registerProvince, writeIndexChunk, zoneItem, type SemesterManifest,
-} from '../lib/omi-store';
+} from './omi-store';
 import { isSemester } from '../domain/omi/semester';
 import { MAX_UPLOAD_BYTES } from './drop-keys';
 import type { IndexEntry } from './listing-index';

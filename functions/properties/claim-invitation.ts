@@ -5,7 +5,7 @@ import { requireConfig } from '../lib/config';
 import { ConflictError, GoneError } from '../lib/errors';
 import { route } from '../lib/http';
 import { keys } from '../lib/keys';
-import { isExpired, TOKEN_PATTERN } from '../lib/tokens';
+import { isExpired, TOKEN_PATTERN } from './invitations';
 
 const body = z.object({ token: z.string().regex(TOKEN_PATTERN, 'Link non valido') });
 

@@ -1,7 +1,7 @@
 import { ConflictError } from '../lib/errors';
 import { route } from '../lib/http';
 import { presignMediaUpload } from '../lib/media-storage';
-import { isSubmitted } from '../lib/property-submission';
+import { isSubmitted } from './property-submission';
 import { enforceRateLimit } from '../lib/rate-limit';
 import { MAX_UPLOAD_BYTES } from '../domain/property/limits';
 import { mediaKey, mediaKindOf } from '../domain/property/media';

@@ -1,6 +1,6 @@
 import { route } from '../lib/http';
 import { logger } from '../lib/logger';
-import { submitProperty } from '../lib/property-submission';
+import { submitProperty } from './property-submission';
 import { enforceRateLimit } from '../lib/rate-limit';
 import * as places from '../domain/places/comuni';
 import { HONEYPOT_FIELD } from '../domain/property/limits';

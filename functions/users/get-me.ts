@@ -1,5 +1,5 @@
 import { route } from '../lib/http';
-import { getProfile } from '../lib/profiles';
+import { getProfile } from './profiles';
 import { NotFoundError } from '../lib/errors';
 
 /** The caller's own profile and groups; the SPA uses it for the post-sign-in redirect and guards. */

@@ -5,7 +5,7 @@
  */
 import { codTipForCategory } from '../domain/omi/tipologia';
 import { evaluateProperty, selectQuotation, type ValuationRequest, type ValuationResult } from '../domain/valuation';
-import { listSemesters, loadValuationData, loadZoneHistory } from '../lib/omi-store';
+import { listSemesters, loadValuationData, loadZoneHistory } from '../omi/omi-store';
 
 export async function valuate(req: ValuationRequest): Promise<ValuationResult> {
   const codTip = codTipForCategory(req.omiCategory);

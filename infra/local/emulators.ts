@@ -1,5 +1,5 @@
 /**
- * The AWS emulators of the local runtime (ARCHITECTURE.md section 6). Each start function
+ * The AWS emulators of the local runtime (docs/architecture.md, runtime locale). Each start function
  * resolves when its service answers, and returns a stop function.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -152,7 +152,7 @@ function postPolicyMiddleware() {
     });
     const policyField = Object.entries(fields).find(([k]) => k.toLowerCase() === 'policy')?.[1];
     if (!policyField) return s3Error(ctx, 403, 'AccessDenied', 'Bucket POST must contain a field named policy');
-    const { decodePolicy, evaluatePostPolicy } = await import('../../functions/lib/s3-post-policy');
+    const { decodePolicy, evaluatePostPolicy } = await import('./s3-post-policy');
     const verdict = evaluatePostPolicy(decodePolicy(policyField), fields, fileSize);
     if (!verdict.ok) {
       if (verdict.reason.startsWith('EntityTooLarge')) return s3Error(ctx, 400, 'EntityTooLarge', 'Your proposed upload exceeds the maximum allowed size');

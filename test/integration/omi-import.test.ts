@@ -7,9 +7,9 @@ import { ddb } from '../../functions/lib/aws/ddb';
 import { s3 } from '../../functions/lib/aws/s3';
 import { BatchWriter } from '../../functions/lib/batch-writer';
 import { omiKeys } from '../../functions/lib/keys';
-import { quotationItem, registerProvince } from '../../functions/lib/omi-store';
+import { quotationItem, registerProvince } from '../../functions/omi/omi-store';
 import { parseOmiFile } from '../../functions/omi/parse-omi';
-import { claimJob, createJob, updateJob, type OmiJob } from '../../functions/lib/omi-jobs';
+import { claimJob, createJob, updateJob, type OmiJob } from '../../functions/omi/omi-jobs';
 import {
   admin, clearAll, createUpload, importFile, postToS3, quotations, VALORI_2024, VALORI_2025, waitForJob, ZONE_2025,
 } from './omi-support';

@@ -2,12 +2,12 @@
 import { readFile } from 'node:fs/promises';
 import { expect } from 'vitest';
 import { api, tokenForRole } from '../support/helpers';
-import type { OmiJob } from '../../functions/lib/omi-jobs';
+import { MILANO } from '../support/omi-samples';
+import type { OmiJob } from '../../functions/omi/omi-jobs';
 
-export const SAMPLES = '/work/shared/omi-samples';
-export const VALORI_2025 = `${SAMPLES}/QI_1292013_1_20251_VALORI.csv`;
-export const VALORI_2024 = `${SAMPLES}/QI_1292023_1_20242_VALORI.csv`;
-export const ZONE_2025 = `${SAMPLES}/QI_1292013_1_20251_ZONE.csv`;
+export const VALORI_2025 = MILANO.valori2025;
+export const VALORI_2024 = MILANO.valori2024;
+export const ZONE_2025 = MILANO.zone2025;
 
 export async function admin(): Promise<string> {
   return tokenForRole('admin');

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { s3 } from '../../functions/lib/aws/s3';
-import { decodePolicy, evaluatePostPolicy } from '../../functions/lib/s3-post-policy';
+import { decodePolicy, evaluatePostPolicy } from '../../infra/local/s3-post-policy';
 import { MAX_UPLOAD_BYTES, ONLY_MEDIA_MESSAGE, RATE_LIMITS, TOO_LARGE_MESSAGE, UPLOAD_URL_TTL_SECONDS } from '../../functions/domain/property';
 import { stack, useStackEnv } from '../support/helpers';
 import { apiFrom, awayFromWindowEdge, dossier, fullBody, newClientIp, newId, pngBytes, postToBucket, type UploadForm } from '../support/submission';

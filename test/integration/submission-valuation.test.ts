@@ -3,7 +3,7 @@ import { evaluateProperty, type ValuationRequest } from '../../functions/domain/
 import type { OmiQuotation } from '../../functions/domain/omi/types';
 import * as places from '../../functions/domain/places/comuni';
 import { makeSubmissionSchema } from '../../functions/domain/property';
-import { submitProperty } from '../../functions/lib/property-submission';
+import { submitProperty } from '../../functions/properties/property-submission';
 import { api, sentMail, useStackEnv } from '../support/helpers';
 import { apiFrom, dossier, fullBody, newClientIp, newId } from '../support/submission';
 import { admin, importFile, VALORI_2025, ZONE_2025 } from './omi-support';

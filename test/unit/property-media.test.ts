@@ -10,7 +10,7 @@ import {
   TOO_LARGE_MESSAGE,
   uploadRequestSchema,
 } from '../../functions/domain/property';
-import { decodePolicy, evaluatePostPolicy } from '../../functions/lib/s3-post-policy';
+import { decodePolicy, evaluatePostPolicy } from '../../infra/local/s3-post-policy';
 
 const draft = '2b7f3c1e-8a4d-4f6b-9c2e-1d3a5b7c9e0f';
 const room = '7c9e0f2b-3c1e-4a4d-8f6b-9c2e1d3a5b7c';

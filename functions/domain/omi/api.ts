@@ -7,6 +7,7 @@ import type { Stato } from './tipologia';
 export type OmiJobKind = 'import' | 'clear';
 export type OmiJobStatus = 'pending' | 'running' | 'completed' | 'failed';
 
+/** A row of an imported file that was rejected or kept with a warning: its line and why. */
 export interface RejectedRow {
   line: number;
   reason: string;
@@ -31,6 +32,13 @@ export interface OmiJob {
   rejected: number;
   /** the first rejected rows (capped; `rejected` stays exact) */
   rejectedReasons: RejectedRow[];
+  /**
+   * rows kept (counted in inserted/updated) with a secondary field that could not be read
+   * (a rent, a surface flag): stored with that value empty
+   */
+  warnings: number;
+  /** the first rows kept with a warning (capped; `warnings` stays exact) */
+  warningReasons: RejectedRow[];
   /** import: 'valori' (quotations) or 'zone' (zone descriptions) */
   fileKind: string | null;
   encoding: string | null;

@@ -1,5 +1,4 @@
-// relative import (not @domain) so tests outside Vite can import this module as is
-import { homeFor, type Group, type UserType } from '../../../../functions/domain/roles';
+import { homeFor, type Group, type UserType } from '@domain/roles';
 
 /** The page the person signed in from. */
 export type SignInOrigin = 'home' | 'auth' | 'seller-register' | 'other';

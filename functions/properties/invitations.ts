@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { config } from './config';
+import { config } from '../lib/config';
 
 /** An unguessable link token: 144 random bits, URL-safe. */
 export function newToken(): string {

@@ -1,9 +1,9 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { AdminAddUserToGroupCommand } from '@aws-sdk/client-cognito-identity-provider';
-import { ddb } from './aws/ddb';
-import { cognito } from './aws/cognito';
-import { requireConfig } from './config';
-import { keys } from './keys';
+import { ddb } from '../lib/aws/ddb';
+import { cognito } from '../lib/aws/cognito';
+import { requireConfig } from '../lib/config';
+import { keys } from '../lib/keys';
 import { groupForUserType, type Group, type UserType } from '../domain/roles';
 
 export interface Profile {

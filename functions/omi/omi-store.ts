@@ -3,14 +3,14 @@
  * descriptions, semester manifests and the listing index chunks.
  */
 import { BatchGetCommand, BatchWriteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import { ddb } from './aws/ddb';
-import { requireConfig } from './config';
-import { omiKeys } from './keys';
+import { ddb } from '../lib/aws/ddb';
+import { requireConfig } from '../lib/config';
+import { omiKeys } from '../lib/keys';
 import { comuneSearchKey } from '../domain/omi/names';
 import { descrTipologia, type Stato } from '../domain/omi/tipologia';
 import type { OmiQuotation, OmiValoriRow, OmiZoneInfo, OmiZoneRow } from '../domain/omi/types';
-import { formatValoriLine, formatZoneLine, readValoriLine, readZoneLine } from '../omi/parse-omi';
-import { buildChunk, chunkEntries, decodeChunk, encodeChunk, type IndexChunk, type IndexEntry } from '../omi/listing-index';
+import { formatValoriLine, formatZoneLine, readValoriLine, readZoneLine } from './parse-omi';
+import { buildChunk, chunkEntries, decodeChunk, encodeChunk, type IndexChunk, type IndexEntry } from './listing-index';
 
 const table = () => requireConfig('TABLE_NAME');
 

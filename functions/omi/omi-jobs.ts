@@ -3,9 +3,9 @@
  * works so the admin page can show live progress and then the result.
  */
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ddb } from './aws/ddb';
-import { requireConfig } from './config';
-import { omiKeys } from './keys';
+import { ddb } from '../lib/aws/ddb';
+import { requireConfig } from '../lib/config';
+import { omiKeys } from '../lib/keys';
 import type { OmiJob, OmiJobKind, OmiJobStatus, RejectedRow } from '../domain/omi/api';
 
 export type { OmiJob, OmiJobKind, OmiJobStatus, RejectedRow };
@@ -18,11 +18,13 @@ export const STALE_AFTER_MS = 30_000;
 
 const FIELDS: (keyof OmiJob)[] = [
   'id', 'kind', 'status', 'fileName', 'semester', 's3Key', 'createdBy', 'createdAt', 'startedAt', 'finishedAt', 'updatedAt',
-  'rowsRead', 'inserted', 'updated', 'rejected', 'rejectedReasons', 'fileKind', 'encoding', 'bytesRead', 'bytesTotal',
+  'rowsRead', 'inserted', 'updated', 'rejected', 'rejectedReasons', 'warnings', 'warningReasons', 'fileKind', 'encoding', 'bytesRead', 'bytesTotal',
   'deleted', 'total', 'progress', 'durationMs', 'error',
 ];
 
-const ZERO = { rowsRead: 0, inserted: 0, updated: 0, rejected: 0, rejectedReasons: [], bytesRead: 0, deleted: 0, progress: 0 };
+const ZERO = {
+  rowsRead: 0, inserted: 0, updated: 0, rejected: 0, rejectedReasons: [], warnings: 0, warningReasons: [], bytesRead: 0, deleted: 0, progress: 0,
+};
 
 export function toJob(item: Record<string, unknown>): OmiJob {
   const out: Record<string, unknown> = {};
