@@ -1,6 +1,6 @@
 /**
  * A national-size OMI VALORI file (and its ZONE file), generated with the real format and
- * its quirks (../shared/omi-samples/README.md): title line, header, `;` with a trailing `;`
+ * its quirks (test/fixtures/omi/README.md): title line, header, `;` with a trailing `;`
  * on every line, ~1,000 rows with `0;0` prices, empty Stato, Stato_prev `P` or a space,
  * backtick accents and apostrophes (`SANT`ANATOLIA`, `FORLI``), Latin-1 bytes for accented
  * letters, decimal-comma rents. 20 regions, 107 provinces, ~7,965 comuni, ~24,400 zones,

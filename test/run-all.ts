@@ -2,11 +2,23 @@
  * `npm test` after `npm run check`: runs the vitest projects in order (unit + infra, then
  * integration, then e2e, each starting its own emulators), stops at the first failing
  * stage, and closes with one summary line for the whole run.
+ *
+ * A test file that fails to load or whose setup (beforeAll, global setup) fails runs no
+ * test, so it is counted apart, named, and added to the failures: the last line never
+ * says "0 failed" when the run failed.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
+interface JsonReport {
+  numPassedTests: number;
+  numFailedTests: number;
+  numPendingTests: number;
+  numTodoTests: number;
+  testResults: { name: string; status: string; message?: string; assertionResults: { status: string }[] }[];
+}
 
 const stages: string[][] = [['unit', 'infra'], ['integration'], ['e2e']];
 const only = process.argv.slice(2);
@@ -14,31 +26,54 @@ const dir = mkdtempSync(path.join(os.tmpdir(), 'opzione-casa-test-'));
 let passed = 0;
 let failed = 0;
 let skipped = 0;
+const brokenSuites: string[] = [];
 let exitCode = 0;
 const started = Date.now();
 
 for (const projects of stages) {
   const selected = only.length ? projects.filter((p) => only.includes(p)) : projects;
   if (!selected.length) continue;
+  const stage = selected.join(' + ');
   const out = path.join(dir, `${selected.join('-')}.json`);
   const args = ['vitest', 'run', ...selected.flatMap((p) => ['--project', p]), '--reporter=default', '--reporter=json', `--outputFile.json=${out}`];
   const t0 = Date.now();
   const run = spawnSync('npx', args, { stdio: 'inherit', env: { ...process.env, AWS_SDK_JS_SUPPRESS_MAINTENANCE_MODE_MESSAGE: '1' } });
+  let report: JsonReport | undefined;
   try {
-    const report = JSON.parse(readFileSync(out, 'utf8')) as { numPassedTests: number; numFailedTests: number; numPendingTests: number; numTodoTests: number };
+    report = JSON.parse(readFileSync(out, 'utf8')) as JsonReport;
+  } catch {
+    report = undefined;
+  }
+  const stageFailedBefore = failed + brokenSuites.length;
+  if (report) {
     passed += report.numPassedTests;
     failed += report.numFailedTests;
     skipped += report.numPendingTests + report.numTodoTests;
-  } catch {
-    failed += 1; // the stage could not even report (setup failed)
+    for (const suite of report.testResults) {
+      // a failed file with no failed test in it: it did not load, or its setup failed
+      if (suite.status === 'failed' && !suite.assertionResults.some((a) => a.status === 'failed')) {
+        const firstLine = (suite.message ?? '').split('\n').find((l) => l.trim()) ?? 'errore senza messaggio';
+        brokenSuites.push(`${path.relative(process.cwd(), suite.name)} (${firstLine.trim().slice(0, 160)})`);
+      }
+    }
+  } else {
+    brokenSuites.push(`[${stage}] nessun report: l'avvio della fase (global setup) è fallito`);
   }
-  console.log(`\n[${selected.join(' + ')}] ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-  if (run.status !== 0) {
-    exitCode = run.status ?? 1;
+  if (run.status !== 0 && failed + brokenSuites.length === stageFailedBefore) {
+    brokenSuites.push(`[${stage}] vitest è uscito con codice ${run.status ?? run.signal} senza test falliti`);
+  }
+  console.log(`\n[${stage}] ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  if (run.status !== 0 || failed + brokenSuites.length > stageFailedBefore) {
+    exitCode = run.status || 1;
     break;
   }
 }
 rmSync(dir, { recursive: true, force: true });
 console.log(`\nTotal time: ${((Date.now() - started) / 1000).toFixed(1)} s`);
-console.log(`Tests: ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
-process.exit(exitCode || (failed ? 1 : 0));
+if (brokenSuites.length) {
+  console.log(`\n${brokenSuites.length} test file(s) failed to load or to set up, counted as failed:`);
+  for (const s of brokenSuites) console.log(`  - ${s}`);
+}
+const totalFailed = failed + brokenSuites.length;
+console.log(`Tests: ${passed} passed, ${totalFailed} failed${skipped ? `, ${skipped} skipped` : ''}`);
+process.exit(exitCode || (totalFailed ? 1 : 0));

@@ -1,6 +1,6 @@
 /**
  * The valuation engine (evaluate-property), pure: spec 001 sections 5, 7 and 9 and
- * ARCHITECTURE.md section 8. The store hands it the OMI quotations of the property's comune
+ * docs/architecture.md (decisioni). The store hands it the OMI quotations of the property's comune
  * and type (every semester it has) and, when known, the comune's zone descriptions and the
  * chosen zone's history; it returns the value and why.
  *

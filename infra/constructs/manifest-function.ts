@@ -112,7 +112,7 @@ export class ManifestFunction extends Construct {
 
     acknowledge(this.fn, {
       id: 'AwsSolutions-L1',
-      reason: 'Runtime pinned to nodejs22.x on purpose (ARCHITECTURE.md, esbuild target node22); upgraded together',
+      reason: 'Runtime pinned to nodejs22.x on purpose (docs/architecture.md, esbuild target node22); upgraded together',
     });
     acknowledgeFindings(
       this,

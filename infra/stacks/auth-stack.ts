@@ -100,7 +100,7 @@ export class AuthStack extends Stack {
 
     this.userPoolClient = this.userPool.addClient('WebClient', {
       generateSecret: false,
-      // USER_PASSWORD_AUTH as well as SRP: the local Cognito emulator has no SRP (ARCHITECTURE.md)
+      // USER_PASSWORD_AUTH as well as SRP: the local Cognito emulator has no SRP (docs/architecture.md)
       authFlows: { userPassword: true, userSrp: true },
       preventUserExistenceErrors: true,
       disableOAuth: true,

@@ -4,16 +4,14 @@
  * real Milano files of the Agenzia Entrate. Expected totals are counted from the files.
  */
 import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { expectAccessible, launchBrowser, MOBILE, newPage } from '../support/browser';
 import { api, stack, tokenForRole } from '../support/helpers';
+import { MILANO } from '../support/omi-samples';
 
-// tests run from the repository root; CI has shared/ beside the repository
-const SAMPLES = path.resolve('..', 'shared', 'omi-samples');
-const VALORI_2025 = path.join(SAMPLES, 'QI_1292013_1_20251_VALORI.csv');
-const VALORI_2024 = path.join(SAMPLES, 'QI_1292023_1_20242_VALORI.csv');
+const VALORI_2025 = MILANO.valori2025;
+const VALORI_2024 = MILANO.valori2024;
 
 const SEMESTER_FORMAT_MESSAGE = 'Il semestre deve essere nel formato AAAA-S1 o AAAA-S2 (es. 2024-S2)';
 const CLEAR_CONFIRM = 'Sei sicuro di voler cancellare tutti i dati OMI? Questa azione non può essere annullata.';

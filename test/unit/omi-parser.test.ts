@@ -2,12 +2,12 @@ import { createReadStream, readFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import iconv from 'iconv-lite';
+import { MILANO } from '../support/omi-samples';
 import { formatValoriLine, formatZoneLine, OmiFormatError, parseOmiFile, readValoriLine, readZoneLine } from '../../functions/omi/parse-omi';
 
-const SAMPLES = '/work/shared/omi-samples';
-const S2025 = `${SAMPLES}/QI_1292013_1_20251_VALORI.csv`;
-const S2024 = `${SAMPLES}/QI_1292023_1_20242_VALORI.csv`;
-const ZONE = `${SAMPLES}/QI_1292013_1_20251_ZONE.csv`;
+const S2025 = MILANO.valori2025;
+const S2024 = MILANO.valori2024;
+const ZONE = MILANO.zone2025;
 
 const TITLE = 'Quotazioni Immobiliari : Valori di Mercato - Semestre 2025/1 - elaborazione del 23-NOV-25';
 const HEADER =

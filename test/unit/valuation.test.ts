@@ -1,6 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseOmiFile } from '../../functions/omi/parse-omi';
+import { MILANO } from '../support/omi-samples';
 import {
   applyPercent,
   correctionLines,
@@ -12,10 +13,8 @@ import {
 } from '../../functions/domain/valuation';
 import type { OmiQuotation, OmiZoneInfo } from '../../functions/domain/omi/types';
 
-const SAMPLES = '/work/shared/omi-samples';
-
 async function quotations(file: string, semester: string): Promise<OmiQuotation[]> {
-  const r = await parseOmiFile(createReadStream(`${SAMPLES}/${file}`));
+  const r = await parseOmiFile(createReadStream(file));
   return r.valori.map(({ row }) => ({ ...row, semester }));
 }
 
@@ -24,9 +23,9 @@ let rows2024: OmiQuotation[];
 let zones: OmiZoneInfo[];
 
 beforeAll(async () => {
-  rows2025 = await quotations('QI_1292013_1_20251_VALORI.csv', '2025-S1');
-  rows2024 = await quotations('QI_1292023_1_20242_VALORI.csv', '2024-S2');
-  const z = await parseOmiFile(createReadStream(`${SAMPLES}/QI_1292013_1_20251_ZONE.csv`));
+  rows2025 = await quotations(MILANO.valori2025, '2025-S1');
+  rows2024 = await quotations(MILANO.valori2024, '2024-S2');
+  const z = await parseOmiFile(createReadStream(MILANO.zone2025));
   zones = z.zones.map(({ row }) => ({ linkZona: row.linkZona, zona: row.zona, fascia: row.fascia, zonaDescr: row.zonaDescr, semester: '2025-S1' }));
 });
 

@@ -127,7 +127,7 @@ export const CONDITIONS = ['nuovo', 'ottimo', 'buono', 'da_ristrutturare'] as co
 export type Condition = (typeof CONDITIONS)[number];
 
 /**
- * Condition -> OMI Stato (ARCHITECTURE section 8): nuovo/ottimo -> OTTIMO, buono -> NORMALE,
+ * Condition -> OMI Stato (docs/architecture.md, decisioni): nuovo/ottimo -> OTTIMO, buono -> NORMALE,
  * da_ristrutturare -> SCADENTE; anything else (or none) -> undefined = the zone's prevalent
  * (`P`) row.
  */

@@ -1,5 +1,5 @@
 /**
- * Limits of the submission (spec 000 sections 5 and 9, ARCHITECTURE.md section 5).
+ * Limits of the submission (spec 000 sections 5 and 9, docs/architecture.md, file).
  *
  * One submission is written in ONE DynamoDB transaction, which takes at most 100 items:
  * property + invitation + lead e-mail outbox + first valuation = 4, so rooms + media must
