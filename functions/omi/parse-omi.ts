@@ -6,11 +6,14 @@
  * - `;` separated, nothing quoted, a trailing `;` on every line;
  * - each line is decoded on its own: valid UTF-8 as UTF-8, anything else as Latin-1
  *   (Windows-1252, its superset), so files with mixed encodings read correctly;
- * - `0` is a missing value (null), rents have a decimal comma, Stato may be empty,
- *   Stato_prev is `P` or blank;
- * - a bad row (wrong number of fields, e.g. a truncated line; a non-numeric price; a
- *   missing key field) is reported with its line number and reason and the parse goes on.
- *   Only a file whose header lacks required columns is refused as a whole.
+ * - numbers as AdE writes them: `8700`, `5,1`, `,9` (rents below 1 EUR/m² have no leading
+ *   zero), `0` or empty = missing (null); Stato may be empty, Stato_prev is `P` or blank;
+ * - every real row is kept: a secondary field that cannot be read (a price or rent that is
+ *   not a number, a surface flag other than L/N) is stored empty and the row carries a
+ *   warning with the reason. Only a row that cannot be identified (wrong number of fields,
+ *   e.g. a truncated line; no Prov, comune, LinkZona or Cod_Tip; an unknown Stato) or whose
+ *   values are all unreadable is rejected, with its line number and reason, and the parse
+ *   goes on. Only a file whose header lacks required columns is refused as a whole.
  *
  * Memory stays flat: bytes -> lines -> fields -> rows, with stream backpressure. Two
  * engines give the same records: `split` (default, fast) and `csv-parse` (the reference).
@@ -65,8 +68,8 @@ export interface OmiFileMeta {
 
 export type OmiParseEvent =
   | { type: 'meta'; meta: OmiFileMeta }
-  | { type: 'valori'; line: number; row: OmiValoriRow }
-  | { type: 'zone'; line: number; row: OmiZoneRow }
+  | { type: 'valori'; line: number; row: OmiValoriRow; warning?: string }
+  | { type: 'zone'; line: number; row: OmiZoneRow; warning?: string }
   | { type: 'rejected'; line: number; reason: string };
 
 export interface OmiParseSummary {
@@ -75,6 +78,8 @@ export interface OmiParseSummary {
   rowsRead: number;
   accepted: number;
   rejected: number;
+  /** accepted rows with a secondary field stored empty because it could not be read */
+  warnings: number;
   /** lines that needed Latin-1 decoding / lines with non-ASCII UTF-8 */
   latin1Lines: number;
   utf8Lines: number;
@@ -203,16 +208,22 @@ async function* csvParseRecords(text: Readable): AsyncGenerator<RawRecord[]> {
   }
 }
 
-const NUMBER = /^\d+(?:[.,]\d+)?$/;
+const NUMBER = /^(?:\d+(?:[.,]\d*)?|[.,]\d+)$/;
 
-/** `8700` -> 8700, `5,1` -> 5.1, `0` or empty -> null, anything else -> Error. */
-function parseValue(raw: string, column: string): number | null {
+/**
+ * `8700` -> 8700, `5,1` -> 5.1, `,9` -> 0.9, `0` or empty -> null; anything else is
+ * unreadable: `undefined`, and the caller records why.
+ */
+export function parseOmiNumber(raw: string): number | null | undefined {
   const text = raw.trim();
   if (text === '') return null;
-  if (!NUMBER.test(text)) throw new Error(`${column} non numerico: "${text}"`);
+  if (!NUMBER.test(text)) return undefined;
   const n = Number(text.replace(',', '.'));
   return n === 0 ? null : n;
 }
+
+/** Sup_NL_compr / Sup_NL_loc: `L` (lorda) or `N` (netta); blank = not given. */
+const SURFACE_FLAG = /^[LN]?$/;
 
 function columnIndex(header: string[]): Map<string, number> {
   const map = new Map<string, number>();
@@ -256,47 +267,64 @@ function makeValoriReader(columns: string[]) {
     comprMin: col('Compr_min'), comprMax: col('Compr_max'), supCompr: col('Sup_NL_compr'), locMin: col('Loc_min'), locMax: col('Loc_max'),
     supLoc: col('Sup_NL_loc'),
   };
-  return (record: string[]): OmiValoriRow | string => {
+  return (record: string[]): { row: OmiValoriRow; warning?: string } | string => {
     const f = dataFields(record, expected);
     if (typeof f === 'string') return f;
     const at = (i: number) => (i < 0 ? '' : (f[i] ?? '').trim());
-    try {
-      const prov = at(c.prov);
-      const comune = at(c.comune);
-      const linkZona = at(c.linkZona);
-      if (!prov) return 'Prov mancante';
-      if (!comune) return 'Comune_descrizione mancante';
-      if (!linkZona) return 'LinkZona mancante';
-      const codTipRaw = at(c.codTip);
-      if (!/^\d{1,3}$/.test(codTipRaw) || Number(codTipRaw) === 0) return `Cod_Tip non valido: "${codTipRaw}"`;
-      const statoRaw = at(c.stato).toUpperCase();
-      if (statoRaw !== '' && !isStato(statoRaw)) return `Stato non valido: "${statoRaw}"`;
-      return {
-        areaTerritoriale: at(c.area),
-        regione: at(c.regione),
-        prov: prov.toUpperCase(),
-        comuneIstat: at(c.istat),
-        comuneCat: at(c.cat),
-        sez: at(c.sez),
-        comuneAmm: at(c.amm),
-        comuneDescrizione: comune,
-        fascia: at(c.fascia),
-        zona: at(c.zona),
-        linkZona,
-        codTip: Number(codTipRaw),
-        descrTipologia: at(c.descr),
-        stato: statoRaw === '' ? null : (statoRaw as OmiValoriRow['stato']),
-        statoPrev: at(c.statoPrev).toUpperCase() === 'P',
-        comprMin: parseValue(at(c.comprMin), 'Compr_min'),
-        comprMax: parseValue(at(c.comprMax), 'Compr_max'),
-        supNlCompr: at(c.supCompr),
-        locMin: parseValue(at(c.locMin), 'Loc_min'),
-        locMax: parseValue(at(c.locMax), 'Loc_max'),
-        supNlLoc: at(c.supLoc),
-      };
-    } catch (err) {
-      return (err as Error).message;
-    }
+    const problems: string[] = [];
+    let unreadable = 0;
+    const value = (i: number, column: string): number | null => {
+      const n = parseOmiNumber(at(i));
+      if (n !== undefined) return n;
+      unreadable++;
+      problems.push(`${column} non numerico ("${at(i)}"), salvato vuoto`);
+      return null;
+    };
+    const flag = (i: number, column: string): string => {
+      const raw = at(i).toUpperCase();
+      if (SURFACE_FLAG.test(raw)) return raw;
+      problems.push(`${column} non valido ("${at(i)}"), salvato vuoto`);
+      return '';
+    };
+    const prov = at(c.prov);
+    const comune = at(c.comune);
+    const linkZona = at(c.linkZona);
+    if (!prov) return 'Prov mancante';
+    if (!comune) return 'Comune_descrizione mancante';
+    if (!linkZona) return 'LinkZona mancante';
+    const codTipRaw = at(c.codTip);
+    if (!/^\d{1,3}$/.test(codTipRaw) || Number(codTipRaw) === 0) return `Cod_Tip non valido: "${codTipRaw}"`;
+    const statoRaw = at(c.stato).toUpperCase();
+    if (statoRaw !== '' && !isStato(statoRaw)) return `Stato non valido: "${statoRaw}"`;
+    const comprMin = value(c.comprMin, 'Compr_min');
+    const comprMax = value(c.comprMax, 'Compr_max');
+    const locMin = value(c.locMin, 'Loc_min');
+    const locMax = value(c.locMax, 'Loc_max');
+    if (unreadable === 4) return `Nessun valore leggibile: ${problems.join('; ').replaceAll(', salvato vuoto', '')}`;
+    const row: OmiValoriRow = {
+      areaTerritoriale: at(c.area),
+      regione: at(c.regione),
+      prov: prov.toUpperCase(),
+      comuneIstat: at(c.istat),
+      comuneCat: at(c.cat),
+      sez: at(c.sez),
+      comuneAmm: at(c.amm),
+      comuneDescrizione: comune,
+      fascia: at(c.fascia),
+      zona: at(c.zona),
+      linkZona,
+      codTip: Number(codTipRaw),
+      descrTipologia: at(c.descr),
+      stato: statoRaw === '' ? null : (statoRaw as OmiValoriRow['stato']),
+      statoPrev: at(c.statoPrev).toUpperCase() === 'P',
+      comprMin,
+      comprMax,
+      supNlCompr: flag(c.supCompr, 'Sup_NL_compr'),
+      locMin,
+      locMax,
+      supNlLoc: flag(c.supLoc, 'Sup_NL_loc'),
+    };
+    return problems.length ? { row, warning: problems.join('; ') } : { row };
   };
 }
 
@@ -363,10 +391,10 @@ export async function* parseOmiCsv(
   const records = opts.engine === 'csv-parse' ? csvParseRecords(decoder) : splitRecords(decoder);
 
   const summary: OmiParseSummary = {
-    kind: undefined, rowsRead: 0, accepted: 0, rejected: 0, latin1Lines: 0, utf8Lines: 0, encoding: 'ascii', bytesRead: 0,
+    kind: undefined, rowsRead: 0, accepted: 0, rejected: 0, warnings: 0, latin1Lines: 0, utf8Lines: 0, encoding: 'ascii', bytesRead: 0,
   };
   let title: string | null = null;
-  let readValori: ((r: string[]) => OmiValoriRow | string) | undefined;
+  let readValori: ((r: string[]) => { row: OmiValoriRow; warning?: string } | string) | undefined;
   let readZone: ((r: string[]) => OmiZoneRow | string) | undefined;
   let headerSeen = false;
 
@@ -392,13 +420,14 @@ export async function* parseOmiCsv(
         if (record.every((f) => f.trim() === '')) continue;
         summary.rowsRead++;
         if (readValori) {
-          const row = readValori(record);
-          if (typeof row === 'string') {
+          const read = readValori(record);
+          if (typeof read === 'string') {
             summary.rejected++;
-            yield { type: 'rejected', line, reason: row };
+            yield { type: 'rejected', line, reason: read };
           } else {
             summary.accepted++;
-            yield { type: 'valori', line, row };
+            if (read.warning) summary.warnings++;
+            yield { type: 'valori', line, ...read };
           }
         } else {
           const row = readZone!(record);
@@ -429,7 +458,7 @@ export async function* parseOmiCsv(
 /** Whole-file convenience (tests, small files): every event collected, plus the summary. */
 export async function parseOmiFile(source: Source | Buffer | string, engine: OmiParseEngine = 'split'): Promise<{
   meta: OmiFileMeta;
-  valori: { line: number; row: OmiValoriRow }[];
+  valori: { line: number; row: OmiValoriRow; warning?: string }[];
   zones: { line: number; row: OmiZoneRow }[];
   rejected: { line: number; reason: string }[];
   summary: OmiParseSummary;
@@ -437,7 +466,7 @@ export async function parseOmiFile(source: Source | Buffer | string, engine: Omi
   const src: Source = typeof source === 'string' || Buffer.isBuffer(source) ? Readable.from([Buffer.from(source)]) : source;
   const gen = parseOmiCsv(src, { engine });
   let meta: OmiFileMeta | undefined;
-  const valori: { line: number; row: OmiValoriRow }[] = [];
+  const valori: { line: number; row: OmiValoriRow; warning?: string }[] = [];
   const zones: { line: number; row: OmiZoneRow }[] = [];
   const rejected: { line: number; reason: string }[] = [];
   for (;;) {
@@ -445,7 +474,7 @@ export async function parseOmiFile(source: Source | Buffer | string, engine: Omi
     if (next.done) return { meta: meta!, valori, zones, rejected, summary: next.value };
     const ev = next.value;
     if (ev.type === 'meta') meta = ev.meta;
-    else if (ev.type === 'valori') valori.push({ line: ev.line, row: ev.row });
+    else if (ev.type === 'valori') valori.push(ev.warning ? { line: ev.line, row: ev.row, warning: ev.warning } : { line: ev.line, row: ev.row });
     else if (ev.type === 'zone') zones.push({ line: ev.line, row: ev.row });
     else rejected.push({ line: ev.line, reason: ev.reason });
   }
@@ -477,9 +506,9 @@ const valoriLineReader = makeValoriReader([...VALORI_COLUMNS]);
 const zoneLineReader = makeZoneReader([...ZONE_COLUMNS]);
 
 export function readValoriLine(line: string): OmiValoriRow {
-  const row = valoriLineReader(line.split(';'));
-  if (typeof row === 'string') throw new Error(`Riga OMI memorizzata non valida: ${row}`);
-  return row;
+  const read = valoriLineReader(line.split(';'));
+  if (typeof read === 'string') throw new Error(`Riga OMI memorizzata non valida: ${read}`);
+  return read.row;
 }
 
 export function readZoneLine(line: string): OmiZoneRow {

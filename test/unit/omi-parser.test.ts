@@ -123,20 +123,47 @@ describe('OMI parser on crafted bad files', () => {
     expect(r.rejected).toEqual([{ line: 448, reason: 'Numero di campi errato: 19 invece di 21 (riga troncata o malformata)' }]);
   });
 
-  it('reports non-numeric prices and a wrong field count by line, never aborting', async () => {
+  it('keeps rows with an unreadable value or surface flag (stored empty, with a warning) and rejects a wrong field count', async () => {
     const bad = [...lines];
     bad[9] = bad[9]!.replace(';9000;15000;', ';abc;15000;'); // line 10: Compr_min "abc"
     bad[19] = bad[19]!.replace(';38,1;55;', ';38,1;55x;'); // line 20: Loc_max "55x"
+    bad[24] = bad[24]!.replace(/;L;([^;]*);([^;]*);L;$/, ';Q;$1;$2;L;'); // line 25: Sup_NL_compr "Q"
     bad[29] = bad[29]!.replace(';L;', ';L;extra;'); // line 30: one field too many
     bad[39] = ''; // line 40: blank line, not a row
     const r = await parseOmiFile(bad.join('\n'));
-    expect(r.summary).toMatchObject({ rowsRead: 445, accepted: 442, rejected: 3 });
-    expect(r.rejected).toEqual([
-      { line: 10, reason: 'Compr_min non numerico: "abc"' },
-      { line: 20, reason: 'Loc_max non numerico: "55x"' },
-      { line: 30, reason: 'Numero di campi errato: 22 invece di 21 (riga troncata o malformata)' },
+    expect(r.summary).toMatchObject({ rowsRead: 445, accepted: 444, rejected: 1, warnings: 3 });
+    expect(r.rejected).toEqual([{ line: 30, reason: 'Numero di campi errato: 22 invece di 21 (riga troncata o malformata)' }]);
+    const warned = r.valori.filter((v) => v.warning);
+    expect(warned.map((v) => ({ line: v.line, warning: v.warning }))).toEqual([
+      { line: 10, warning: 'Compr_min non numerico ("abc"), salvato vuoto' },
+      { line: 20, warning: 'Loc_max non numerico ("55x"), salvato vuoto' },
+      { line: 25, warning: 'Sup_NL_compr non valido ("Q"), salvato vuoto' },
     ]);
+    expect(warned[0]!.row).toMatchObject({ comprMin: null, comprMax: 15000 });
+    expect(warned[1]!.row).toMatchObject({ locMin: 38.1, locMax: null });
+    expect(warned[2]!.row.supNlCompr).toBe('');
     expect(r.valori.at(-1)!.line).toBe(448);
+  });
+
+  it('reads numbers as AdE writes them and rejects only a row with no readable value', async () => {
+    const row = lines[2]!; // ...;Compr_min;Compr_max;L;Loc_min;Loc_max;L;
+    const withValues = (v: string) => row.replace(/;[^;]*;[^;]*;L;[^;]*;[^;]*;L;$/, `;${v};L;`);
+    const file = [
+      TITLE,
+      HEADER,
+      withValues('8700;9100;L;5,1;,9'),
+      withValues('0;0;L;0;0'),
+      withValues(';;L;;'),
+      withValues('x;y;L;z;w'),
+    ].join('\n');
+    const r = await parseOmiFile(file);
+    expect(r.summary).toMatchObject({ rowsRead: 4, accepted: 3, rejected: 1, warnings: 0 });
+    expect(r.valori.map((v) => [v.row.comprMin, v.row.comprMax, v.row.locMin, v.row.locMax])).toEqual([
+      [8700, 9100, 5.1, 0.9],
+      [null, null, null, null],
+      [null, null, null, null],
+    ]);
+    expect(r.rejected[0]!.reason).toMatch(/^Nessun valore leggibile: Compr_min non numerico \("x"\)/);
   });
 
   it('reports missing key fields and unknown states', async () => {
@@ -168,7 +195,7 @@ describe('OMI parser engines', () => {
       expect(a).toEqual(b);
     }
     const crafty = await parseOmiFile(crafted);
-    expect(crafty.summary).toMatchObject({ rowsRead: 445, accepted: 442, rejected: 3 }); // lines 10, 30 and the cut line 448
+    expect(crafty.summary).toMatchObject({ rowsRead: 445, accepted: 443, rejected: 2, warnings: 1 }); // warned 10; rejected 30 and the cut line 448
   });
 });
 
