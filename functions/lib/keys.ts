@@ -62,35 +62,36 @@ export function normalizeForSort(text: string): string {
 }
 
 /**
- * OMI market data (issue 3). A quotation record is one (semester, LinkZona, Cod_Tip, Stato)
- * (docs/architecture.md, decisioni); its key is made of exactly those (Prov is LinkZona's own
- * province), so re-importing a file overwrites the same items (idempotent: a re-run after
- * a crash converges) and another semester adds history. `{stato}` is `-` when the file
- * leaves Stato empty; `{comune}` is `comuneSearchKey` (case/accent/apostrophe-insensitive);
- * `{shard}` = 0..7 from LinkZona. Semester, province, LinkZona, Cod_Tip and Stato live only
- * in the keys (parseQuotation reads them back): items stay small, which is what the
- * import's write rate depends on.
+ * OMI market data. A quotation record is one (semester, LinkZona, Cod_Tip, Stato)
+ * (docs/architecture.md, decisioni); records are stored one item per (semester, LinkZona):
+ * the zone's quotations of that semester, every type and state (a few dozen at most, a few
+ * KB), as lines of the published format. A national semester is ~24,400 items instead of
+ * ~162,000, which is what the import's write rate depends on, and the valuation reads a
+ * zone in one GetItem. Keys are made of the identity, so re-importing a file overwrites
+ * the same items (idempotent: a re-run after a crash converges) and another semester adds
+ * history. `{comune}` is `comuneSearchKey` (case/accent/apostrophe-insensitive); `{shard}` =
+ * 0..7 from LinkZona.
  *
- * | item                | pk                          | sk                        | gsi1 (pk / sk)                                          | gsi3 (pk / sk)                |
- * |---------------------|-----------------------------|---------------------------|---------------------------------------------------------|-------------------------------|
- * | quotation           | OMIS#{sem}#{prov}#{shard}   | Q#{linkZona}#{codTip}#{stato} | OMIV#{prov}#{comune}#{codTip} / {sem}#{linkZona}#{stato} |                           |
- * | zone description    | OMIS#{sem}#{prov}#{shard}   | Z#{linkZona}              | OMIZ#{prov}#{comune} / {sem}#{linkZona}                 |                               |
- * | semester manifest   | OMI#META                    | SEM#{sem}                 |                                                         |                               |
- * | listing index chunk | OMIIDX#{sem}#{prov}         | {version}#{part}          |                                                         |                               |
- * | import / clear job  | OMIJOB#{jobId}              | JOB                       |                                                         | OMIJOBS / {createdAt}#{jobId} |
+ * | item                | pk                          | sk              | gsi1 (pk / sk)                          | gsi3 (pk / sk)                |
+ * |---------------------|-----------------------------|-----------------|-----------------------------------------|-------------------------------|
+ * | zone quotations     | OMIS#{sem}#{prov}#{shard}   | Q#{linkZona}    | OMIV#{prov}#{comune} / {sem}#{linkZona} |                               |
+ * | zone description    | OMIS#{sem}#{prov}#{shard}   | Z#{linkZona}    | OMIZ#{prov}#{comune} / {sem}#{linkZona} |                               |
+ * | semester manifest   | OMI#META                    | SEM#{sem}       |                                         |                               |
+ * | listing index chunk | OMIIDX#{sem}#{prov}         | {version}#{part}|                                         |                               |
+ * | import / clear job  | OMIJOB#{jobId}              | JOB             |                                         | OMIJOBS / {createdAt}#{jobId} |
  *
  * Access patterns:
- * - valuation: gsi1 OMIV#{prov}#{comune}#{codTip}, newest first (ScanIndexForward false),
- *   stopping after the newest usable semester; the comune's zone descriptions: gsi1
- *   OMIZ#{prov}#{comune}; the chosen zone's history: BatchGet of its keys in every
- *   semester the manifests list.
- * - every record of a semester and province (import: exact inserted/updated after a run
+ * - valuation: gsi1 OMIV#{prov}#{comune}, newest first (ScanIndexForward false), stopping
+ *   after the newest semester with usable values of the wanted type; the comune's zone
+ *   descriptions: gsi1 OMIZ#{prov}#{comune}; the chosen zone's history: BatchGet of its
+ *   zone item in every semester the manifests list.
+ * - every item of a semester and province (import: exact inserted/updated after a run
  *   died; clear: what to delete): Query pk OMIS#{sem}#{prov}#{0..7}, strongly consistent.
  *   Sharded so a national import never writes more than ~1/8 of a province to one key.
  * - OMI data page: the semester manifests (one Query of OMI#META) name the provinces and
  *   the current version of each (semester, province) index chunk: compressed, compact rows
  *   (comune, zone, type, state) that the listing filters in memory (cached per warm
- *   Lambda by version) for the exact total, then BatchGets the 50 records of the page.
+ *   Lambda by version) for the exact total, then BatchGets the zones of the page's rows.
  * - import progress: GetItem OMIJOB#{jobId}; recent jobs: gsi3 OMIJOBS, newest first.
  */
 export const OMI_SHARDS = 8;
@@ -103,33 +104,31 @@ function omiShard(linkZona: string): number {
 
 const omiStato = (stato: string | null | undefined) => (stato ? stato : '-');
 
-export interface OmiRecordId {
+export interface OmiZoneId {
   semester: string;
   prov: string;
   linkZona: string;
-  codTip: number;
-  stato: string | null;
 }
 
 export const omiKeys = {
-  quotation: (q: OmiRecordId) => ({
-    pk: `OMIS#${q.semester}#${q.prov}#${omiShard(q.linkZona)}`,
-    sk: `Q#${q.linkZona}#${q.codTip}#${omiStato(q.stato)}`,
+  /** a zone's quotations of one semester */
+  zoneQuotations: (z: OmiZoneId) => ({
+    pk: `OMIS#${z.semester}#${z.prov}#${omiShard(z.linkZona)}`,
+    sk: `Q#${z.linkZona}`,
   }),
-  quotationIndex: (q: { prov: string; comuneKey: string; linkZona: string; codTip: number; stato: string | null; semester: string }) => ({
-    gsi1pk: `OMIV#${q.prov}#${q.comuneKey}#${q.codTip}`,
-    gsi1sk: `${q.semester}#${q.linkZona}#${omiStato(q.stato)}`,
+  zoneQuotationsIndex: (z: OmiZoneId & { comuneKey: string }) => ({
+    gsi1pk: `OMIV#${z.prov}#${z.comuneKey}`,
+    gsi1sk: `${z.semester}#${z.linkZona}`,
   }),
-  /** the record identity in a quotation's keys */
-  parseQuotation: (pk: string, sk: string): OmiRecordId => {
+  /** the zone identity in a zone-quotations item's keys */
+  parseZoneQuotations: (pk: string, sk: string): OmiZoneId => {
     const [, semester, prov] = pk.split('#');
-    const [, linkZona, codTip, stato] = sk.split('#');
-    return { semester: semester!, prov: prov!, linkZona: linkZona!, codTip: Number(codTip), stato: stato === '-' ? null : stato! };
+    return { semester: semester!, prov: prov!, linkZona: sk.slice(2) };
   },
-  /** valuation candidates: every semester, newest first with ScanIndexForward false */
-  quotationsOfComune: (prov: string, comuneKey: string, codTip: number) => ({ index: 'gsi1' as const, pk: `OMIV#${prov}#${comuneKey}#${codTip}` }),
-  /** identity of a record inside its semester and province (= its sk) */
-  quotationIdentity: (q: { linkZona: string; codTip: number; stato: string | null }) => `Q#${q.linkZona}#${q.codTip}#${omiStato(q.stato)}`,
+  /** valuation candidates: every semester's zones of a comune, newest first with ScanIndexForward false */
+  quotationsOfComune: (prov: string, comuneKey: string) => ({ index: 'gsi1' as const, pk: `OMIV#${prov}#${comuneKey}` }),
+  /** identity of a record inside its semester and province */
+  quotationIdentity: (q: { linkZona: string; codTip: number; stato: string | null }) => `${q.linkZona}#${q.codTip}#${omiStato(q.stato)}`,
   quotationSkPrefix: 'Q#',
 
   zone: (z: { semester: string; prov: string; linkZona: string }) => ({

@@ -5,9 +5,9 @@
  * How: one Query of the semester manifests -> the (semester, province) index chunks the
  * filters need (cached in this warm Lambda by version; a re-import writes a new version,
  * so a stale chunk is never used) -> filter in memory for the exact total -> one
- * BatchGetItem of the page's records. No Scan.
+ * BatchGetItem of the zone items holding the page's records. No Scan.
  */
-import { batchGet, listSemesters, toQuotation, type IndexRef } from './omi-store';
+import { batchGet, listSemesters, toQuotations, type IndexRef, type OmiRecord } from './omi-store';
 import type { QuotationListItem, QuotationPage } from '../domain/omi/api';
 import { omiKeys } from '../lib/keys';
 import { decodeChunk, selectPage, type IndexChunk } from './listing-index';
@@ -72,13 +72,17 @@ export async function listQuotations(f: QuotationFilters): Promise<QuotationPage
     }
     const comuneKey = f.comune ? comuneSearchKey(f.comune) : undefined;
     const { total, hits } = selectPage(chunks, { comuneKey: comuneKey || undefined, codTip: f.codTip, stato: f.stato }, (f.page - 1) * PAGE_SIZE, PAGE_SIZE);
-    const keys = hits.map((h) => omiKeys.quotation(h));
-    const records = keys.length ? await batchGet(keys) : new Map<string, Record<string, unknown>>();
+    // the page's rows live in a few zone items: one BatchGet of those, then each row by identity
+    const zoneKeys = new Map(hits.map((h) => omiKeys.zoneQuotations(h)).map((k) => [`${k.pk}|${k.sk}`, k]));
+    const zoneItems = zoneKeys.size ? await batchGet([...zoneKeys.values()]) : new Map<string, Record<string, unknown>>();
+    const records = new Map<string, OmiRecord>();
+    for (const item of zoneItems.values()) {
+      for (const q of toQuotations(item)) records.set(`${q.semester}|${q.prov}|${omiKeys.quotationIdentity(q)}`, q);
+    }
     const items: QuotationListItem[] = [];
-    keys.forEach((k) => {
-      const item = records.get(`${k.pk}|${k.sk}`);
-      if (!item) return;
-      const q = toQuotation(item);
+    hits.forEach((h) => {
+      const q = records.get(`${h.semester}|${h.prov}|${omiKeys.quotationIdentity(h)}`);
+      if (!q) return;
       items.push({
         id: `${q.semester}|${q.linkZona}|${q.codTip}|${q.stato ?? '-'}`,
         semestre: q.semester,

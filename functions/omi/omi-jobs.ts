@@ -114,7 +114,7 @@ export async function claimJob(
           'etag = :etag, fileName = if_not_exists(fileName, :fileName), semester = if_not_exists(semester, :semester), ' +
           's3Key = if_not_exists(s3Key, :s3Key), createdAt = if_not_exists(createdAt, :at), gsi3pk = if_not_exists(gsi3pk, :g3pk), ' +
           'gsi3sk = if_not_exists(gsi3sk, :g3sk), rowsRead = :zero, inserted = :zero, updated = :zero, rejected = :zero, ' +
-          'rejectedReasons = :none, bytesRead = :zero, bytesTotal = :bytesTotal, deleted = :zero, progress = :zero, ' +
+          'rejectedReasons = :none, warnings = :zero, warningReasons = :none, bytesRead = :zero, bytesTotal = :bytesTotal, deleted = :zero, progress = :zero, ' +
           'finishedAt = :null, #error = :null, durationMs = :null',
         ConditionExpression:
           'attribute_not_exists(pk) OR #status IN (:pending, :failed) OR (#status = :running AND heartbeatAt < :stale) ' +
@@ -154,7 +154,7 @@ export async function claimJob(
 }
 
 type Progress = Partial<Pick<OmiJob,
-  'rowsRead' | 'inserted' | 'updated' | 'rejected' | 'rejectedReasons' | 'bytesRead' | 'bytesTotal' | 'deleted' | 'total' |
+  'rowsRead' | 'inserted' | 'updated' | 'rejected' | 'rejectedReasons' | 'warnings' | 'warningReasons' | 'bytesRead' | 'bytesTotal' | 'deleted' | 'total' |
   'progress' | 'fileKind' | 'encoding' | 'semester'>>;
 
 /** Progress of the run that holds the job (a newer run takes over: this one's writes then fail). */

@@ -1,29 +1,38 @@
 /**
- * OMI data in the single table (keys in keys.ts, omiKeys): quotation records, zone
- * descriptions, semester manifests and the listing index chunks.
+ * OMI data in the single table (keys in keys.ts, omiKeys): zone-quotations items (one per
+ * semester and LinkZona, holding that zone's records), zone descriptions, semester
+ * manifests and the listing index chunks.
  */
 import { BatchGetCommand, BatchWriteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { ddb } from '../lib/aws/ddb';
 import { requireConfig } from '../lib/config';
-import { omiKeys } from '../lib/keys';
+import { omiKeys, type OmiZoneId } from '../lib/keys';
 import { comuneSearchKey } from '../domain/omi/names';
 import { descrTipologia, type Stato } from '../domain/omi/tipologia';
 import type { OmiQuotation, OmiValoriRow, OmiZoneInfo, OmiZoneRow } from '../domain/omi/types';
-import { formatValoriLine, formatZoneLine, readValoriLine, readZoneLine } from './parse-omi';
+import { formatZoneLine, readValoriLine, readZoneLine } from './parse-omi';
 import { buildChunk, chunkEntries, decodeChunk, encodeChunk, type IndexChunk, type IndexEntry } from './listing-index';
 
 const table = () => requireConfig('TABLE_NAME');
 
 /**
- * A quotation item: its keys and the row itself as a line of the published format (see
- * formatValoriLine). Semester, province, LinkZona, Cod_Tip and Stato are also in the keys.
- * Five attributes: DynamoDB (and its emulator) writes small, few-attribute items fastest,
- * measured ~25% faster than one attribute per column.
+ * A zone-quotations item: its keys and the zone's records of the semester as lines of the
+ * published format (formatValoriLine), one per line. One item per zone: the import writes
+ * ~24,400 items for a national semester, not ~162,000.
  */
-export function quotationItem(row: OmiValoriRow, semester: string): Record<string, unknown> {
-  const comuneKey = comuneSearchKey(row.comuneDescrizione);
-  const id = { semester, prov: row.prov, linkZona: row.linkZona, codTip: row.codTip, stato: row.stato };
-  return { ...omiKeys.quotation(id), ...omiKeys.quotationIndex({ ...id, comuneKey }), row: formatValoriLine(row) };
+export function zoneQuotationsItem(zone: OmiZoneId & { comune: string }, lines: readonly string[]): Record<string, unknown> {
+  const id = { semester: zone.semester, prov: zone.prov, linkZona: zone.linkZona };
+  return {
+    ...omiKeys.zoneQuotations(id),
+    ...omiKeys.zoneQuotationsIndex({ ...id, comuneKey: comuneSearchKey(zone.comune) }),
+    rows: lines.join('\n'),
+  };
+}
+
+/** A zone's stored item, read strongly consistent (the import merges rows a file lacks). */
+export async function getZoneQuotations(zone: OmiZoneId): Promise<Record<string, unknown> | undefined> {
+  const res = await ddb().send(new GetCommand({ TableName: table(), Key: omiKeys.zoneQuotations(zone), ConsistentRead: true }));
+  return res.Item;
 }
 
 export function zoneItem(row: OmiZoneRow, semester: string): Record<string, unknown> {
@@ -104,8 +113,8 @@ export async function loadExisting(
           TableName: table(),
           KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
           ExpressionAttributeValues: { ':pk': q.pk, ':prefix': prefix },
-          ProjectionExpression: kind === 'quotations' ? 'sk, #row' : 'sk',
-          ExpressionAttributeNames: kind === 'quotations' ? { '#row': 'row' } : undefined,
+          ProjectionExpression: kind === 'quotations' ? 'sk, #rows' : 'sk',
+          ExpressionAttributeNames: kind === 'quotations' ? { '#rows': 'rows' } : undefined,
           ConsistentRead: true,
         },
         (item) => {
@@ -113,7 +122,7 @@ export async function loadExisting(
             entries.set(item.sk as string, null);
             return;
           }
-          entries.set(item.sk as string, indexEntryOf(readValoriLine(item.row as string)));
+          for (const row of readZoneRows(item)) entries.set(omiKeys.quotationIdentity(row), indexEntryOf(row));
         },
       ),
     ),
@@ -145,7 +154,10 @@ export interface IndexRef {
   /** version id of the chunk */
   v: string;
   parts: number;
+  /** records (quotations) of the (semester, province) */
   rows: number;
+  /** zone-quotations items holding them */
+  zones?: number;
 }
 
 export interface SemesterManifest {
@@ -205,7 +217,7 @@ export async function writeIndexChunk(semester: string, prov: string, entries: I
       ddb().send(new PutCommand({ TableName: table(), Item: { ...omiKeys.indexChunk(semester, prov, version, part), entity: 'omiIndexChunk', data } })),
     ),
   );
-  const ref: IndexRef = { v: version, parts: parts.length, rows: chunk.size };
+  const ref: IndexRef = { v: version, parts: parts.length, rows: chunk.size, zones: chunk.zoneLinks.length };
   const res = await ddb().send(
     new UpdateCommand({
       TableName: table(),
@@ -287,11 +299,15 @@ export async function batchGet(
 
 export type OmiRecord = OmiValoriRow & { semester: string };
 
-/** A quotation item back as a record: its stored line through the parser's reader, its semester from the keys. */
-export function toQuotation(item: Record<string, unknown>): OmiRecord {
-  const row = readValoriLine(item.row as string);
-  const { semester } = omiKeys.parseQuotation(item.pk as string, item.sk as string);
-  return { ...row, descrTipologia: row.descrTipologia || descrTipologia(row.codTip), semester };
+/** The rows stored in a zone-quotations item, through the parser's reader. */
+export function readZoneRows(item: Record<string, unknown>): OmiValoriRow[] {
+  return String(item.rows ?? '').split('\n').filter(Boolean).map(readValoriLine);
+}
+
+/** A zone-quotations item back as records, with the semester from its keys. */
+export function toQuotations(item: Record<string, unknown>): OmiRecord[] {
+  const { semester } = omiKeys.parseZoneQuotations(item.pk as string, item.sk as string);
+  return readZoneRows(item).map((row) => ({ ...row, descrTipologia: row.descrTipologia || descrTipologia(row.codTip), semester }));
 }
 
 const usable = (q: OmiQuotation) => (q.comprMin ?? 0) > 0 && (q.comprMax ?? 0) > 0;
@@ -299,13 +315,14 @@ const usable = (q: OmiQuotation) => (q.comprMin ?? 0) > 0 && (q.comprMax ?? 0) >
 /**
  * The valuation's data: the comune's quotations of one type for the newest semester that
  * has usable values (plus any newer semester with only 0s, so the engine can say so), and
- * the comune's zone descriptions. Two Queries, in parallel; the first stops early.
+ * the comune's zone descriptions. Two Queries, in parallel; the first reads the comune's
+ * zone items newest first and stops at the first item older than that semester.
  */
 export async function loadValuationData(prov: string, comune: string, codTip: number): Promise<{ rows: OmiQuotation[]; zones: OmiZoneInfo[] }> {
   const comuneKey = comuneSearchKey(comune);
   const rows: OmiQuotation[] = [];
   const zones: OmiZoneInfo[] = [];
-  const cq = omiKeys.quotationsOfComune(prov, comuneKey, codTip);
+  const cq = omiKeys.quotationsOfComune(prov, comuneKey);
   const zq = omiKeys.zonesOfComune(prov, comuneKey);
   let usableSemester: string | undefined;
   await Promise.all([
@@ -316,13 +333,16 @@ export async function loadValuationData(prov: string, comune: string, codTip: nu
         KeyConditionExpression: 'gsi1pk = :pk',
         ExpressionAttributeValues: { ':pk': cq.pk },
         ScanIndexForward: false,
-        Limit: 500,
+        Limit: 200,
       },
       (item) => {
-        const q = toQuotation(item);
-        if (usableSemester && q.semester < usableSemester) return false;
-        rows.push(q);
-        if (!usableSemester && usable(q)) usableSemester = q.semester;
+        const semester = String(item.gsi1sk).split('#')[0]!;
+        if (usableSemester && semester < usableSemester) return false;
+        for (const q of toQuotations(item)) {
+          if (q.codTip !== codTip) continue;
+          rows.push(q);
+          if (!usableSemester && usable(q)) usableSemester = q.semester;
+        }
       },
     ),
     queryAll(
@@ -345,11 +365,8 @@ export async function loadValuationData(prov: string, comune: string, codTip: nu
   return { rows, zones };
 }
 
-const STATI_KEYS = [null, 'OTTIMO', 'NORMALE', 'SCADENTE'] as const;
-
-/** A zone's quotations of one type in the given semesters, every state: one BatchGetItem of their keys. */
+/** A zone's quotations of one type in the given semesters, every state: one BatchGetItem of its zone items. */
 export async function loadZoneHistory(prov: string, linkZona: string, codTip: number, semesters: readonly string[]): Promise<OmiQuotation[]> {
-  const keyList = semesters.flatMap((semester) => STATI_KEYS.map((stato) => omiKeys.quotation({ semester, prov, linkZona, codTip, stato })));
-  const got = await batchGet(keyList);
-  return [...got.values()].map(toQuotation);
+  const got = await batchGet(semesters.map((semester) => omiKeys.zoneQuotations({ semester, prov, linkZona })));
+  return [...got.values()].flatMap(toQuotations).filter((q) => q.codTip === codTip);
 }

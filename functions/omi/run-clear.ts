@@ -24,8 +24,8 @@ export async function runClear(jobId: string): Promise<{ status: 'completed' | '
   const writer = new BatchWriter(ddb(), requireConfig('TABLE_NAME'), { concurrency: 16 });
   try {
     const manifests = await listSemesters();
-    // quotations are counted in the index; zone descriptions are not: the total grows if met
-    let total = manifests.reduce((s, m) => s + Object.values(m.index).reduce((t, r) => t + r.rows, 0), 0);
+    // zone-quotations items are counted in the index; zone descriptions are not: the total grows if met
+    let total = manifests.reduce((s, m) => s + Object.values(m.index).reduce((t, r) => t + (r.zones ?? r.rows), 0), 0);
     let issued = 0;
     let nextReport = CLEAR_PROGRESS_EVERY;
     await updateJob(jobId, runId, { total, deleted: 0, progress: 0 });

@@ -1,8 +1,9 @@
 /**
  * The OMI import use case, run by the S3 ObjectCreated trigger: streams the dropped file
- * from S3 through the parser, writes the records in parallel BatchWriteItem calls, keeps
- * the job item's progress live, then rebuilds the listing index of every (semester,
- * province) it touched.
+ * from S3 through the parser, hands each row to the handler of the file's kind (VALORI:
+ * rows gathered into one item per zone; ZONE: one item per zone description), writes in
+ * parallel BatchWriteItem calls, keeps the job item's progress live, then rebuilds the
+ * listing index of every (semester, province) it touched.
  *
  * Exact counts: before writing the first record of a province, what the semester already
  * holds there is read (omi-store loadExisting: nothing for a new province, the listing
@@ -23,12 +24,14 @@ import { omiKeys } from '../lib/keys';
 import { logger } from '../lib/logger';
 import { activeJob, claimJob, MAX_STORED_REASONS, updateJob, type RejectedRow } from './omi-jobs';
 import {
-  getSemester, indexEntryOf, loadExisting, quotationItem, registerProvince, writeIndexChunk, zoneItem, type SemesterManifest,
+  getSemester, getZoneQuotations, indexEntryOf, loadExisting, readZoneRows, registerProvince, writeIndexChunk, zoneItem, zoneQuotationsItem,
+  type SemesterManifest,
 } from './omi-store';
 import { isSemester } from '../domain/omi/semester';
+import type { OmiValoriRow, OmiZoneRow } from '../domain/omi/types';
 import { MAX_UPLOAD_BYTES } from './drop-keys';
 import type { IndexEntry } from './listing-index';
-import { OmiFormatError, parseOmiCsv, type OmiParseSummary } from './parse-omi';
+import { formatValoriLine, OmiFormatError, parseOmiCsv, type OmiFileKind, type OmiParseSummary } from './parse-omi';
 
 /** A problem with the file itself: the job fails with this message and is not retried. */
 export class OmiImportError extends Error {
@@ -56,14 +59,41 @@ export interface ImportOutcome {
   inserted: number;
   updated: number;
   rejected: number;
+  warnings: number;
   error?: string;
   durationMs: number;
 }
 
+/** The file's records of one zone (VALORI): published lines and identities, in file order. */
+interface ZoneRows {
+  comune: string;
+  lines: string[];
+  ids: string[];
+}
+
 interface ProvinceState {
+  prov: string;
   existing: Map<string, IndexEntry | null>;
   /** the file's records of this province, by identity, with the line they came from */
   fromFile: Map<string, { entry: IndexEntry | null; line: number }>;
+  /** VALORI: the file's rows by LinkZona; zones written once and met again are re-put at the end */
+  zones: Map<string, ZoneRows>;
+  written: Set<string>;
+  reopened: Set<string>;
+  /** identities already stored, by LinkZona (built on first need) */
+  existingByZone?: Map<string, Set<string>>;
+}
+
+/** What the import does with the rows of one kind of file. */
+interface RowHandler<R> {
+  /** identity of the row within its semester and province; the same twice in a file is a duplicate */
+  identity(row: R): string;
+  duplicate(firstLine: number): string;
+  entry(row: R): IndexEntry | null;
+  /** the row is new or updated (not a duplicate): store it */
+  accept(row: R, st: ProvinceState, identity: string): Promise<void>;
+  /** after the last row */
+  finish(provinces: Iterable<ProvinceState>): Promise<void>;
 }
 
 export async function runImport(req: ImportRequest, opts: { concurrency?: number } = {}): Promise<ImportOutcome> {
@@ -80,15 +110,16 @@ export async function runImport(req: ImportRequest, opts: { concurrency?: number
   });
   if (!claimed) {
     logger.info('OMI import already done or running: event ignored', { jobId: req.jobId, key: req.key });
-    return { status: 'skipped', rowsRead: 0, inserted: 0, updated: 0, rejected: 0, durationMs: 0 };
+    return { status: 'skipped', rowsRead: 0, inserted: 0, updated: 0, rejected: 0, warnings: 0, durationMs: 0 };
   }
 
-  const counts = { rowsRead: 0, inserted: 0, updated: 0, rejected: 0 };
+  const counts = { rowsRead: 0, inserted: 0, updated: 0, rejected: 0, warnings: 0 };
   const reasons: RejectedRow[] = [];
+  const warningReasons: RejectedRow[] = [];
   let bytesRead = 0;
   let bytesTotal = req.size ?? null;
   let semester = req.semester;
-  let fileKind: 'valori' | 'zone' | undefined;
+  let fileKind: OmiFileKind | undefined;
   const provinces = new Map<string, ProvinceState>();
   const table = requireConfig('TABLE_NAME');
   const writer = new BatchWriter(ddb(), table, { concurrency: opts.concurrency ?? 16 });
@@ -97,10 +128,15 @@ export async function runImport(req: ImportRequest, opts: { concurrency?: number
     counts.rejected++;
     if (reasons.length < MAX_STORED_REASONS) reasons.push({ line, reason });
   };
+  const warn = (line: number, reason: string) => {
+    counts.warnings++;
+    if (warningReasons.length < MAX_STORED_REASONS) warningReasons.push({ line, reason });
+  };
   const progress = (extra: Record<string, unknown> = {}) =>
     updateJob(req.jobId, runId, {
       ...counts,
       rejectedReasons: reasons,
+      warningReasons,
       bytesRead,
       bytesTotal,
       progress: bytesTotal ? Math.min(99, Math.floor((bytesRead / bytesTotal) * 100)) : 0,
@@ -113,13 +149,89 @@ export async function runImport(req: ImportRequest, opts: { concurrency?: number
     let st = provinces.get(prov);
     if (!st) {
       // read what the semester holds first (the manifest as it was before this run), then register
-      const existing = await loadExisting(manifest, prov, fileKind === 'zone' ? 'zones' : 'quotations');
+      const kind = fileKind === 'zone' ? 'zones' : 'quotations';
+      const existing = await loadExisting(manifest, prov, kind);
       existingFrom[existing.source]++;
-      await registerProvince(semester!, prov, fileKind === 'zone' ? 'zones' : 'quotations');
-      st = { existing: existing.entries, fromFile: new Map() };
+      await registerProvince(semester!, prov, kind);
+      st = { prov, existing: existing.entries, fromFile: new Map(), zones: new Map(), written: new Set(), reopened: new Set() };
       provinces.set(prov, st);
     }
     return st;
+  }
+
+  /**
+   * VALORI: a zone's rows are gathered and written as one item when the file moves on to
+   * another zone (the files list a zone's rows together). A zone met again later is written
+   * whole once more at the end. Rows an earlier import stored in the zone and this file
+   * lacks are kept (merged from the stored item): an import adds and updates, never removes.
+   */
+  function valoriHandler(): RowHandler<OmiValoriRow> {
+    let open: { st: ProvinceState; linkZona: string } | undefined;
+
+    async function zoneLines(st: ProvinceState, linkZona: string): Promise<string[]> {
+      const zone = st.zones.get(linkZona)!;
+      if (!st.existingByZone) {
+        st.existingByZone = new Map();
+        for (const [id, e] of st.existing) {
+          if (!e) continue;
+          let set = st.existingByZone.get(e.linkZona);
+          if (!set) st.existingByZone.set(e.linkZona, (set = new Set()));
+          set.add(id);
+        }
+      }
+      const stored = st.existingByZone.get(linkZona);
+      if (!stored || stored.size === 0) return zone.lines;
+      const inFile = new Set(zone.ids);
+      if ([...stored].every((id) => inFile.has(id))) return zone.lines;
+      const item = await getZoneQuotations({ semester: semester!, prov: st.prov, linkZona });
+      const kept = (item ? readZoneRows(item) : []).filter((r) => !inFile.has(omiKeys.quotationIdentity(r)));
+      return [...zone.lines, ...kept.map(formatValoriLine)];
+    }
+
+    async function write(st: ProvinceState, linkZona: string): Promise<void> {
+      const zone = st.zones.get(linkZona)!;
+      await writer.put(zoneQuotationsItem({ semester: semester!, prov: st.prov, linkZona, comune: zone.comune }, await zoneLines(st, linkZona)));
+      st.written.add(linkZona);
+    }
+
+    async function close(): Promise<void> {
+      if (!open) return;
+      const { st, linkZona } = open;
+      open = undefined;
+      if (st.written.has(linkZona)) st.reopened.add(linkZona);
+      else await write(st, linkZona);
+    }
+
+    return {
+      identity: (row) => omiKeys.quotationIdentity(row),
+      duplicate: (first) => `Riga duplicata: stesso LinkZona, Cod_Tip e Stato della riga ${first}`,
+      entry: (row) => indexEntryOf(row),
+      async accept(row, st, identity) {
+        if (!open || open.st !== st || open.linkZona !== row.linkZona) {
+          await close();
+          open = { st, linkZona: row.linkZona };
+        }
+        let zone = st.zones.get(row.linkZona);
+        if (!zone) st.zones.set(row.linkZona, (zone = { comune: row.comuneDescrizione, lines: [], ids: [] }));
+        zone.lines.push(formatValoriLine(row));
+        zone.ids.push(identity);
+      },
+      async finish(all) {
+        await close();
+        await writer.flush(); // a zone's second write never shares a batch with its first
+        for (const st of all) for (const linkZona of st.reopened) await write(st, linkZona);
+      },
+    };
+  }
+
+  function zoneHandler(): RowHandler<OmiZoneRow> {
+    return {
+      identity: (row) => omiKeys.zoneIdentity(row),
+      duplicate: (first) => `Riga duplicata: stessa LinkZona della riga ${first}`,
+      entry: () => null,
+      accept: (row) => writer.put(zoneItem(row, semester!)),
+      finish: async () => undefined,
+    };
   }
 
   try {
@@ -135,6 +247,7 @@ export async function runImport(req: ImportRequest, opts: { concurrency?: number
     }
     const body = obj.Body as Readable;
     const events = parseOmiCsv(body, { onBytes: (n) => (bytesRead = n) });
+    const handlers = { valori: valoriHandler(), zone: zoneHandler() } as const;
     let summary: OmiParseSummary | undefined;
     for (;;) {
       const next = await events.next();
@@ -162,35 +275,25 @@ export async function runImport(req: ImportRequest, opts: { concurrency?: number
       counts.rowsRead++;
       if (ev.type === 'rejected') {
         reject(ev.line, ev.reason);
-      } else if (ev.type === 'valori') {
-        const row = ev.row;
-        const st = await province(row.prov);
-        const identity = omiKeys.quotationIdentity(row);
-        const first = st.fromFile.get(identity);
-        if (first) {
-          reject(ev.line, `Riga duplicata: stesso LinkZona, Cod_Tip e Stato della riga ${first.line}`);
-        } else {
-          if (st.existing.has(identity)) counts.updated++;
-          else counts.inserted++;
-          st.fromFile.set(identity, { entry: indexEntryOf(row), line: ev.line });
-          await writer.put(quotationItem(row, semester!));
-        }
       } else {
-        const row = ev.row;
-        const st = await province(row.prov);
-        const identity = omiKeys.zoneIdentity(row);
+        // one handler per file kind; the event's row matches it
+        const handler = handlers[ev.type] as RowHandler<OmiValoriRow | OmiZoneRow>;
+        const st = await province(ev.row.prov);
+        const identity = handler.identity(ev.row);
         const first = st.fromFile.get(identity);
         if (first) {
-          reject(ev.line, `Riga duplicata: stessa LinkZona della riga ${first.line}`);
+          reject(ev.line, handler.duplicate(first.line));
         } else {
           if (st.existing.has(identity)) counts.updated++;
           else counts.inserted++;
-          st.fromFile.set(identity, { entry: null, line: ev.line });
-          await writer.put(zoneItem(row, semester!));
+          if (ev.warning) warn(ev.line, ev.warning);
+          st.fromFile.set(identity, { entry: handler.entry(ev.row), line: ev.line });
+          await handler.accept(ev.row, st, identity);
         }
       }
       if (counts.rowsRead % PROGRESS_EVERY_ROWS === 0) await progress();
     }
+    if (fileKind) await handlers[fileKind].finish(provinces.values());
     await writer.flush();
 
     if (fileKind === 'valori') {

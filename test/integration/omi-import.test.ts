@@ -7,8 +7,8 @@ import { ddb } from '../../functions/lib/aws/ddb';
 import { s3 } from '../../functions/lib/aws/s3';
 import { BatchWriter } from '../../functions/lib/batch-writer';
 import { omiKeys } from '../../functions/lib/keys';
-import { quotationItem, registerProvince } from '../../functions/omi/omi-store';
-import { parseOmiFile } from '../../functions/omi/parse-omi';
+import { registerProvince, zoneQuotationsItem } from '../../functions/omi/omi-store';
+import { formatValoriLine, parseOmiFile } from '../../functions/omi/parse-omi';
 import { claimJob, createJob, updateJob, type OmiJob } from '../../functions/omi/omi-jobs';
 import {
   admin, clearAll, createUpload, importFile, postToS3, quotations, VALORI_2024, VALORI_2025, waitForJob, ZONE_2025,
@@ -120,17 +120,17 @@ describe('OMI import: bad files', () => {
 
   it('reports bad rows with line and reason and imports the rest', async () => {
     const rows = lines.slice(2, 22);
-    rows[7] = rows[7]!.replace(';9000;15000;', ';abc;15000;'); // line 10
+    rows[7] = rows[7]!.replace(';9000;15000;', ';abc;15000;'); // line 10: kept, Compr_min empty
     rows.push(lines[2]!); // line 23: the same record as line 3
     rows.push(lines[30]!.slice(0, 60)); // line 24: cut after 60 bytes, "...;MILANO;B;B13;MI0" = 11 fields
     const job = await importFile('', '2023-S1', [title, lines[1], ...rows, ''].join('\n'), 'valori_20231.csv');
-    expect(job).toMatchObject({ status: 'completed', semester: '2023-S1', rowsRead: 22, inserted: 19, updated: 0, rejected: 3 });
+    expect(job).toMatchObject({ status: 'completed', semester: '2023-S1', rowsRead: 22, inserted: 20, updated: 0, rejected: 2, warnings: 1 });
     expect(job.rejectedReasons).toEqual([
-      { line: 10, reason: 'Compr_min non numerico: "abc"' },
       { line: 23, reason: 'Riga duplicata: stesso LinkZona, Cod_Tip e Stato della riga 3' },
       { line: 24, reason: 'Numero di campi errato: 11 invece di 21 (riga troncata o malformata)' },
     ]);
-    expect((await quotations({ semestre: '2023-S1' })).body.total).toBe(19);
+    expect(job.warningReasons).toEqual([{ line: 10, reason: 'Compr_min non numerico ("abc"), salvato vuoto' }]);
+    expect((await quotations({ semestre: '2023-S1' })).body.total).toBe(20);
   });
 
   it('fails a file whose header lacks columns, naming them', async () => {
@@ -204,7 +204,11 @@ describe('OMI import: idempotent and exact when a run dies mid-file', () => {
     const up = await createUpload('QI_crash_20222_VALORI.csv', '2022-S2');
     await registerProvince('2022-S2', 'MI'); // as every run does before its first write there
     const writer = new BatchWriter(ddb(), TABLE());
-    for (const { row } of parsed.valori.slice(0, 100)) await writer.put(quotationItem(row, '2022-S2'));
+    const zones = new Map<string, string[]>();
+    for (const { row } of parsed.valori.slice(0, 100)) zones.set(row.linkZona, [...(zones.get(row.linkZona) ?? []), formatValoriLine(row)]);
+    for (const [linkZona, lines] of zones) {
+      await writer.put(zoneQuotationsItem({ semester: '2022-S2', prov: 'MI', linkZona, comune: 'MILANO' }, lines));
+    }
     await writer.flush();
     await ddb().send(
       new UpdateCommand({
@@ -236,13 +240,67 @@ describe('OMI import: idempotent and exact when a run dies mid-file', () => {
   });
 });
 
+describe('every real row is kept', () => {
+  /** The Milano 2025/1 file as another semester, with its data lines edited by `edit` (index 0 = line 3). */
+  function variant(semester: string, edit: (lines: string[]) => string[] = (l) => l): string {
+    const [title, header, ...data] = readFileSync(VALORI_2025, 'latin1').split('\n');
+    const [y, s2] = semester.split('-S');
+    return [title!.replace('Semestre 2025/1', `Semestre ${y}/${s2}`), header!, ...edit(data)].join('\n');
+  }
+
+  it('rents as AdE writes them (",9") are read, and an unreadable rent keeps the row with a warning', async () => {
+    const content = variant('2019-S1', (lines) =>
+      lines.map((l, i) => {
+        if (i === 0) return l.replace(/;L;[^;]*;([^;]*);L;$/, ';L;,9;$1;L;'); // line 3: Loc_min ,9
+        if (i === 7) return l.replace(/;L;([^;]*);[^;]*;L;$/, ';L;$1;5x;L;'); // line 10: Loc_max 5x
+        return l;
+      }),
+    );
+    const job = await importFile(VALORI_2025, '2019-S1', content, 'QI_rents_20191_VALORI.csv');
+    expect(job).toMatchObject({
+      status: 'completed', rowsRead: 446, inserted: 446, rejected: 0, rejectedReasons: [], warnings: 1,
+      warningReasons: [{ line: 10, reason: 'Loc_max non numerico ("5x"), salvato vuoto' }],
+    });
+    const all = (await quotations({ semestre: '2019-S1', page: 1 })).body;
+    expect(all.total).toBe(446);
+    const firstLine = content.split('\n')[2]!.split(';');
+    const listed = [];
+    for (let page = 1; page <= all.pages; page++) listed.push(...(await quotations({ semestre: '2019-S1', page })).body.items);
+    const first = listed.find((q) => q.linkZona === firstLine[10] && q.codTip === Number(firstLine[11]) && (q.stato ?? '') === firstLine[13]);
+    expect(first).toMatchObject({ locMin: 0.9 });
+    const tenth = content.split('\n')[9]!.split(';');
+    const warned = listed.find((q) => q.linkZona === tenth[10] && q.codTip === Number(tenth[11]) && (q.stato ?? '') === tenth[13]);
+    expect(warned).toMatchObject({ locMax: null, comprMin: Number(tenth[15]) });
+  });
+
+  it('a later file of the same semester that lacks rows updates the others and keeps those', async () => {
+    expect(await importFile(VALORI_2025, '2019-S2', variant('2019-S2'), 'QI_full_20192_VALORI.csv')).toMatchObject({ inserted: 446 });
+    const dropped = variant('2019-S2').split('\n').slice(2, 5); // lines 3-5: same zone or the next
+    const job = await importFile(VALORI_2025, '2019-S2', variant('2019-S2', (l) => l.slice(3)), 'QI_part_20192_VALORI.csv');
+    expect(job).toMatchObject({ status: 'completed', rowsRead: 443, inserted: 0, updated: 443 });
+    const page = await quotations({ semestre: '2019-S2', comune: 'milano' });
+    expect(page.body.total).toBe(446);
+    const listed = [];
+    for (let p = 1; p <= page.body.pages; p++) listed.push(...(await quotations({ semestre: '2019-S2', page: p })).body.items);
+    for (const line of dropped) {
+      const f = line.split(';');
+      const kept = listed.filter((q) => q.linkZona === f[10] && q.codTip === Number(f[11]) && (q.stato ?? '') === f[13]);
+      expect(kept).toHaveLength(1);
+      expect(kept[0]!.comprMax).toBe(Number(f[16]) || null);
+    }
+  });
+});
+
 describe('Cancella Tutti i Dati', () => {
   it('deletes every OMI record in the background with progress, then nothing is listed or valued', async () => {
     const before = (await quotations()).body.total;
-    expect(before).toBe(892 + 19 + 446 + 446);
+    // 2025-S1, 2024-S2, 2023-S1 (20 rows), 2022-S2 (crash), 2021-S1 (dropped), 2019-S1, 2019-S2
+    expect(before).toBe(892 + 20 + 446 + 446 + 446 + 446);
+    // one item per (semester, zone), counted from the files, + the 43 zone descriptions
+    const zonesOf = (file: string, from = 2, to?: number) => new Set(readFileSync(file, 'latin1').split('\n').slice(from, to).filter(Boolean).map((l) => l.split(';')[10])).size;
+    const items = 4 * zonesOf(VALORI_2025) + 2 * zonesOf(VALORI_2024) + zonesOf(VALORI_2025, 2, 22) + 43;
     const job = await clearAll();
-    // quotations + the 43 zone descriptions
-    expect(job).toMatchObject({ kind: 'clear', status: 'completed', deleted: before + 43, total: before + 43, progress: 100, error: null });
+    expect(job).toMatchObject({ kind: 'clear', status: 'completed', deleted: items, total: items, progress: 100, error: null });
     expect((await quotations()).body).toMatchObject({ items: [], total: 0, semesters: [] });
     const v = await api('POST', '/valuations/evaluate', { token: await admin(), body: { address: 'Via Brera 1', province: 'MI', city: 'Milano', surfaceArea: 80 } });
     expect(v.body).toMatchObject({ available: false });
