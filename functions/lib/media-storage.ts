@@ -1,39 +1,11 @@
 import { HeadObjectCommand } from '@aws-sdk/client-s3';
-import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
 import { s3 } from './aws/s3';
 import { requireConfig } from './config';
-import { MAX_UPLOAD_BYTES, UPLOAD_URL_TTL_SECONDS } from '../domain/property/limits';
-import type { MediaKind } from '../domain/property/media';
 
 /**
- * The private media bucket: presigned POST uploads whose policy enforces the key, the
- * content type family (image/ or video/, and exactly the declared type) and a size of
- * 1 byte to 20 MB; HeadObject to check what was uploaded.
+ * The private media bucket: HeadObject to check what the browser uploaded. The upload
+ * itself is a presigned POST made by ./presigned-upload.ts.
  */
-export interface PresignedUpload {
-  url: string;
-  fields: Record<string, string>;
-  expiresAt: string;
-}
-
-export function uploadConditions(kind: MediaKind) {
-  return [
-    ['content-length-range', 1, MAX_UPLOAD_BYTES],
-    ['starts-with', '$Content-Type', `${kind}/`],
-  ] as [string, string | number, string | number][];
-}
-
-export async function presignMediaUpload(input: { key: string; contentType: string; kind: MediaKind; now?: number }): Promise<PresignedUpload> {
-  const now = input.now ?? Date.now();
-  const { url, fields } = await createPresignedPost(s3(), {
-    Bucket: requireConfig('MEDIA_BUCKET'),
-    Key: input.key,
-    Conditions: uploadConditions(input.kind) as never,
-    Fields: { 'Content-Type': input.contentType },
-    Expires: UPLOAD_URL_TTL_SECONDS,
-  });
-  return { url, fields, expiresAt: new Date(now + UPLOAD_URL_TTL_SECONDS * 1000).toISOString() };
-}
 
 /** What S3 holds at that key, or undefined when there is no such object. */
 export async function headMedia(key: string): Promise<{ contentType: string; size: number } | undefined> {

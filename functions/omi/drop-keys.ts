@@ -8,8 +8,6 @@
 import { createHash } from 'node:crypto';
 import { isSemester, semesterFromFileName } from '../domain/omi/semester';
 
-export const MAX_UPLOAD_BYTES = 50 * 1024 * 1024;
-
 export function importObjectKey(jobId: string, semester: string, fileName: string): string {
   return `imports/${jobId}/${semester}/${fileName}`;
 }

@@ -29,7 +29,7 @@ import {
 } from './omi-store';
 import { isSemester } from '../domain/omi/semester';
 import type { OmiValoriRow, OmiZoneRow } from '../domain/omi/types';
-import { MAX_UPLOAD_BYTES } from './drop-keys';
+import { OMI_MAX_BYTES, tooLargeMessage } from '../domain/uploads';
 import type { IndexEntry } from './listing-index';
 import { formatValoriLine, OmiFormatError, parseOmiCsv, type OmiFileKind, type OmiParseSummary } from './parse-omi';
 
@@ -240,10 +240,10 @@ export async function runImport(req: ImportRequest, opts: { concurrency?: number
     }
     const obj = await s3().send(new GetObjectCommand({ Bucket: req.bucket, Key: req.key }));
     bytesTotal = obj.ContentLength ?? bytesTotal;
-    // S3 enforces the upload policy's 50 MB; a file that got in another way is refused here
-    if (bytesTotal !== null && bytesTotal > MAX_UPLOAD_BYTES) {
+    // S3 enforces the upload policy's size limit; a file that got in another way is refused here
+    if (bytesTotal !== null && bytesTotal > OMI_MAX_BYTES) {
       obj.Body?.transformToWebStream?.().cancel().catch(() => undefined);
-      throw new OmiImportError('Il file supera la dimensione massima di 50 MB');
+      throw new OmiImportError(tooLargeMessage(OMI_MAX_BYTES));
     }
     const body = obj.Body as Readable;
     const events = parseOmiCsv(body, { onBytes: (n) => (bytesRead = n) });

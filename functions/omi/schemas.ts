@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { isSemester, SEMESTER_FORMAT_MESSAGE } from '../domain/omi/semester';
 import { isStato, parseTipologia, type Stato } from '../domain/omi/tipologia';
-import { MAX_UPLOAD_BYTES } from './drop-keys';
+import { OMI_MAX_BYTES, tooLargeMessage } from '../domain/uploads';
 
 const MISSING = 'Seleziona un file e specifica il semestre';
 
@@ -32,7 +32,7 @@ export const uploadBody = z.object({
     .number({ error: 'Dimensione del file non valida' })
     .int()
     .positive('Il file è vuoto')
-    .max(MAX_UPLOAD_BYTES, 'Il file supera la dimensione massima di 50 MB')
+    .max(OMI_MAX_BYTES, tooLargeMessage(OMI_MAX_BYTES))
     .optional(),
 });
 

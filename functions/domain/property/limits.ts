@@ -5,8 +5,11 @@
  * property + invitation + lead e-mail outbox + first valuation = 4, so rooms + media must
  * stay within 96: at most 20 rooms and 76 photos/videos in all.
  */
-export const MAX_UPLOAD_BYTES = 20 * 1024 * 1024;
-export const MAX_UPLOAD_MB = 20;
+import { MEDIA_MAX_BYTES, MEDIA_UPLOAD_TTL_SECONDS, megabytes } from '../uploads';
+
+/** A photo or video: at most 20 MB (the one constant is MEDIA_MAX_BYTES in domain/uploads.ts). */
+export const MAX_UPLOAD_BYTES = MEDIA_MAX_BYTES;
+export const MAX_UPLOAD_MB = megabytes(MEDIA_MAX_BYTES);
 export const MAX_ROOMS = 20;
 export const MAX_MEDIA = 76;
 export const TRANSACTION_MAX_ITEMS = 100;
@@ -22,7 +25,7 @@ export const MAX_AMOUNT = 1_000_000_000;
 export const MAX_SURFACE = 100_000;
 
 /** Presigned upload forms expire after this many seconds. */
-export const UPLOAD_URL_TTL_SECONDS = 600;
+export const UPLOAD_URL_TTL_SECONDS = MEDIA_UPLOAD_TTL_SECONDS;
 
 /** Anonymous abuse protection: requests per client IP per fixed window. */
 export const RATE_LIMITS = {

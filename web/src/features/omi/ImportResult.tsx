@@ -1,22 +1,75 @@
-import { CircleCheck } from 'lucide-react';
-import type { OmiJob } from './api';
+import type { ReactNode } from 'react';
+import { CircleCheck, TriangleAlert } from 'lucide-react';
+import type { OmiJob, RejectedRow } from '@domain/omi/api';
 import { formatDuration, formatNumber } from './format';
 
-function Stat({ label, value, testId, tone }: { label: string; value: number; testId: string; tone?: 'danger' }) {
+const STAT_TONES = { default: 'text-green-950', danger: 'text-red-800', warning: 'text-amber-800' } as const;
+
+function Stat({ label, value, testId, tone = 'default' }: { label: string; value: number; testId: string; tone?: keyof typeof STAT_TONES }) {
   return (
     <div className="rounded-xl bg-white/70 px-4 py-3">
       <dt className="text-sm text-green-900">{label}</dt>
-      <dd className={tone === 'danger' ? 'text-2xl font-bold text-red-800' : 'text-2xl font-bold text-green-950'} data-testid={testId}>
+      <dd className={`text-2xl font-bold ${STAT_TONES[tone]}`} data-testid={testId}>
         {formatNumber(value)}
       </dd>
     </div>
   );
 }
 
-/** The green box after an import (spec 001): rows processed, inserted, updated, errors only when > 0. */
+/** "1 riga" / "12 righe" */
+function rows(n: number, one: string, many: string): string {
+  return n === 1 ? `1 ${one}` : `${formatNumber(n)} ${many}`;
+}
+
+/**
+ * The success toast's description: the spec's "{imported} nuovi record, {updated} aggiornati",
+ * then, each on its own line, the rows kept with a warning and the rows rejected.
+ */
+export function importSummary(job: OmiJob): ReactNode {
+  const summary = `${formatNumber(job.inserted)} nuovi record, ${formatNumber(job.updated)} aggiornati`;
+  if (job.warnings === 0 && job.rejected === 0) return summary;
+  return (
+    <>
+      <span className="block">{summary}</span>
+      {job.warnings > 0 && (
+        <span className="block">{rows(job.warnings, 'riga importata con avviso', 'righe importate con avviso')} (valore non leggibile salvato vuoto)</span>
+      )}
+      {job.rejected > 0 && <span className="block">{rows(job.rejected, 'riga scartata', 'righe scartate')}</span>}
+    </>
+  );
+}
+
+/** The first rows of a list (capped by the server), behind a "Mostra ..." disclosure. */
+function RowList({ items, total, what, testId, tone }: { items: RejectedRow[]; total: number; what: [string, string]; testId: string; tone: 'danger' | 'warning' }) {
+  const shown = items.length;
+  if (shown === 0) return null;
+  const capped = shown < total;
+  // "Mostra la riga scartata", "Mostra le prime 20 righe scartate (su 1.234)"
+  const summary =
+    (shown === 1 ? `Mostra la ${capped ? 'prima ' : ''}${what[0]}` : `Mostra le ${capped ? 'prime ' : ''}${formatNumber(shown)} ${what[1]}`) +
+    (capped ? ` (su ${formatNumber(total)})` : '');
+  return (
+    <details className={tone === 'danger' ? 'mt-4 rounded-xl bg-white/70 px-4 py-3 text-sm' : 'mt-2'} data-testid={testId}>
+      <summary className={`cursor-pointer font-semibold ${tone === 'danger' ? 'text-red-800' : 'text-amber-900'}`}>
+        {summary}
+      </summary>
+      <ul className="mt-2 max-h-64 space-y-1 overflow-y-auto text-slate-800">
+        {items.map((r) => (
+          <li key={`${r.line}-${r.reason}`} className="break-words">
+            <span className="font-semibold">Riga {formatNumber(r.line)}:</span> {r.reason}
+          </li>
+        ))}
+      </ul>
+    </details>
+  );
+}
+
+/**
+ * The green box after an import (spec 001): rows processed, inserted, updated, errors only
+ * when > 0; apart from the errors (rows not imported), the rows imported with a warning.
+ */
 export function ImportResult({ job }: { job: OmiJob }) {
   const zone = job.fileKind === 'zone';
-  const shown = job.rejectedReasons.length;
   return (
     <section
       aria-labelledby="omi-import-result-title"
@@ -42,22 +95,28 @@ export function ImportResult({ job }: { job: OmiJob }) {
         <Stat label="Nuovi record inseriti" value={job.inserted} testId="omi-result-inserted" />
         <Stat label="Record aggiornati" value={job.updated} testId="omi-result-updated" />
         {job.rejected > 0 && <Stat label="Errori" value={job.rejected} testId="omi-result-errors" tone="danger" />}
+        {job.warnings > 0 && <Stat label="Importate con avviso" value={job.warnings} testId="omi-result-warnings" tone="warning" />}
       </dl>
-      {job.rejected > 0 && shown > 0 && (
-        <details className="mt-4 rounded-xl bg-white/70 px-4 py-3 text-sm" data-testid="omi-result-rejected">
-          <summary className="cursor-pointer font-semibold text-red-800">
-            {shown < job.rejected
-              ? `Mostra le prime ${formatNumber(shown)} righe scartate (su ${formatNumber(job.rejected)})`
-              : `Mostra ${shown === 1 ? 'la riga scartata' : `le ${formatNumber(shown)} righe scartate`}`}
-          </summary>
-          <ul className="mt-2 max-h-64 space-y-1 overflow-y-auto text-slate-800">
-            {job.rejectedReasons.map((r) => (
-              <li key={`${r.line}-${r.reason}`} className="break-words">
-                <span className="font-semibold">Riga {formatNumber(r.line)}:</span> {r.reason}
-              </li>
-            ))}
-          </ul>
-        </details>
+      {job.rejected > 0 && (
+        <RowList items={job.rejectedReasons} total={job.rejected} what={['riga scartata', 'righe scartate']} testId="omi-result-rejected" tone="danger" />
+      )}
+      {job.warnings > 0 && (
+        <section
+          aria-labelledby="omi-import-warnings-title"
+          className="mt-4 rounded-xl border border-amber-300 bg-amber-50 px-4 py-3 text-sm"
+          data-testid="omi-result-warning-rows"
+        >
+          <h3 id="omi-import-warnings-title" className="flex items-center gap-2 font-semibold text-amber-900">
+            <TriangleAlert aria-hidden="true" className="size-4 shrink-0" />
+            Righe importate con avviso
+          </h3>
+          <p className="mt-1 text-slate-800">
+            {job.warnings === 1 ? 'Una riga è stata importata' : `${formatNumber(job.warnings)} righe sono state importate`}, ma un
+            valore secondario (per esempio un canone di locazione o l&apos;indicazione della superficie) non era leggibile ed è stato
+            salvato vuoto. Il motivo è indicato riga per riga.
+          </p>
+          <RowList items={job.warningReasons} total={job.warnings} what={['riga con avviso', 'righe con avviso']} testId="omi-result-warning-list" tone="warning" />
+        </section>
       )}
     </section>
   );

@@ -1,22 +1,15 @@
 /**
  * Client of the OMI routes (functions/routes.ts: /omi/*) and the browser upload to the OMI
- * drop bucket; the response shapes are the server's (functions/domain/omi/api.ts).
+ * drop bucket; the response shapes are the server's (functions/domain/omi/api.ts,
+ * functions/domain/uploads.ts).
  */
 import type { OmiJob, QuotationListItem, QuotationPage } from '@domain/omi/api';
-import { ApiError, api, NETWORK_ERROR_MESSAGE } from '@/lib/api';
+import type { OmiUploadTicket } from '@domain/uploads';
+import { ApiError, api } from '@/lib/api';
+import { uploadFile } from '@/lib/upload';
 
-export type { OmiJob, QuotationPage };
+export type { OmiJob, OmiUploadTicket, QuotationPage };
 export type Quotation = QuotationListItem;
-
-export interface UploadTicket {
-  jobId: string;
-  key: string;
-  semester: string;
-  fileName: string;
-  upload: { method: 'POST'; url: string; fields: Record<string, string> };
-  maxBytes: number;
-  expiresIn: number;
-}
 
 export interface QuotationFilters {
   comune: string;
@@ -35,8 +28,8 @@ export const omiKeys = {
   jobs: ['omi', 'jobs'] as const,
 };
 
-export function createUpload(input: { fileName: string; semester: string; size: number }): Promise<UploadTicket> {
-  return api.post<UploadTicket>('/omi/uploads', input);
+export function createUpload(input: { fileName: string; semester: string; size: number }): Promise<OmiUploadTicket> {
+  return api.post<OmiUploadTicket>('/omi/uploads', input);
 }
 
 export function getImportJob(jobId: string, signal?: AbortSignal): Promise<OmiJob> {
@@ -59,52 +52,14 @@ export function listQuotations(filters: QuotationFilters, page: number, signal?:
   return api.get<QuotationPage>('/omi/quotations', { query: { ...filters, page }, signal });
 }
 
-export const UPLOAD_TOO_LARGE_MESSAGE = 'Il file supera la dimensione massima di 50 MB';
-
-/** The Italian message for an S3 error answer to the browser's POST. */
-function s3UploadError(status: number, body: string): string {
-  const code = /<Code>([^<]+)<\/Code>/.exec(body)?.[1];
-  if (code === 'EntityTooLarge') return UPLOAD_TOO_LARGE_MESSAGE;
-  if (code === 'EntityTooSmall') return 'Il file è vuoto';
-  if (code === 'AccessDenied' && /expired/i.test(body)) return 'Il permesso di caricamento è scaduto: riprova.';
-  return `Caricamento del file non riuscito (errore ${status}${code ? ` ${code}` : ''}). Riprova.`;
-}
-
-/**
- * Sends the file to the bucket with the presigned POST. XMLHttpRequest (not fetch) for the
- * upload progress of a national file (~19 MB). Only the signed fields and the file are sent:
- * S3 refuses a form field the policy does not name.
- */
+/** Sends the file to the drop bucket with the ticket's presigned POST (bytes sent, file size). */
 export function uploadToBucket(
-  ticket: UploadTicket['upload'],
+  ticket: OmiUploadTicket,
   file: File,
   onProgress: (loaded: number, total: number) => void,
   signal?: AbortSignal,
 ): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const form = new FormData();
-    for (const [name, value] of Object.entries(ticket.fields)) form.append(name, value);
-    form.append('file', file, file.name);
-    const xhr = new XMLHttpRequest();
-    xhr.open('POST', ticket.url);
-    // the request is the file plus the form fields: report the file's share of it
-    xhr.upload.onprogress = (e) => {
-      const share = e.lengthComputable && e.total > 0 ? e.loaded / e.total : 0;
-      onProgress(Math.min(file.size, Math.round(share * file.size)), file.size);
-    };
-    xhr.onload = () => {
-      if (xhr.status >= 200 && xhr.status < 300) {
-        onProgress(file.size, file.size);
-        resolve();
-      } else {
-        reject(new ApiError(xhr.status, s3UploadError(xhr.status, xhr.responseText ?? ''), 'UPLOAD'));
-      }
-    };
-    xhr.onerror = () => reject(new ApiError(0, NETWORK_ERROR_MESSAGE, 'NETWORK'));
-    xhr.onabort = () => reject(new DOMException('Caricamento annullato', 'AbortError'));
-    signal?.addEventListener('abort', () => xhr.abort(), { once: true });
-    xhr.send(form);
-  });
+  return uploadFile(ticket.upload, file, { onProgress, signal });
 }
 
 export const POLL_INTERVAL_MS = 600;

@@ -1,0 +1,103 @@
+import { useState } from 'react';
+import { describeImportSpeed, formatTimeLeftPhrase, importSpeed } from '@domain/omi/progress';
+import type { OmiJob } from './api';
+import { formatBytes, formatNumber } from './format';
+import { ProgressBar } from './ProgressBar';
+import type { ImportProgress } from './use-omi-import';
+
+/** Screen readers hear the progress at these steps (percent), not at every poll. */
+const ANNOUNCE_EVERY = 25;
+
+/**
+ * The text of a polite live region that changes only when `step` changes: the value at
+ * that moment is announced once, later polls do not interrupt.
+ */
+function useStepAnnouncement(step: number, text: string): string {
+  const [spoken, setSpoken] = useState({ step, text: '' });
+  if (spoken.step !== step) {
+    setSpoken({ step, text });
+    return text;
+  }
+  return spoken.text;
+}
+
+function UploadView({ progress }: { progress: Extract<ImportProgress, { phase: 'upload' }> }) {
+  const pct = progress.total ? (progress.loaded / progress.total) * 100 : 0;
+  return (
+    <ProgressBar
+      className="mt-6"
+      label="Caricamento del file (1/2)"
+      value={pct}
+      valueText={`${formatBytes(progress.loaded)} di ${formatBytes(progress.total)}`}
+      data-testid="omi-import-progress"
+    >
+      <span className="break-all">{progress.fileName}</span> · {formatBytes(progress.loaded)} di {formatBytes(progress.total)}
+    </ProgressBar>
+  );
+}
+
+function ProcessingView({ job }: { job: OmiJob | null }) {
+  const running = job?.status === 'running';
+  const rows = job?.rowsRead ?? 0;
+  const value = job?.progress ?? 0;
+  const speed = job && running ? describeImportSpeed(job) : null;
+  const left = job && running ? importSpeed(job).secondsLeft : null;
+  const pct = Math.max(0, Math.min(100, Math.round(value)));
+  const announcement = useStepAnnouncement(
+    Math.floor(pct / ANNOUNCE_EVERY),
+    running && pct > 0 ? `Elaborazione al ${pct}%${left !== null ? `, ${formatTimeLeftPhrase(left)}` : ''}` : '',
+  );
+  return (
+    <ProgressBar
+      className="mt-6"
+      label={running ? 'Elaborazione delle righe (2/2)' : "In attesa dell'elaborazione (2/2)"}
+      value={value}
+      valueText={`${formatNumber(rows)} righe lette`}
+      data-testid="omi-import-progress"
+    >
+      <span data-testid="omi-import-rows">{formatNumber(rows)} righe lette</span>
+      {job && (job.inserted > 0 || job.updated > 0) && (
+        <>
+          {' '}· {formatNumber(job.inserted)} nuove · {formatNumber(job.updated)} aggiornate
+        </>
+      )}
+      {job && job.rejected > 0 && <> · {formatNumber(job.rejected)} scartate</>}
+      {job && job.warnings > 0 && <> · {formatNumber(job.warnings)} con avviso</>}
+      {job?.bytesTotal ? (
+        <span className="block text-slate-600">
+          {formatBytes(job.bytesRead)} di {formatBytes(job.bytesTotal)} elaborati
+        </span>
+      ) : null}
+      {speed && (
+        <span className="block text-slate-600" data-testid="omi-import-speed">
+          {speed}
+        </span>
+      )}
+      <span className="sr-only" aria-live="polite" aria-atomic="true">
+        {announcement}
+      </span>
+    </ProgressBar>
+  );
+}
+
+/** The import's progress: the upload (1/2), then the rows processed on the server (2/2) with speed and time left. */
+export function ImportProgressView({ progress }: { progress: ImportProgress }) {
+  return progress.phase === 'upload' ? <UploadView progress={progress} /> : <ProcessingView job={progress.job} />;
+}
+
+export function ClearProgressView({ job }: { job: OmiJob | null }) {
+  const total = job?.total ?? null;
+  const deleted = job?.deleted ?? 0;
+  return (
+    <ProgressBar
+      className="mt-6"
+      tone="danger"
+      label="Cancellazione dei dati OMI"
+      value={job?.progress ?? 0}
+      valueText={total !== null ? `${formatNumber(deleted)} di ${formatNumber(total)} record` : undefined}
+      data-testid="omi-clear-progress"
+    >
+      {total !== null ? `${formatNumber(deleted)} di circa ${formatNumber(total)} record eliminati` : 'Avvio della cancellazione...'}
+    </ProgressBar>
+  );
+}

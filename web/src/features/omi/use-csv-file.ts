@@ -1,0 +1,56 @@
+import { useRef, useState, type ChangeEvent } from 'react';
+import { toast } from 'sonner';
+import { EMPTY_FILE_MESSAGE } from '@/lib/upload';
+import { CSV_ONLY_MESSAGE, isCsvFileName, semesterFromFileName } from './schemas';
+
+/**
+ * The CSV chosen on the import page (picked or dropped): refused unless it ends in .csv
+ * (spec 001), flagged when empty, and its name's semester handed to `onSemester`.
+ */
+export function useCsvFile(onSemester: (semester: string) => void) {
+  const inputRef = useRef<HTMLInputElement>(null);
+  const [file, setFile] = useState<File | null>(null);
+  const [error, setError] = useState<string | undefined>();
+  /** the semester taken from the file name, if any */
+  const [prefilled, setPrefilled] = useState<string | null>(null);
+
+  const clearInput = () => {
+    if (inputRef.current) inputRef.current.value = '';
+  };
+
+  const pick = (picked: File | null | undefined) => {
+    if (!picked) return;
+    if (!isCsvFileName(picked.name)) {
+      setFile(null);
+      setError(CSV_ONLY_MESSAGE);
+      clearInput();
+      toast.error('Errore', { description: CSV_ONLY_MESSAGE, id: 'omi-csv-only' });
+      return;
+    }
+    setFile(picked);
+    setError(picked.size === 0 ? EMPTY_FILE_MESSAGE : undefined);
+    const semester = semesterFromFileName(picked.name);
+    if (semester) onSemester(semester);
+    setPrefilled(semester ?? null);
+  };
+
+  const onChange = (e: ChangeEvent<HTMLInputElement>) => pick(e.target.files?.[0]);
+
+  const onDropFile = (dropped: File) => {
+    pick(dropped);
+    // keep the input in step with what was dropped
+    if (inputRef.current && isCsvFileName(dropped.name)) {
+      const dt = new DataTransfer();
+      dt.items.add(dropped);
+      inputRef.current.files = dt.files;
+    }
+  };
+
+  /** After an import: no file chosen any more. */
+  const reset = () => {
+    setFile(null);
+    clearInput();
+  };
+
+  return { inputRef, file, error, prefilled, onChange, onDropFile, reset };
+}
