@@ -44,13 +44,13 @@ import {
 import type { OmiQuotation, OmiZoneInfo } from './omi/types';
 import { matchZones } from './omi/zone-match';
 
-export const DEFAULT_CAUTIOUS_DISCOUNT = -10;
-export const MIN_CAUTIOUS_DISCOUNT = -50;
-export const DEFAULT_CORRECTIONS = { groundFloor: -7, noBalcony: -5, noElevator: -7 } as const;
-export const TERRACE_BONUS = 5;
-export const MIN_CORRECTION = -100;
+const DEFAULT_CAUTIOUS_DISCOUNT = -10;
+const MIN_CAUTIOUS_DISCOUNT = -50;
+const DEFAULT_CORRECTIONS = { groundFloor: -7, noBalcony: -5, noElevator: -7 } as const;
+const TERRACE_BONUS = 5;
+const MIN_CORRECTION = -100;
 /** Notes list the first 4 features (spec 001 section 9). */
-export const NOTES_FEATURES = 4;
+const NOTES_FEATURES = 4;
 
 const correction = (label: string) =>
   z
@@ -94,7 +94,7 @@ export const evaluatePropertySchema = z.object({
 export type ValuationInput = z.input<typeof evaluatePropertySchema>;
 export type ValuationRequest = z.output<typeof evaluatePropertySchema>;
 
-export type CorrectionCode = 'groundFloor' | 'noBalcony' | 'noElevator' | 'terrace';
+type CorrectionCode = 'groundFloor' | 'noBalcony' | 'noElevator' | 'terrace';
 
 export interface CorrectionLine {
   code: CorrectionCode;
@@ -170,7 +170,7 @@ export interface ValuationUnavailable {
 
 export type ValuationResult = ValuationAvailable | ValuationUnavailable;
 
-export function omiSource(semester: string): string {
+function omiSource(semester: string): string {
   return `Agenzia Entrate - OMI ${semester}`;
 }
 
@@ -212,12 +212,12 @@ export function pickRow(
   return undefined;
 }
 
-export function isGroundFloor(floor: string | null | undefined): boolean {
+function isGroundFloor(floor: string | null | undefined): boolean {
   const f = (floor ?? '').trim().toLowerCase();
   return f === 'terra' || f === '0' || f === 'piano terra' || f === 'pt';
 }
 
-export function hasElevator(features: readonly string[] | null | undefined): boolean {
+function hasElevator(features: readonly string[] | null | undefined): boolean {
   return (features ?? []).some((f) => f.toLowerCase().includes('ascensore'));
 }
 
@@ -239,7 +239,7 @@ export function applyPercent(value: number, percent: number): number {
   return Math.round((value * (100 + percent)) / 100);
 }
 
-export interface ZoneChoice {
+interface ZoneChoice {
   semester: string;
   linkZona: string;
   rule: ZoneRule;
@@ -259,20 +259,24 @@ function describeZones(zones: readonly OmiZoneInfo[] | undefined, semester: stri
   return new Map([...out].map(([k, v]) => [k, v.descr]));
 }
 
-type Selection =
-  | { ok: false; result: ValuationUnavailable }
-  | {
-      ok: true;
-      codTip: number;
-      semester: string;
-      semesterRows: OmiQuotation[];
-      zone: ZoneChoice;
-      row: OmiQuotation & { comprMin: number; comprMax: number };
-      stateReason: string;
-      requested: Stato | undefined;
-      descriptions: Map<string, string>;
-      notes: string[];
-    };
+/** What rules 1 to 4 chose, computed once per evaluation and passed on to the figures. */
+interface QuotationSelection {
+  ok: true;
+  codTip: number;
+  semester: string;
+  semesterRows: OmiQuotation[];
+  zone: ZoneChoice;
+  row: OmiQuotation & { comprMin: number; comprMax: number };
+  stateReason: string;
+  requested: Stato | undefined;
+  /** every zone quoted for this type in the semester, for the admin to choose another */
+  zones: ValuationAvailable['zones'];
+  /** the chosen zone's quotations of this type, every semester the comune's rows have */
+  zoneRows: OmiQuotation[];
+  notes: string[];
+}
+
+type Selection = { ok: false; result: ValuationUnavailable } | QuotationSelection;
 
 function unavailable(req: ValuationRequest, codTip: number | null, reason: string, semester: string | null = null): Selection {
   return {
@@ -393,6 +397,9 @@ export function selectQuotation(
     };
   }
   const pick = candidates.get(choice.linkZona)!;
+  const zoneList = [...byZone.entries()]
+    .map(([linkZona, [r]]) => ({ linkZona, zona: r!.zona, fascia: r!.fascia, zonaDescr: descrOf(linkZona) }))
+    .sort((a, b) => a.zona.localeCompare(b.zona, 'it', { numeric: true }));
   return {
     ok: true,
     codTip,
@@ -402,17 +409,22 @@ export function selectQuotation(
     row: pick.row,
     stateReason: pick.reason,
     requested,
-    descriptions,
+    zones: zoneList,
+    zoneRows: typed.filter((r) => r.linkZona === choice.linkZona),
     notes,
   };
 }
 
-/** The whole valuation: selection, values, corrections, cautious discount, history. */
+/**
+ * The whole valuation: selection, values, corrections, cautious discount, history. A caller
+ * that already ran `selectQuotation` on the same data (e.g. to load the chosen zone's
+ * history) passes its result, so the selection runs once.
+ */
 export function evaluateProperty(
   input: ValuationRequest,
   data: { rows: readonly OmiQuotation[]; zones?: readonly OmiZoneInfo[]; history?: readonly OmiQuotation[] },
+  sel: Selection = selectQuotation(input, data.rows, data.zones),
 ): ValuationResult {
-  const sel = selectQuotation(input, data.rows, data.zones);
   if (!sel.ok) return sel.result;
   const { row, semester, codTip } = sel;
   const surface = input.surfaceArea;
@@ -429,7 +441,7 @@ export function evaluateProperty(
   const adjustedAvg = applyPercent(propertyValueAvg, discount);
 
   const seen = new Set<string>();
-  const history: HistoryPoint[] = [...(data.history ?? []), ...data.rows]
+  const history: HistoryPoint[] = [...(data.history ?? []), ...sel.zoneRows]
     .filter((r) => r.linkZona === row.linkZona && r.codTip === codTip && r.stato === row.stato)
     .sort((a, b) => compareSemestersDesc(a.semester, b.semester))
     .filter((r) => (seen.has(r.semester) ? false : (seen.add(r.semester), true)))
@@ -447,12 +459,6 @@ export function evaluateProperty(
       used: r === row,
     }))
     .sort((a, b) => a.zona.localeCompare(b.zona, 'it', { numeric: true }) || String(a.stato).localeCompare(String(b.stato)));
-
-  const zoneMap = new Map<string, ValuationAvailable['zones'][number]>();
-  for (const r of sel.semesterRows) {
-    if (!zoneMap.has(r.linkZona)) zoneMap.set(r.linkZona, { linkZona: r.linkZona, zona: r.zona, fascia: r.fascia, zonaDescr: sel.descriptions.get(r.linkZona) ?? null });
-  }
-  const zones = [...zoneMap.values()].sort((a, b) => a.zona.localeCompare(b.zona, 'it', { numeric: true }));
 
   const features = (input.features ?? []).slice(0, NOTES_FEATURES);
   const notes = [...features];
@@ -501,7 +507,7 @@ export function evaluateProperty(
     },
     stato: { requested: sel.requested ?? null, used: row.stato, prevalent: row.statoPrev, reason: sel.stateReason },
     rowsConsidered,
-    zones,
+    zones: sel.zones,
     base: { min: Math.round(base.min), max: Math.round(base.max), avg: Math.round(base.avg) },
     corrections: lines,
     correctionTotalPercent: total,

@@ -1,5 +1,5 @@
 import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ddb } from './aws/ddb';
+import { ddb, isConditionFailure } from './aws/ddb';
 import { requireConfig } from './config';
 import { keys } from './keys';
 import { logger } from './logger';
@@ -48,10 +48,6 @@ export function outboxPut(input: { id: string; kind: string; ref: string; mail: 
       ConditionExpression: 'attribute_not_exists(pk)',
     },
   };
-}
-
-function isConditionFailure(err: unknown): boolean {
-  return (err as Error)?.name === 'ConditionalCheckFailedException';
 }
 
 /**

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ddb } from './aws/ddb';
+import { ddb, isConditionFailure } from './aws/ddb';
 import { requireConfig } from './config';
 import { TooManyRequestsError } from './errors';
 import { keys } from './keys';
@@ -37,7 +37,7 @@ export async function enforceRateLimit(scope: RateLimitScope, ip: string, now: n
     );
     return { count: Number(res.Attributes?.count ?? 0), limit };
   } catch (err) {
-    if ((err as Error).name !== 'ConditionalCheckFailedException') throw err;
+    if (!isConditionFailure(err)) throw err;
     const minutes = Math.max(1, Math.ceil((windowEnd - nowSeconds) / 60));
     logger.warn('Rate limit reached', { scope, client: clientKey(ip), limit, windowStart });
     throw new TooManyRequestsError(

@@ -3,7 +3,7 @@
  * works so the admin page can show live progress and then the result.
  */
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ddb } from '../lib/aws/ddb';
+import { ddb, isConditionFailure } from '../lib/aws/ddb';
 import { requireConfig } from '../lib/config';
 import { omiKeys } from '../lib/keys';
 import type { OmiJob, OmiJobKind, OmiJobStatus, RejectedRow } from '../domain/omi/api';
@@ -148,7 +148,7 @@ export async function claimJob(
     );
     return true;
   } catch (err) {
-    if ((err as Error).name === 'ConditionalCheckFailedException') return false;
+    if (isConditionFailure(err)) return false;
     throw err;
   }
 }

@@ -1,13 +1,13 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { z } from 'zod';
-import { ddb } from '../lib/aws/ddb';
+import { ddb, isConditionFailure } from '../lib/aws/ddb';
 import { requireConfig } from '../lib/config';
 import { ConflictError, GoneError } from '../lib/errors';
 import { route } from '../lib/http';
 import { keys } from '../lib/keys';
 import { isExpired, TOKEN_PATTERN } from './invitations';
 
-const body = z.object({ token: z.string().regex(TOKEN_PATTERN, 'Link non valido') });
+const body = z.object({ token: z.string({ error: 'Link non valido' }).regex(TOKEN_PATTERN, 'Link non valido') });
 
 /**
  * A seller who signs in from an invitation link becomes the owner of the property whose
@@ -37,7 +37,7 @@ export const handler = route('claimInvitation', { body }, async ({ body, caller 
       }),
     );
   } catch (err) {
-    if ((err as Error).name === 'ConditionalCheckFailedException') {
+    if (isConditionFailure(err)) {
       throw new ConflictError('Questo immobile è già collegato a un altro account');
     }
     throw err;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { ddb } from '../lib/aws/ddb';
+import { ddb, isConditionFailure } from '../lib/aws/ddb';
 import { config, requireConfig } from '../lib/config';
 import { ValidationError } from '../lib/errors';
 import { keys } from '../lib/keys';
@@ -12,75 +12,14 @@ import { valuationItem, valueSubmission, type Valuator } from './submission-valu
 import { FIXED_SUBMISSION_ITEMS, MAX_UPLOAD_BYTES, TRANSACTION_MAX_ITEMS } from '../domain/property/limits';
 import { mediaKindOf, ONLY_MEDIA_MESSAGE, parseMediaKey, TOO_LARGE_MESSAGE } from '../domain/property/media';
 import { withRoomNames } from '../domain/property/rooms';
-import type { PropertySubmission } from '../domain/property/schema';
+import { propertyAttributes, type PropertySubmission } from '../domain/property/schema';
+import type { SubmissionResult } from '../domain/property/submission';
 import { renderLeadEmail, type LeadEmailInput } from '../domain/property/lead-email';
 import type { ValuationResult } from '../domain/valuation';
-
-/**
- * The wizard submission use case (spec 000 section 7, issue 4):
- * 1. a property that already exists with this id is a retry: answer its result, write nothing;
- * 2. every referenced upload must exist under `{propertyId}/{roomId}/` and be an image or a
- *    video of at most 20 MB (HeadObject);
- * 3. the valuation runs when it can; its failure is logged and never blocks;
- * 4. ONE TransactWriteItems stores the property (every field), its rooms, its media, the
- *    invitation, the first valuation and the lead e-mail outbox item: all or nothing;
- * 5. the lead e-mail is sent right after; a failure leaves it pending for the scheduled retry.
- */
-export interface SubmissionResult {
-  propertyId: string;
-  createdAt: string;
-  status: 'submitted';
-}
 
 export const MEDIA_MISSING_MESSAGE = 'Un file non risulta caricato: rimuovilo e caricalo di nuovo';
 
 const table = () => requireConfig('TABLE_NAME');
-
-/** The stored property's fields, from the validated submission (no envelope, no rooms). */
-function propertyAttributes(s: PropertySubmission) {
-  return {
-    firstName: s.firstName,
-    lastName: s.lastName,
-    email: s.email,
-    phone: s.phone,
-    privacyConsent: s.privacyConsent,
-    address: s.address,
-    province: s.province,
-    city: s.city,
-    cityIstat: s.cityIstat,
-    omiCategory: s.omiCategory,
-    propertyType: s.propertyType,
-    desiredAmount: s.desiredAmount,
-    surfaceArea: s.surfaceArea,
-    numRooms: s.numRooms,
-    numBathrooms: s.numBathrooms,
-    floor: s.floor,
-    hasTerrace: s.hasTerrace,
-    numTerraces: s.numTerraces,
-    terraceSurfaceArea: s.terraceSurfaceArea,
-    condominiumFees: s.condominiumFees,
-    hasExtraordinaryExpenses: s.hasExtraordinaryExpenses,
-    extraordinaryExpensesDetails: s.extraordinaryExpensesDetails,
-    extraordinaryExpensesAmount: s.extraordinaryExpensesAmount,
-    features: s.features,
-    condition: s.condition,
-    buildYear: s.buildYear,
-    hasBox: s.hasBox,
-    numBox: s.numBox,
-    hasGarage: s.hasGarage,
-    numGarage: s.numGarage,
-    hasAbuses: s.hasAbuses,
-    abusesDetails: s.abusesDetails,
-    hasHypothecs: s.hasHypothecs,
-    numHypothecs: s.numHypothecs,
-    hasApe: s.hasApe,
-    apeClass: s.apeClass,
-    hasWaterInfiltrations: s.hasWaterInfiltrations,
-    waterInfiltrationsDetails: s.waterInfiltrationsDetails,
-    notes: s.notes,
-    sourceId: s.sourceId,
-  };
-}
 
 async function existingResult(propertyId: string): Promise<SubmissionResult | undefined> {
   const res = await ddb().send(new GetCommand({ TableName: table(), Key: keys.property(propertyId), ConsistentRead: true }));
@@ -116,12 +55,7 @@ async function checkUploads(s: PropertySubmission): Promise<CheckedMedia[]> {
   return refs.map((r, i) => ({ roomIndex: r.roomIndex, key: r.key, contentType: heads[i]!.contentType, size: heads[i]!.size }));
 }
 
-function isConditionCancel(err: unknown, index: number): boolean {
-  const e = err as { name?: string; CancellationReasons?: { Code?: string }[] };
-  return e.name === 'TransactionCanceledException' && e.CancellationReasons?.[index]?.Code === 'ConditionalCheckFailed';
-}
-
-export function leadEmailInput(
+function leadEmailInput(
   s: PropertySubmission,
   propertyId: string,
   createdAt: string,
@@ -142,14 +76,22 @@ export function leadEmailInput(
   };
 }
 
-export interface SubmitOptions {
+interface SubmitOptions {
   now?: Date;
   /** the valuation use case (tests); default: the one wired in submission-valuation.ts */
   valuate?: Valuator;
-  /** test hook: extra transaction items (e.g. a failing condition, to prove atomicity) */
-  extraTransactItems?: Record<string, unknown>[];
 }
 
+/**
+ * The wizard submission use case (spec 000 section 7, issue 4):
+ * 1. a property that already exists with this id is a retry: answer its result, write nothing;
+ * 2. every referenced upload must exist under `{propertyId}/{roomId}/` and be an image or a
+ *    video of at most 20 MB (HeadObject);
+ * 3. the valuation runs when it can; its failure is logged and never blocks;
+ * 4. ONE TransactWriteItems stores the property (every field), its rooms, its media, the
+ *    invitation, the first valuation and the lead e-mail outbox item: all or nothing;
+ * 5. the lead e-mail is sent right after; a failure leaves it pending for the scheduled retry.
+ */
 export async function submitProperty(s: PropertySubmission, opts: SubmitOptions = {}): Promise<SubmissionResult> {
   const propertyId = s.propertyDraftId;
   const done = await existingResult(propertyId);
@@ -171,7 +113,7 @@ export async function submitProperty(s: PropertySubmission, opts: SubmitOptions 
 
   const rooms = withRoomNames(s.rooms);
   const mediaCount = checked.length;
-  const items = FIXED_SUBMISSION_ITEMS + rooms.length + mediaCount + (opts.extraTransactItems?.length ?? 0);
+  const items = FIXED_SUBMISSION_ITEMS + rooms.length + mediaCount;
   if (items > TRANSACTION_MAX_ITEMS) throw new ValidationError('Troppe stanze o troppi file per una sola richiesta');
 
   const token = newToken();
@@ -244,14 +186,13 @@ export async function submitProperty(s: PropertySubmission, opts: SubmitOptions 
       };
     }),
     ...(valuation ? [{ Put: { TableName: T, Item: valuationItem(propertyId, createdAt, valuation) } }] : []),
-    ...(opts.extraTransactItems ?? []),
   ];
 
   try {
     await ddb().send(new TransactWriteCommand({ TransactItems: transact as never }));
   } catch (err) {
     // Two identical submissions at once: the other one won; answer its result.
-    if (isConditionCancel(err, 0)) {
+    if (isConditionFailure(err, 0)) {
       const other = await existingResult(propertyId);
       if (other) return other;
     }

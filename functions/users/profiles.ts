@@ -1,6 +1,6 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { AdminAddUserToGroupCommand } from '@aws-sdk/client-cognito-identity-provider';
-import { ddb } from '../lib/aws/ddb';
+import { ddb, isConditionFailure } from '../lib/aws/ddb';
 import { cognito } from '../lib/aws/cognito';
 import { requireConfig } from '../lib/config';
 import { keys } from '../lib/keys';
@@ -74,7 +74,7 @@ export async function createProfile(input: {
       }),
     );
   } catch (err) {
-    if ((err as Error).name !== 'ConditionalCheckFailedException') throw err;
+    if (!isConditionFailure(err)) throw err;
   }
   for (const group of input.groups ?? [groupForUserType(input.userType)]) {
     await cognito().send(

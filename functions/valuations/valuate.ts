@@ -15,5 +15,5 @@ export async function valuate(req: ValuationRequest): Promise<ValuationResult> {
   if (!selection.ok) return selection.result;
   const semesters = manifests.filter((m) => m.provinces.includes(selection.row.prov)).map((m) => m.semester);
   const history = await loadZoneHistory(selection.row.prov, selection.row.linkZona, codTip, semesters);
-  return evaluateProperty(req, { rows, zones, history });
+  return evaluateProperty(req, { rows, zones, history }, selection);
 }

@@ -73,7 +73,7 @@ export const FAKE_MANIFEST = { routes: FAKE_ROUTES, triggers: FAKE_TRIGGERS };
 type Resource = { Type: string; Properties?: Record<string, unknown>; [key: string]: unknown };
 
 /** Logical id of the resource of `type` whose Description is exactly `description`. */
-export function logicalIdByDescription(template: Template, type: string, description: string): string {
+function logicalIdByDescription(template: Template, type: string, description: string): string {
   const found = Object.keys(template.findResources(type, { Properties: { Description: description } }));
   if (found.length !== 1) throw new Error(`Expected one ${type} described "${description}", found ${found.length}`);
   return found[0]!;

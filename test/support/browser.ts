@@ -35,7 +35,7 @@ export async function newPage(browser: Browser, viewport = DESKTOP): Promise<{ c
 }
 
 /** Runs axe-core on the page; returns the serious and critical violations. */
-export async function seriousViolations(page: Page) {
+async function seriousViolations(page: Page) {
   await page.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
   const result = await page.evaluate(async () => {
     const axe = (window as unknown as { axe: { run: (ctx: Document, opts: unknown) => Promise<{ violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[] }> } }).axe;

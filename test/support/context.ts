@@ -2,7 +2,7 @@ import type { DemoAccount } from '../../infra/local/seed';
 import type { Ports } from '../../infra/local/stack';
 
 /** What the global setups hand to test files (vitest `provide` / `inject`). */
-export interface StackInfo {
+interface StackInfo {
   ports: Ports;
   urls: { api: string; dynamodb: string; s3: string; ses: string; cognito: string; issuer: string };
   pool: { userPoolId: string; userPoolClientId: string };

@@ -11,6 +11,7 @@ import { ddb } from '../../functions/lib/aws/ddb';
 import { keys } from '../../functions/lib/keys';
 import { stack, type ApiResult } from './helpers';
 import { encodePng } from './png';
+import type { SubmissionInput } from '../../functions/domain/property/schema';
 import type { UploadForm } from '../../functions/domain/property/upload';
 
 export type { UploadForm };
@@ -134,7 +135,7 @@ export async function invitationsOf(propertyId: string): Promise<Record<string, 
 
 export const newId = () => randomUUID();
 
-/** A complete wizard body: every step, contact data and consent. */
+/** A complete wizard body: every step, contact data and consent (its fields checked against the contract). */
 export function fullBody(draftId: string, rooms: unknown[] = []) {
   return {
     propertyDraftId: draftId,
@@ -179,7 +180,7 @@ export function fullBody(draftId: string, rooms: unknown[] = []) {
     email: 'giulia.bianchi@example.it',
     phone: '347 765 4321',
     privacyConsent: true,
-  };
+  } satisfies Partial<SubmissionInput>;
 }
 
 /** Waits out the last seconds of a fixed rate-limit window, so a limit test never straddles two windows. */

@@ -10,6 +10,7 @@ import {
   MESSAGES,
   normalizePhone,
   submissionSchema,
+  type SubmissionInput,
 } from '../../functions/domain/property';
 
 const NOW = new Date('2026-03-15T10:00:00Z');
@@ -27,7 +28,7 @@ const valid = {
   email: 'anna.rossi@example.it',
   phone: '333 123 4567',
   privacyConsent: true,
-};
+} satisfies Partial<SubmissionInput>;
 
 function errors(input: Record<string, unknown>, s = schema): Record<string, string> {
   const r = s.safeParse(input);

@@ -7,6 +7,7 @@ import {
   correctionLines,
   evaluatePropertySchema,
   evaluateProperty,
+  selectQuotation,
   type ValuationAvailable,
   type ValuationInput,
   type ValuationResult,
@@ -74,6 +75,17 @@ describe('valuation engine on the Milano samples (figures worked out by hand)', 
     expect(r.zones).toHaveLength(42);
     expect(r.notes).toEqual(['Ascensore', 'Cantina']);
     expect(r.explanation.join('\n')).toContain('Assenza di balcone: -5%');
+  });
+
+  it('values the selection it is given (the use case selects once, to load the zone history, and passes it on)', () => {
+    const input = req({ address: 'Via Brera 10', province: 'MI', city: 'Milano', surfaceArea: 80, condition: 'buono' });
+    const data = { rows: [...rows2025, ...rows2024], zones };
+    const selection = selectQuotation(input, data.rows, data.zones);
+    expect(selection).toMatchObject({ ok: true, zone: { linkZona: 'MI00003544', rule: 'address' } });
+    expect(evaluateProperty(input, data, selection)).toEqual(evaluateProperty(input, data));
+    // the figures come from the selection passed in, not from a second selection
+    const median = selectQuotation({ ...input, address: '' }, data.rows);
+    expect(ok(evaluateProperty(input, data, median)).zone.rule).toBe('median');
   });
 
   it('no zone descriptions: the median zone D24 by mid value, OTTIMO, terrace +5%', () => {

@@ -10,11 +10,11 @@ const options = <T extends string>(values: readonly T[], labels: Labels<T>) => v
 
 // OMI categories (the wizard's "Categoria OMI"; default abitazioni_civili, spec 001 section 3)
 // and conditions: defined once with the OMI mapping in ../omi/tipologia.ts.
-export { OMI_CATEGORIES, DEFAULT_OMI_CATEGORY, CONDITIONS, type OmiCategory, type Condition } from '../omi/tipologia';
+export { OMI_CATEGORIES, DEFAULT_OMI_CATEGORY, CONDITIONS } from '../omi/tipologia';
 export const OMI_CATEGORY_LABELS: Labels<OmiCategory> = CATEGORY_LABEL;
 
 export const PROPERTY_TYPES = ['appartamento', 'attico', 'villa', 'terreno', 'ufficio', 'negozio'] as const;
-export type PropertyType = (typeof PROPERTY_TYPES)[number];
+type PropertyType = (typeof PROPERTY_TYPES)[number];
 export const PROPERTY_TYPE_LABELS: Labels<PropertyType> = {
   appartamento: 'Appartamento',
   attico: 'Attico',
@@ -35,7 +35,7 @@ export const CONDITION_LABELS: Labels<Condition> = {
 export const YES_NO = ['si', 'no'] as const;
 export type YesNo = (typeof YES_NO)[number];
 export const YES_NO_UNKNOWN = ['si', 'no', 'non_lo_so'] as const;
-export type YesNoUnknown = (typeof YES_NO_UNKNOWN)[number];
+type YesNoUnknown = (typeof YES_NO_UNKNOWN)[number];
 export const YES_NO_LABELS: Labels<YesNoUnknown> = { si: 'Sì', no: 'No', non_lo_so: 'Non lo so' };
 
 /**
@@ -44,8 +44,8 @@ export const YES_NO_LABELS: Labels<YesNoUnknown> = { si: 'Sì', no: 'No', non_lo
  * those thresholds applied to an indicative reference of 100 kWh/m² year.
  */
 export const ENERGY_CLASSES = ['A4', 'A3', 'A2', 'A1', 'B', 'C', 'D', 'E', 'F', 'G'] as const;
-export type EnergyClass = (typeof ENERGY_CLASSES)[number];
-export const ENERGY_CLASS_BANDS: Readonly<Record<EnergyClass, { min: number | null; max: number | null; band: string }>> = {
+type EnergyClass = (typeof ENERGY_CLASSES)[number];
+const ENERGY_CLASS_BANDS: Readonly<Record<EnergyClass, { min: number | null; max: number | null; band: string }>> = {
   A4: { min: null, max: 40, band: '≤ 40 kWh/m² anno' },
   A3: { min: 40, max: 60, band: '40-60 kWh/m² anno' },
   A2: { min: 60, max: 80, band: '60-80 kWh/m² anno' },
@@ -114,7 +114,7 @@ export const FEATURES = [
   'cucina_abitabile',
   'angolo_cottura',
 ] as const;
-export type Feature = (typeof FEATURES)[number];
+type Feature = (typeof FEATURES)[number];
 export const FEATURE_LABELS: Labels<Feature> = {
   aria_condizionata_canalizzata: 'Aria condizionata canalizzata',
   solare_fotovoltaico: 'Pannelli solari / fotovoltaico',
@@ -149,7 +149,7 @@ export const FLOORS = [
   'piu_livelli',
 ] as const;
 type NumberedFloor = '1' | '2' | '3' | '4' | '5' | '6' | '7' | '8' | '9' | '10' | '11' | '12' | '13' | '14' | '15' | '16' | '17' | '18' | '19' | '20';
-export type Floor = 'seminterrato' | 'terra' | 'rialzato' | NumberedFloor | 'oltre_20' | 'piu_livelli';
+type Floor = 'seminterrato' | 'terra' | 'rialzato' | NumberedFloor | 'oltre_20' | 'piu_livelli';
 
 export function floorLabel(floor: string): string {
   switch (floor) {

@@ -11,6 +11,7 @@ import {
   PROPERTY_TYPE_LABELS,
   YES_NO_LABELS,
 } from './enums';
+import type { PropertyAttributes } from './schema';
 
 /**
  * The lead notification (send-lead-notification, spec 000 section 7 step 5) to the back
@@ -20,54 +21,16 @@ import {
  * dropped, the rooms and media, the source and the first valuation. Italian HTML (every
  * value escaped) and plain text. Pure: the outbox stores what this returns.
  */
-export interface LeadEmailInput {
+export interface LeadEmailInput extends Omit<PropertyAttributes, 'privacyConsent' | 'cityIstat'> {
   propertyId: string;
   createdAt: string;
-  sourceId: string | null;
-  firstName: string;
-  lastName: string;
-  email: string;
-  phone: string;
-  address: string;
-  province: string | null;
-  city: string | null;
-  omiCategory: string;
-  propertyType: string | null;
-  desiredAmount: number | null;
-  surfaceArea: number | null;
-  numRooms: number | null;
-  numBathrooms: number | null;
-  floor: string | null;
-  hasTerrace: boolean;
-  numTerraces: number | null;
-  terraceSurfaceArea: number | null;
-  condominiumFees: number | null;
-  hasExtraordinaryExpenses: string;
-  extraordinaryExpensesDetails: string | null;
-  extraordinaryExpensesAmount: number | null;
-  features: readonly string[];
-  condition: string | null;
-  buildYear: number | null;
-  hasBox: boolean;
-  numBox: number | null;
-  hasGarage: boolean;
-  numGarage: number | null;
-  hasAbuses: string;
-  abusesDetails: string | null;
-  hasHypothecs: string;
-  numHypothecs: number | null;
-  hasApe: string;
-  apeClass: string | null;
-  hasWaterInfiltrations: boolean;
-  waterInfiltrationsDetails: string | null;
-  notes: string | null;
   rooms: readonly { name: string; media: number }[];
   valuation?: { min: number; max: number; avg: number; source: string } | { unavailable: string } | null;
   /** link to the admin review page */
   reviewUrl?: string;
 }
 
-export interface RenderedEmail {
+interface RenderedEmail {
   subject: string;
   html: string;
   text: string;
@@ -83,7 +46,7 @@ const answer = (v: string) => labelOf(YES_NO_LABELS, v) || DASH;
 
 type Row = [label: string, value: string];
 
-export function leadEmailSections(p: LeadEmailInput): { title: string; rows: Row[] }[] {
+function leadEmailSections(p: LeadEmailInput): { title: string; rows: Row[] }[] {
   const province = p.province ? `${provinceByCode(p.province)?.name ?? p.province} (${p.province})` : DASH;
   const sections: { title: string; rows: Row[] }[] = [
     {

@@ -1,5 +1,3 @@
-import { MAX_UPLOAD_BYTES } from './limits';
-
 /**
  * Media of the wizard: photos and videos per room, uploaded to the private bucket under
  * `{propertyId}/{roomId}/{timestamp}_{safeFileName}` (spec 000 section 3).
@@ -17,10 +15,6 @@ export function mediaKindOf(contentType: string | null | undefined): MediaKind |
   const ct = (contentType ?? '').trim().toLowerCase();
   if (!CONTENT_TYPE.test(ct)) return undefined;
   return ct.startsWith('image/') ? 'image' : 'video';
-}
-
-export function isAcceptedSize(size: number): boolean {
-  return Number.isInteger(size) && size >= 1 && size <= MAX_UPLOAD_BYTES;
 }
 
 /**

@@ -133,63 +133,84 @@ export function normalizePhone(input: string): string | null {
 
 // ---- the schema ----------------------------------------------------------------------------
 
-export const mediaRefSchema = z.object({
+const mediaRefSchema = z.object({
   key: z.string({ error: MESSAGES.mediaKey }).min(1, MESSAGES.mediaKey).max(300, MESSAGES.mediaKey),
 });
 
-export const roomSchema = z.object({
+const roomSchema = z.object({
   id: z.uuid({ error: MESSAGES.roomId }),
   type: z.enum(ROOM_TYPES, { error: MESSAGES.roomType }),
   media: z.array(mediaRefSchema).max(MAX_MEDIA, MESSAGES.tooManyMedia).default([]),
 });
 
+/**
+ * The property's fields (steps 1-4), without contact data, grouped by the wizard step that
+ * shows them: THE field list of the contract. The wizard's form values, defaults and steps,
+ * the stored PROPERTY item and the test fixtures are derived from it.
+ */
+const stepFields = [
+  // step 1: location and type
+  {
+    address: z.string({ error: MESSAGES.address }).trim().min(1, MESSAGES.address).max(MAX_TEXT_LENGTH, MESSAGES.addressTooLong),
+    province: z.preprocess(
+      (v) => (typeof v === 'string' ? v.trim().toUpperCase() || null : blankToNull(v)),
+      z.string({ error: MESSAGES.province }).refine(isProvinceCode, MESSAGES.province).nullable(),
+    ),
+    city: optionalText(120, MESSAGES.comune),
+    omiCategory: z.preprocess((v) => blankToNull(v) ?? DEFAULT_OMI_CATEGORY, z.enum(OMI_CATEGORIES, { error: MESSAGES.omiCategory })),
+    propertyType: optionalEnum(PROPERTY_TYPES, MESSAGES.propertyType),
+  },
+  // step 2: basic information
+  {
+    desiredAmount: amount(),
+    surfaceArea: optionalSurface(),
+    numRooms: optionalInt(),
+    numBathrooms: optionalInt(),
+    floor: optionalEnum(FLOORS as unknown as readonly [string, ...string[]], MESSAGES.floor),
+    hasTerrace: bool,
+    numTerraces: z.preprocess(toNumber, z.number({ error: MESSAGES.terraces }).int(MESSAGES.terraces).min(1, MESSAGES.terraces).max(100, MESSAGES.terraces).nullable()),
+    terraceSurfaceArea: optionalSurface(MESSAGES.terraceSurface),
+  },
+  // step 3: characteristics and conditions
+  {
+    condominiumFees: amount(),
+    hasExtraordinaryExpenses: z.preprocess((v) => blankToNull(v) ?? 'no', z.enum(YES_NO, { error: MESSAGES.yesNo })),
+    extraordinaryExpensesDetails: optionalText(MAX_TEXT_LENGTH, MESSAGES.textTooLong),
+    extraordinaryExpensesAmount: amount(),
+    features: z.preprocess(
+      (v) => (Array.isArray(v) ? [...new Set(v)] : blankToNull(v) ?? []),
+      z.array(z.enum(FEATURES, { error: MESSAGES.feature }), { error: MESSAGES.feature }),
+    ),
+    condition: optionalEnum(CONDITIONS, MESSAGES.condition),
+    buildYear: z.preprocess(toNumber, z.number({ error: MESSAGES.integer }).int(MESSAGES.integer).nullable()),
+    hasBox: bool,
+    numBox: z.preprocess(toNumber, z.number({ error: MESSAGES.numBox }).int(MESSAGES.numBox).nullable()),
+    hasGarage: bool,
+    numGarage: z.preprocess(toNumber, z.number({ error: MESSAGES.numGarage }).int(MESSAGES.numGarage).nullable()),
+    hasAbuses: z.preprocess((v) => blankToNull(v) ?? 'no', z.enum(YES_NO_UNKNOWN, { error: MESSAGES.yesNoUnknown })),
+    abusesDetails: optionalText(MAX_TEXT_LENGTH, MESSAGES.textTooLong),
+    hasHypothecs: z.preprocess((v) => blankToNull(v) ?? 'no', z.enum(YES_NO, { error: MESSAGES.yesNo })),
+    numHypothecs: z.preprocess(toNumber, z.number({ error: MESSAGES.numHypothecs }).int(MESSAGES.numHypothecs).nullable()),
+    hasApe: z.preprocess((v) => blankToNull(v) ?? 'no', z.enum(YES_NO, { error: MESSAGES.yesNo })),
+    apeClass: optionalEnum(ENERGY_CLASSES, MESSAGES.apeClass),
+    hasWaterInfiltrations: bool,
+    waterInfiltrationsDetails: optionalText(MAX_TEXT_LENGTH, MESSAGES.textTooLong),
+    notes: optionalText(MAX_NOTES_LENGTH, MESSAGES.notesTooLong),
+  },
+  // step 4: photos and videos
+  {
+    rooms: z.preprocess((v) => blankToNull(v) ?? [], z.array(roomSchema).max(MAX_ROOMS, MESSAGES.tooManyRooms)),
+  },
+] as const;
+
 /** The property's fields (steps 1-4), without contact data. */
-export const propertyFields = {
-  // step 1
-  address: z.string({ error: MESSAGES.address }).trim().min(1, MESSAGES.address).max(MAX_TEXT_LENGTH, MESSAGES.addressTooLong),
-  province: z.preprocess(
-    (v) => (typeof v === 'string' ? v.trim().toUpperCase() || null : blankToNull(v)),
-    z.string({ error: MESSAGES.province }).refine(isProvinceCode, MESSAGES.province).nullable(),
-  ),
-  city: optionalText(120, MESSAGES.comune),
-  omiCategory: z.preprocess((v) => blankToNull(v) ?? DEFAULT_OMI_CATEGORY, z.enum(OMI_CATEGORIES, { error: MESSAGES.omiCategory })),
-  propertyType: optionalEnum(PROPERTY_TYPES, MESSAGES.propertyType),
-  // step 2
-  desiredAmount: amount(),
-  surfaceArea: optionalSurface(),
-  numRooms: optionalInt(),
-  numBathrooms: optionalInt(),
-  floor: optionalEnum(FLOORS as unknown as readonly [string, ...string[]], MESSAGES.floor),
-  hasTerrace: bool,
-  numTerraces: z.preprocess(toNumber, z.number({ error: MESSAGES.terraces }).int(MESSAGES.terraces).min(1, MESSAGES.terraces).max(100, MESSAGES.terraces).nullable()),
-  terraceSurfaceArea: optionalSurface(MESSAGES.terraceSurface),
-  // step 3
-  condominiumFees: amount(),
-  hasExtraordinaryExpenses: z.preprocess((v) => blankToNull(v) ?? 'no', z.enum(YES_NO, { error: MESSAGES.yesNo })),
-  extraordinaryExpensesDetails: optionalText(MAX_TEXT_LENGTH, MESSAGES.textTooLong),
-  extraordinaryExpensesAmount: amount(),
-  features: z.preprocess(
-    (v) => (Array.isArray(v) ? [...new Set(v)] : blankToNull(v) ?? []),
-    z.array(z.enum(FEATURES, { error: MESSAGES.feature }), { error: MESSAGES.feature }),
-  ),
-  condition: optionalEnum(CONDITIONS, MESSAGES.condition),
-  buildYear: z.preprocess(toNumber, z.number({ error: MESSAGES.integer }).int(MESSAGES.integer).nullable()),
-  hasBox: bool,
-  numBox: z.preprocess(toNumber, z.number({ error: MESSAGES.numBox }).int(MESSAGES.numBox).nullable()),
-  hasGarage: bool,
-  numGarage: z.preprocess(toNumber, z.number({ error: MESSAGES.numGarage }).int(MESSAGES.numGarage).nullable()),
-  hasAbuses: z.preprocess((v) => blankToNull(v) ?? 'no', z.enum(YES_NO_UNKNOWN, { error: MESSAGES.yesNoUnknown })),
-  abusesDetails: optionalText(MAX_TEXT_LENGTH, MESSAGES.textTooLong),
-  hasHypothecs: z.preprocess((v) => blankToNull(v) ?? 'no', z.enum(YES_NO, { error: MESSAGES.yesNo })),
-  numHypothecs: z.preprocess(toNumber, z.number({ error: MESSAGES.numHypothecs }).int(MESSAGES.numHypothecs).nullable()),
-  hasApe: z.preprocess((v) => blankToNull(v) ?? 'no', z.enum(YES_NO, { error: MESSAGES.yesNo })),
-  apeClass: optionalEnum(ENERGY_CLASSES, MESSAGES.apeClass),
-  hasWaterInfiltrations: bool,
-  waterInfiltrationsDetails: optionalText(MAX_TEXT_LENGTH, MESSAGES.textTooLong),
-  notes: optionalText(MAX_NOTES_LENGTH, MESSAGES.notesTooLong),
-  // step 4
-  rooms: z.preprocess((v) => blankToNull(v) ?? [], z.array(roomSchema).max(MAX_ROOMS, MESSAGES.tooManyRooms)),
-};
+export const propertyFields = { ...stepFields[0], ...stepFields[1], ...stepFields[2], ...stepFields[3] };
+export type PropertyField = keyof typeof propertyFields;
+/** Each field's value once validated (before the cross-field rules clear the dependent ones). */
+export type PropertyFieldValues = { [K in PropertyField]: z.output<(typeof propertyFields)[K]> };
+
+/** Which fields each wizard step shows (for step-by-step validation in the SPA). */
+export const WIZARD_STEPS: readonly (readonly PropertyField[])[] = stepFields.map((fields) => Object.keys(fields) as PropertyField[]);
 
 /** The contact dialog 'I tuoi dati di contatto'. */
 export const contactFields = {
@@ -227,8 +248,10 @@ const submissionContactFields = {
   phone: z.string({ error: MESSAGES.phone }).trim(),
   privacyConsent: contactFields.privacyConsent,
 };
-type ContactKey = 'firstName' | 'lastName' | 'email' | 'phone';
-const CONTACT_KEYS: ContactKey[] = ['firstName', 'lastName', 'email', 'phone'];
+/** The contact data the person types (the consent is given at each sending). */
+export const CONTACT_KEYS = ['firstName', 'lastName', 'email', 'phone'] as const;
+export type ContactKey = (typeof CONTACT_KEYS)[number];
+export const EMPTY_CONTACT: Readonly<Record<ContactKey, string>> = { firstName: '', lastName: '', email: '', phone: '' };
 
 function checkContact(v: Record<ContactKey, string>, ctx: Ctx) {
   if (CONTACT_KEYS.every((k) => v[k] === '')) return;
@@ -240,13 +263,8 @@ function checkContact(v: Record<ContactKey, string>, ctx: Ctx) {
 
 /** The contact data as stored: normalised when given (e-mail lower case, phone E.164), else empty. */
 function normalizeContact(v: Record<ContactKey, string>): Record<ContactKey, string> {
-  if (CONTACT_KEYS.every((k) => v[k] === '')) return { firstName: '', lastName: '', email: '', phone: '' };
-  return {
-    firstName: contactFields.firstName.parse(v.firstName),
-    lastName: contactFields.lastName.parse(v.lastName),
-    email: contactFields.email.parse(v.email),
-    phone: contactFields.phone.parse(v.phone),
-  };
+  if (CONTACT_KEYS.every((k) => v[k] === '')) return { ...EMPTY_CONTACT };
+  return Object.fromEntries(CONTACT_KEYS.map((k) => [k, contactFields[k].parse(v[k])])) as Record<ContactKey, string>;
 }
 
 const SOURCE_ID = /^[A-Za-z0-9_-]{1,100}$/;
@@ -387,14 +405,13 @@ export type SubmissionInput = z.input<ReturnType<typeof makeSubmissionSchema>>;
 export type PropertySubmission = z.output<ReturnType<typeof makeSubmissionSchema>>;
 export type PropertyDetails = z.output<ReturnType<typeof makePropertyDetailsSchema>>;
 
-/** Which fields each wizard step shows (for step-by-step validation in the SPA). */
-export const WIZARD_STEPS = [
-  ['address', 'province', 'city', 'omiCategory', 'propertyType'],
-  ['desiredAmount', 'surfaceArea', 'numRooms', 'numBathrooms', 'floor', 'hasTerrace', 'numTerraces', 'terraceSurfaceArea'],
-  [
-    'condominiumFees', 'hasExtraordinaryExpenses', 'extraordinaryExpensesDetails', 'extraordinaryExpensesAmount', 'features',
-    'condition', 'buildYear', 'hasBox', 'numBox', 'hasGarage', 'numGarage', 'hasAbuses', 'abusesDetails', 'hasHypothecs',
-    'numHypothecs', 'hasApe', 'apeClass', 'hasWaterInfiltrations', 'waterInfiltrationsDetails', 'notes',
-  ],
-  ['rooms'],
-] as const satisfies readonly (readonly (keyof typeof propertyFields)[])[];
+/**
+ * The fields the PROPERTY item stores: the validated submission without the envelope's
+ * draft id (it becomes the item's id) and honeypot, and without the rooms (items of their own).
+ */
+export type PropertyAttributes = Omit<PropertySubmission, 'propertyDraftId' | typeof HONEYPOT_FIELD | 'rooms'>;
+
+export function propertyAttributes(s: PropertySubmission): PropertyAttributes {
+  const { propertyDraftId: _id, [HONEYPOT_FIELD]: _honeypot, rooms: _rooms, ...attributes } = s;
+  return attributes;
+}

@@ -7,25 +7,17 @@ import {
   signOut as amplifySignOut,
   signUp as amplifySignUp,
 } from 'aws-amplify/auth';
-import { GROUPS, type Group, type SelfSignupUserType, type UserType } from '@domain/roles';
+import type { Me } from '@domain/profile';
+import { GROUPS, type Group, type SelfSignupUserType } from '@domain/roles';
 import { api, NETWORK_ERROR_MESSAGE } from './api';
+
+export type { Me };
 
 /** Who is signed in, read from the Cognito ID token (no network call). */
 export interface Session {
   userId: string;
   email: string;
   groups: Group[];
-}
-
-/** GET /api/me */
-export interface Me {
-  id: string;
-  email: string;
-  fullName: string;
-  userType: UserType;
-  phone: string | null;
-  groups: Group[];
-  createdAt?: string;
 }
 
 export const sessionKey = ['session'] as const;

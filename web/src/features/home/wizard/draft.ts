@@ -1,5 +1,6 @@
 import { ROOM_TYPES, type RoomType } from '@domain/property/enums';
 import { mediaKindOf, type MediaKind } from '@domain/property/media';
+import { CONTACT_KEYS, EMPTY_CONTACT, type ContactKey } from '@domain/property/schema';
 import { DEFAULT_VALUES, STEP_COUNT, type WizardValues } from './form';
 
 /**
@@ -8,7 +9,7 @@ import { DEFAULT_VALUES, STEP_COUNT, type WizardValues } from './form';
  * cannot be stored, so an upload still running at reload is dropped (the person picks
  * the file again).
  */
-export const DRAFT_STORAGE_KEY = 'opzione-casa:wizard-draft';
+const DRAFT_STORAGE_KEY = 'opzione-casa:wizard-draft';
 const VERSION = 1;
 
 export interface StoredMedia {
@@ -26,12 +27,8 @@ export interface StoredRoom {
   media: StoredMedia[];
 }
 
-export interface ContactDraft {
-  firstName: string;
-  lastName: string;
-  email: string;
-  phone: string;
-}
+/** What was typed in the contact dialog (the contract's contact fields, as text). */
+export type ContactDraft = Record<ContactKey, string>;
 
 export interface WizardDraft {
   version: typeof VERSION;
@@ -45,7 +42,7 @@ export interface WizardDraft {
   savedAt: string;
 }
 
-export const EMPTY_CONTACT: ContactDraft = { firstName: '', lastName: '', email: '', phone: '' };
+export { EMPTY_CONTACT };
 
 /** A v4 uuid; crypto.randomUUID needs a secure context, getRandomValues does not. */
 export function newId(): string {
@@ -115,7 +112,7 @@ export function loadDraft(): WizardDraft | null {
       step: Math.min(Math.max(Number.isInteger(raw.step) ? (raw.step as number) : 0, 0), STEP_COUNT - 1),
       values: sanitizeValues(raw.values),
       rooms: sanitizeRooms(raw.rooms),
-      contact: { firstName: str(contact.firstName), lastName: str(contact.lastName), email: str(contact.email), phone: str(contact.phone) },
+      contact: Object.fromEntries(CONTACT_KEYS.map((k) => [k, str(contact[k])])) as ContactDraft,
       savedAt: typeof raw.savedAt === 'string' ? raw.savedAt : new Date().toISOString(),
     };
   } catch {

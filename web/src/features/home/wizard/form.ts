@@ -1,100 +1,60 @@
 import type { FieldErrors, Resolver } from 'react-hook-form';
-import { DEFAULT_OMI_CATEGORY, type Feature, type OmiCategory, type YesNo, type YesNoUnknown } from '@domain/property/enums';
-import { dependentFieldValues, makePropertyDetailsSchema, propertyFields, WIZARD_STEPS, type PropertyDetails, type SchemaOptions } from '@domain/property/schema';
+import type { YesNo } from '@domain/property/enums';
+import { HONEYPOT_FIELD } from '@domain/property/limits';
+import {
+  dependentFieldValues,
+  makePropertyDetailsSchema,
+  propertyFields,
+  WIZARD_STEPS,
+  type PropertyDetails,
+  type PropertyField,
+  type PropertyFieldValues,
+  type SchemaOptions,
+} from '@domain/property/schema';
 
 /**
- * The wizard's form values (steps 1-3; rooms and media live in the rooms store). Inputs
- * hold text; the shared schema (functions/domain/property/schema.ts, the one the server
- * runs) turns them into numbers and codes and carries every rule and Italian message.
+ * The value an input holds for a contract value: text for numbers and optional answers
+ * (the schema turns it into a number or a code), the value itself for toggles, answers
+ * with a default and lists.
  */
-export interface WizardValues {
-  // step 1
-  address: string;
-  province: string;
-  city: string;
-  omiCategory: OmiCategory;
-  propertyType: string;
-  // step 2
-  desiredAmount: string;
-  surfaceArea: string;
-  numRooms: string;
-  numBathrooms: string;
-  floor: string;
-  hasTerrace: boolean;
-  numTerraces: string;
-  terraceSurfaceArea: string;
-  // step 3
-  condominiumFees: string;
-  hasExtraordinaryExpenses: YesNo;
-  extraordinaryExpensesDetails: string;
-  extraordinaryExpensesAmount: string;
-  features: Feature[];
-  condition: string;
-  buildYear: string;
-  hasBox: boolean;
-  numBox: string;
-  hasGarage: boolean;
-  numGarage: string;
-  hasAbuses: YesNoUnknown;
-  abusesDetails: string;
-  hasHypothecs: YesNo;
-  numHypothecs: string;
-  hasApe: YesNo;
-  apeClass: string;
+type InputValue<T> = [T] extends [boolean] ? boolean : [T] extends [readonly (infer E)[]] ? E[] : null extends T ? string : T;
+/** The contract's fields the form holds: all but step 4's rooms. */
+type ContractFormField = Exclude<PropertyField, 'rooms'>;
+type ContractInputs = { [K in ContractFormField]: InputValue<PropertyFieldValues[K]> };
+
+/**
+ * The wizard's form values: the contract's fields of steps 1-3 (functions/domain/property/
+ * schema.ts, the one the server runs; rooms and media live in the rooms store), which
+ * carries every rule and Italian message, plus the honeypot.
+ */
+export interface WizardValues extends Omit<ContractInputs, 'hasWaterInfiltrations'> {
   /** a yes/no question in the wizard, a boolean in the contract */
   hasWaterInfiltrations: YesNo;
-  waterInfiltrationsDetails: string;
-  notes: string;
   /** honeypot: hidden to people, always sent (empty unless a bot filled it) */
-  website: string;
+  [HONEYPOT_FIELD]: string;
 }
 
 export type WizardField = keyof WizardValues;
 
+/** The form fields of each step (the shared WIZARD_STEPS; step 4's rooms are not form fields). */
+export const STEP_FIELDS: readonly (readonly ContractFormField[])[] = WIZARD_STEPS.map((fields) =>
+  fields.filter((f): f is ContractFormField => f !== 'rooms'),
+);
+
+/** A field left unanswered: the schema's own default (e.g. 'no', the OMI category), blank where that is null or there is none. */
+function unanswered(field: ContractFormField): unknown {
+  const parsed = propertyFields[field].safeParse(undefined);
+  return parsed.success && parsed.data !== null ? parsed.data : '';
+}
+
 export const DEFAULT_VALUES: WizardValues = {
-  address: '',
-  province: '',
-  city: '',
-  omiCategory: DEFAULT_OMI_CATEGORY,
-  propertyType: '',
-  desiredAmount: '',
-  surfaceArea: '',
-  numRooms: '',
-  numBathrooms: '',
-  floor: '',
-  hasTerrace: false,
-  numTerraces: '',
-  terraceSurfaceArea: '',
-  condominiumFees: '',
-  hasExtraordinaryExpenses: 'no',
-  extraordinaryExpensesDetails: '',
-  extraordinaryExpensesAmount: '',
-  features: [],
-  condition: '',
-  buildYear: '',
-  hasBox: false,
-  numBox: '',
-  hasGarage: false,
-  numGarage: '',
-  hasAbuses: 'no',
-  abusesDetails: '',
-  hasHypothecs: 'no',
-  numHypothecs: '',
-  hasApe: 'no',
-  apeClass: '',
+  ...(Object.fromEntries(STEP_FIELDS.flat().map((f) => [f, unanswered(f)])) as ContractInputs),
   hasWaterInfiltrations: 'no',
-  waterInfiltrationsDetails: '',
-  notes: '',
-  website: '',
+  [HONEYPOT_FIELD]: '',
 };
 
 export const STEP_COUNT = 4;
 export const STEP_TITLES = ['Posizione e tipologia', 'Informazioni di base', 'Caratteristiche e condizioni', 'Foto e video'] as const;
-
-/** The form fields of each step (the shared WIZARD_STEPS; step 4's rooms are not form fields). */
-export const STEP_FIELDS: readonly (readonly WizardField[])[] = WIZARD_STEPS.map((fields) =>
-  fields.filter((f): f is Exclude<typeof f, 'rooms'> => f !== 'rooms'),
-);
 
 /** The step (0-based) that shows a field of the contract, e.g. 'numBox' -> 2. */
 export function stepOfField(field: string): number | undefined {
@@ -125,7 +85,7 @@ function neutral(field: string): unknown {
   return null;
 }
 
-export type DetailsResult = { ok: true; details: PropertyDetails } | { ok: false; errors: Partial<Record<string, string>> };
+type DetailsResult = { ok: true; details: PropertyDetails } | { ok: false; errors: Partial<Record<string, string>> };
 
 /**
  * Runs the shared property schema. Zod skips the object's cross-field rules (box, garage
@@ -164,7 +124,7 @@ export function wizardResolver(options: () => SchemaOptions, upToStep: () => num
     const shown = new Set(STEP_FIELDS.slice(0, upToStep() + 1).flat());
     const errors: FieldErrors<WizardValues> = {};
     for (const [field, message] of Object.entries(result.errors)) {
-      if (shown.has(field as WizardField) && message) (errors as Record<string, { type: string; message: string }>)[field] = { type: 'validate', message };
+      if (shown.has(field as ContractFormField) && message) (errors as Record<string, { type: string; message: string }>)[field] = { type: 'validate', message };
     }
     return Object.keys(errors).length ? { values: {}, errors } : { values, errors: {} };
   };

@@ -4,6 +4,7 @@ import { withRoomNames } from '@domain/property/rooms';
 import { MESSAGES } from '@domain/property/schema';
 import type { RoomType } from '@domain/property/enums';
 import { isApiError } from '@/lib/api';
+import { EMPTY_FILE_MESSAGE } from '@/lib/upload';
 import { newId, type StoredRoom } from './draft';
 import { postToBucket, requestUploadForm, UPLOAD_FAILED_MESSAGE, type UploadForm, type UploadRequest } from './upload';
 
@@ -56,7 +57,6 @@ export interface UploadDeps {
 
 const defaultDeps: UploadDeps = { requestForm: requestUploadForm, post: postToBucket };
 const CONCURRENCY = 3;
-export const EMPTY_FILE_MESSAGE = 'Il file è vuoto';
 
 /** Why a file cannot be uploaded, or undefined when it can (checked again by the server and the S3 policy). */
 export function refusalOf(file: { type: string; size: number }): string | undefined {

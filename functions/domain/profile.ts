@@ -1,0 +1,22 @@
+import type { Group, UserType } from './roles';
+
+/** A user's profile (`USER#{sub}` / `PROFILE`), written at sign-up confirmation. */
+export interface Profile {
+  id: string;
+  email: string;
+  fullName: string;
+  userType: UserType;
+  phone: string | null;
+  companyName?: string | null;
+  companyVat?: string | null;
+  companyRea?: string | null;
+  companyAddress?: string | null;
+  companyCity?: string | null;
+  companyProvince?: string | null;
+  createdAt: string;
+}
+
+/** GET /me: the caller's own profile and groups (the SPA's redirect after sign-in and its guards). */
+export interface Me extends Profile {
+  groups: Group[];
+}
