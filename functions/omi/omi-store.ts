@@ -24,7 +24,7 @@ export function zoneQuotationsItem(zone: OmiZoneId & { comune: string }, lines: 
   const id = { semester: zone.semester, prov: zone.prov, linkZona: zone.linkZona };
   return {
     ...omiKeys.zoneQuotations(id),
-    ...omiKeys.zoneQuotationsIndex({ ...id, comuneKey: comuneSearchKey(zone.comune) }),
+    ...omiKeys.zoneQuotationsIndex({ ...id, comuneKey: comuneKeyOf(zone.comune) }),
     rows: lines.join('\n'),
   };
 }
@@ -44,10 +44,21 @@ export function zoneItem(row: OmiZoneRow, semester: string): Record<string, unkn
   };
 }
 
+/** comuneSearchKey of a comune's name, computed once per name (an import meets each ~20 times). */
+const comuneKeys = new Map<string, string>();
+function comuneKeyOf(name: string): string {
+  let key = comuneKeys.get(name);
+  if (key === undefined) {
+    if (comuneKeys.size > 50_000) comuneKeys.clear();
+    comuneKeys.set(name, (key = comuneSearchKey(name)));
+  }
+  return key;
+}
+
 export function indexEntryOf(row: { comuneDescrizione: string; linkZona: string; zona: string; codTip: number; stato: Stato | null }): IndexEntry {
   return {
     comune: row.comuneDescrizione,
-    comuneKey: comuneSearchKey(row.comuneDescrizione),
+    comuneKey: comuneKeyOf(row.comuneDescrizione),
     linkZona: row.linkZona,
     zona: row.zona,
     codTip: row.codTip,

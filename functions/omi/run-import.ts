@@ -90,8 +90,8 @@ interface RowHandler<R> {
   identity(row: R): string;
   duplicate(firstLine: number): string;
   entry(row: R): IndexEntry | null;
-  /** the row is new or updated (not a duplicate): store it */
-  accept(row: R, st: ProvinceState, identity: string): Promise<void>;
+  /** the row is new or updated (not a duplicate): store it (a promise only when it writes) */
+  accept(row: R, st: ProvinceState, identity: string): Promise<void> | void;
   /** after the last row */
   finish(provinces: Iterable<ProvinceState>): Promise<void>;
 }
@@ -194,10 +194,7 @@ export async function runImport(req: ImportRequest, opts: { concurrency?: number
       st.written.add(linkZona);
     }
 
-    async function close(): Promise<void> {
-      if (!open) return;
-      const { st, linkZona } = open;
-      open = undefined;
+    async function closeZone({ st, linkZona }: { st: ProvinceState; linkZona: string }): Promise<void> {
       if (st.written.has(linkZona)) st.reopened.add(linkZona);
       else await write(st, linkZona);
     }
@@ -206,18 +203,20 @@ export async function runImport(req: ImportRequest, opts: { concurrency?: number
       identity: (row) => omiKeys.quotationIdentity(row),
       duplicate: (first) => `Riga duplicata: stesso LinkZona, Cod_Tip e Stato della riga ${first}`,
       entry: (row) => indexEntryOf(row),
-      async accept(row, st, identity) {
-        if (!open || open.st !== st || open.linkZona !== row.linkZona) {
-          await close();
-          open = { st, linkZona: row.linkZona };
-        }
+      accept(row, st, identity) {
         let zone = st.zones.get(row.linkZona);
         if (!zone) st.zones.set(row.linkZona, (zone = { comune: row.comuneDescrizione, lines: [], ids: [] }));
         zone.lines.push(formatValoriLine(row));
         zone.ids.push(identity);
+        if (open && open.st === st && open.linkZona === row.linkZona) return undefined;
+        // a new zone begins: the previous one is complete (its rows were pushed before this one)
+        const previous = open;
+        open = { st, linkZona: row.linkZona };
+        return previous ? closeZone(previous) : undefined;
       },
       async finish(all) {
-        await close();
+        if (open) await closeZone(open);
+        open = undefined;
         await writer.flush(); // a zone's second write never shares a batch with its first
         for (const st of all) for (const linkZona of st.reopened) await write(st, linkZona);
       },
@@ -255,43 +254,45 @@ export async function runImport(req: ImportRequest, opts: { concurrency?: number
         summary = next.value;
         break;
       }
-      const ev = next.value;
-      if (ev.type === 'meta') {
-        fileKind = ev.meta.kind;
-        const fromTitle = ev.meta.semester;
-        if (semester && fromTitle && semester !== fromTitle) {
-          throw new OmiImportError(
-            `Il semestre indicato (${semester}) non corrisponde a quello del file (${fromTitle}, dalla riga del titolo). Correggi il semestre e ricarica il file.`,
-          );
+      for (const ev of next.value) {
+        if (ev.type === 'meta') {
+          fileKind = ev.meta.kind;
+          const fromTitle = ev.meta.semester;
+          if (semester && fromTitle && semester !== fromTitle) {
+            throw new OmiImportError(
+              `Il semestre indicato (${semester}) non corrisponde a quello del file (${fromTitle}, dalla riga del titolo). Correggi il semestre e ricarica il file.`,
+            );
+          }
+          semester ??= fromTitle;
+          if (!semester || !isSemester(semester)) {
+            throw new OmiImportError('Semestre non indicato: specifica il semestre nel formato AAAA-S1 o AAAA-S2');
+          }
+          manifest = await getSemester(semester);
+          await updateJob(req.jobId, runId, { semester, fileKind, bytesTotal });
+          continue;
         }
-        semester ??= fromTitle;
-        if (!semester || !isSemester(semester)) {
-          throw new OmiImportError('Semestre non indicato: specifica il semestre nel formato AAAA-S1 o AAAA-S2');
-        }
-        manifest = await getSemester(semester);
-        await updateJob(req.jobId, runId, { semester, fileKind, bytesTotal });
-        continue;
-      }
-      counts.rowsRead++;
-      if (ev.type === 'rejected') {
-        reject(ev.line, ev.reason);
-      } else {
-        // one handler per file kind; the event's row matches it
-        const handler = handlers[ev.type] as RowHandler<OmiValoriRow | OmiZoneRow>;
-        const st = await province(ev.row.prov);
-        const identity = handler.identity(ev.row);
-        const first = st.fromFile.get(identity);
-        if (first) {
-          reject(ev.line, handler.duplicate(first.line));
+        counts.rowsRead++;
+        if (ev.type === 'rejected') {
+          reject(ev.line, ev.reason);
         } else {
-          if (st.existing.has(identity)) counts.updated++;
-          else counts.inserted++;
-          if (ev.warning) warn(ev.line, ev.warning);
-          st.fromFile.set(identity, { entry: handler.entry(ev.row), line: ev.line });
-          await handler.accept(ev.row, st, identity);
+          // one handler per file kind; the event's row matches it
+          const handler = handlers[ev.type] as RowHandler<OmiValoriRow | OmiZoneRow>;
+          const st = provinces.get(ev.row.prov) ?? (await province(ev.row.prov));
+          const identity = handler.identity(ev.row);
+          const first = st.fromFile.get(identity);
+          if (first) {
+            reject(ev.line, handler.duplicate(first.line));
+          } else {
+            if (st.existing.has(identity)) counts.updated++;
+            else counts.inserted++;
+            if (ev.warning) warn(ev.line, ev.warning);
+            st.fromFile.set(identity, { entry: handler.entry(ev.row), line: ev.line });
+            const writing = handler.accept(ev.row, st, identity);
+            if (writing) await writing; // only when a write had to wait for room
+          }
         }
+        if (counts.rowsRead % PROGRESS_EVERY_ROWS === 0) await progress();
       }
-      if (counts.rowsRead % PROGRESS_EVERY_ROWS === 0) await progress();
     }
     if (fileKind) await handlers[fileKind].finish(provinces.values());
     await writer.flush();
