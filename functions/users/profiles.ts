@@ -5,21 +5,9 @@ import { cognito } from '../lib/aws/cognito';
 import { requireConfig } from '../lib/config';
 import { keys } from '../lib/keys';
 import { groupForUserType, type Group, type UserType } from '../domain/roles';
+import type { Profile } from '../domain/profile';
 
-export interface Profile {
-  id: string;
-  email: string;
-  fullName: string;
-  userType: UserType;
-  phone: string | null;
-  companyName?: string | null;
-  companyVat?: string | null;
-  companyRea?: string | null;
-  companyAddress?: string | null;
-  companyCity?: string | null;
-  companyProvince?: string | null;
-  createdAt: string;
-}
+export type { Profile };
 
 const FIELDS = [
   'id', 'email', 'fullName', 'userType', 'phone', 'companyName', 'companyVat', 'companyRea',

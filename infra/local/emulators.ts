@@ -130,7 +130,8 @@ function s3Error(ctx: KoaCtx, status: number, code: string, message: string) {
  * stores nothing; an accepted one is handed on to s3rver unchanged.
  */
 function postPolicyMiddleware() {
-  const Busboy = require('busboy') as new (o: { headers: unknown }) => NodeJS.WritableStream & {
+  // s3rver's own multipart parser (a dependency of s3rver, resolved from it)
+  const Busboy = require(require.resolve('busboy', { paths: [path.dirname(require.resolve('s3rver/package.json'))] })) as new (o: { headers: unknown }) => NodeJS.WritableStream & {
     on: (e: string, cb: (...a: never[]) => void) => void;
   };
   return async (ctx: KoaCtx, next: () => Promise<void>) => {
