@@ -60,6 +60,9 @@ export const routes = [
   { id: 'omiStartClear', method: 'POST', path: '/omi/clear', handler: 'omi/start-clear', access: ['admin'], grants: ['table:read', 'table:write', 'omi:write'] },
   { id: 'omiGetClear', method: 'GET', path: '/omi/clear/{jobId}', handler: 'omi/get-clear', access: ['admin'], grants: ['table:read'] },
   { id: 'omiListQuotations', method: 'GET', path: '/omi/quotations', handler: 'omi/list-quotations', access: ['admin'], grants: ['table:read'], memoryMb: 1024 },
+  { id: 'createSource', method: 'POST', path: '/sources', handler: 'sources/create-source', access: ['admin'], grants: ['table:write'] },
+  { id: 'listSources', method: 'GET', path: '/sources', handler: 'sources/list-sources', access: ['admin'], grants: ['table:read'] },
+  { id: 'deleteSource', method: 'DELETE', path: '/sources/{sourceId}', handler: 'sources/delete-source', access: ['admin'], grants: ['table:write'] },
   { id: 'evaluateProperty', method: 'POST', path: '/valuations/evaluate', handler: 'valuations/evaluate-property', access: ['admin'], grants: ['table:read'] },
 ] as const satisfies readonly RouteDef[];
 

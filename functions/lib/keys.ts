@@ -5,11 +5,13 @@
  * |-------------------|---------------------|--------------|---------------------------------|-------------------------|
  * | profile           | USER#{sub}          | PROFILE      | PROFILES / {name}#{sub}         |                         |
  * | property          | PROPERTY#{id}       | PROPERTY     | SELLER#{userId} / {createdAt}   | PROPERTIES / {createdAt}|
+ * |   (came from a source link) ...                    gsi3: SOURCE#{sourceId} / {createdAt} (sparse: only with a sourceId) |
  * | invitation token  | INVITE#{token}      | INVITE       |                                 |                         |
  * | room              | PROPERTY#{id}       | ROOM#{roomId}|                                 |                         |
  * | room media        | PROPERTY#{id}       | MEDIA#{roomId}#{mediaId} |                     |                         |
  * | valuation         | PROPERTY#{id}       | VALUATION#{createdAt}    |                     |                         |
  * | mail outbox       | OUTBOX#{id}         | OUTBOX       | gsi3: OUTBOX#PENDING / {nextAttemptAt}#{id} (sparse: only while pending) |
+ * | lead source       | SOURCE#{id}         | SOURCE       |                                 | SOURCES / {createdAt}#{id} |
  * | rate-limit window | RATE#{scope}#{client} | WINDOW#{windowStart} | (expiresAt = TTL)     |                         |
  * | OMI entities      | see the OMI table below (omiKeys)                                                          |
  *
@@ -26,14 +28,23 @@ export const keys = {
 
   property: (propertyId: string) => ({ pk: `PROPERTY#${propertyId}`, sk: 'PROPERTY' }),
   propertyDossier: (propertyId: string) => ({ pk: `PROPERTY#${propertyId}` }),
-  propertyIndexes: (p: { userId?: string | null; createdAt: string }) => ({
+  propertyIndexes: (p: { userId?: string | null; sourceId?: string | null; createdAt: string }) => ({
     ...(p.userId ? { gsi1pk: `SELLER#${p.userId}`, gsi1sk: p.createdAt } : {}),
     gsi2pk: 'PROPERTIES',
     gsi2sk: p.createdAt,
+    ...(p.sourceId ? { gsi3pk: `SOURCE#${p.sourceId}`, gsi3sk: p.createdAt } : {}),
   }),
   sellerIndex: (userId: string, createdAt: string) => ({ gsi1pk: `SELLER#${userId}`, gsi1sk: createdAt }),
   propertiesOfSeller: (userId: string) => ({ index: 'gsi1' as const, pk: `SELLER#${userId}` }),
   allProperties: () => ({ index: 'gsi2' as const, pk: 'PROPERTIES' }),
+  /** the properties submitted through a source's link (count them with Select COUNT) */
+  propertiesOfSource: (sourceId: string) => ({ index: 'gsi3' as const, pk: `SOURCE#${sourceId}` }),
+
+  /** a lead source (Gestione Fonti); its link is the site origin plus `?id={id}` */
+  source: (sourceId: string) => ({ pk: `SOURCE#${sourceId}`, sk: 'SOURCE' }),
+  sourceIndex: (createdAt: string, sourceId: string) => ({ gsi2pk: 'SOURCES', gsi2sk: `${createdAt}#${sourceId}` }),
+  /** every source, newest first with ScanIndexForward false */
+  allSources: () => ({ index: 'gsi2' as const, pk: 'SOURCES' }),
 
   invitation: (token: string) => ({ pk: `INVITE#${token}`, sk: 'INVITE' }),
 

@@ -120,7 +120,7 @@ export async function submitProperty(s: PropertySubmission, opts: SubmitOptions 
   const T = table();
   const property = {
     ...keys.property(propertyId),
-    ...keys.propertyIndexes({ createdAt }),
+    ...keys.propertyIndexes({ sourceId: s.sourceId, createdAt }),
     entity: 'property',
     id: propertyId,
     status: 'submitted',

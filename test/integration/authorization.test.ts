@@ -23,6 +23,9 @@ const EXPECTED: Record<string, Caller[]> = {
   omiGetClear: ['admin'],
   omiListQuotations: ['admin'],
   evaluateProperty: ['admin'],
+  createSource: ['admin'],
+  listSources: ['admin'],
+  deleteSource: ['admin'],
 };
 
 /** What a handler may answer an allowed caller for the probe's placeholder input (besides a 2xx). */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SOURCE_ID_PATTERN } from '../sources';
 import { parseAmount } from '../format';
 import { isProvinceCode, provinceByCode } from '../places/provinces';
 import {
@@ -267,7 +268,7 @@ function normalizeContact(v: Record<ContactKey, string>): Record<ContactKey, str
   return Object.fromEntries(CONTACT_KEYS.map((k) => [k, contactFields[k].parse(v[k])])) as Record<ContactKey, string>;
 }
 
-const SOURCE_ID = /^[A-Za-z0-9_-]{1,100}$/;
+const SOURCE_ID = SOURCE_ID_PATTERN;
 
 /** Anything else the request carries. */
 const envelopeFields = {

@@ -28,11 +28,11 @@ const admin = (name: keyof typeof import('@/features/admin/pages')) =>
   lazy(() => import('@/features/admin/pages').then((m) => ({ default: m[name] })));
 const AdminDashboardPage = admin('AdminDashboardPage');
 const UsersPage = admin('UsersPage');
-const SourcesPage = admin('SourcesPage');
 const ActiveOptionsPage = admin('ActiveOptionsPage');
 const InvestigationPage = admin('InvestigationPage');
 const OmiImportPage = lazy(() => import('@/features/omi/OmiImportPage'));
 const OmiDataPage = lazy(() => import('@/features/omi/OmiDataPage'));
+const SourcesPage = lazy(() => import('@/features/sources/SourcesPage'));
 
 /** The route table of spec 001 section 2. */
 export const routes: RouteObject[] = [

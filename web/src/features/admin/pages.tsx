@@ -10,10 +10,6 @@ export function UsersPage() {
   return <ComingSoon title="Gestione Utenti" />;
 }
 
-export function SourcesPage() {
-  return <ComingSoon title="Gestione Fonti" />;
-}
-
 export function ActiveOptionsPage() {
   return <ComingSoon title="Opzioni di Acquisto Attive" />;
 }

@@ -1,0 +1,8 @@
+import { route } from '../lib/http';
+import { sourceParams } from './schemas';
+import { deleteSource } from './source-store';
+
+/** DELETE /sources/{sourceId}: 204, or 404 'Fonte non trovata'. */
+export const handler = route('deleteSource', { params: sourceParams }, async ({ params }) => {
+  await deleteSource(params.sourceId);
+});
