@@ -3,8 +3,8 @@
  * semester and LinkZona, holding that zone's records), zone descriptions, semester
  * manifests and the listing index chunks.
  */
-import { BatchGetCommand, BatchWriteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import { ddb } from '../lib/aws/ddb';
+import { BatchGetCommand, BatchWriteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ddb, queryAll } from '../lib/aws/ddb';
 import { requireConfig } from '../lib/config';
 import { omiKeys, type OmiZoneId } from '../lib/keys';
 import { comuneSearchKey } from '../domain/omi/names';
@@ -64,15 +64,6 @@ export function indexEntryOf(row: { comuneDescrizione: string; linkZona: string;
     codTip: row.codTip,
     stato: row.stato,
   };
-}
-
-async function queryAll(input: QueryCommandInput, onItem: (item: Record<string, unknown>) => boolean | void): Promise<void> {
-  let start: Record<string, unknown> | undefined;
-  do {
-    const res = await ddb().send(new QueryCommand({ ...input, ExclusiveStartKey: start }));
-    for (const item of res.Items ?? []) if (onItem(item) === false) return;
-    start = res.LastEvaluatedKey;
-  } while (start);
 }
 
 /**

@@ -4,8 +4,8 @@
  * indexes them sparsely in gsi3 SOURCE#{id}, so each count is one Query with Select COUNT.
  */
 import { randomBytes } from 'node:crypto';
-import { DeleteCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { ddb, isConditionFailure } from '../lib/aws/ddb';
+import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { ddb, isConditionFailure, queryAll, queryPages } from '../lib/aws/ddb';
 import { requireConfig } from '../lib/config';
 import { NotFoundError } from '../lib/errors';
 import { keys } from '../lib/keys';
@@ -38,21 +38,12 @@ export async function createSource(input: { name: string; userId: string; now?: 
 export async function countRequests(sourceId: string): Promise<number> {
   const q = keys.propertiesOfSource(sourceId);
   let count = 0;
-  let start: Record<string, unknown> | undefined;
-  do {
-    const res = await ddb().send(
-      new QueryCommand({
-        TableName: table(),
-        IndexName: q.index,
-        KeyConditionExpression: 'gsi3pk = :pk',
-        ExpressionAttributeValues: { ':pk': q.pk },
-        Select: 'COUNT',
-        ExclusiveStartKey: start,
-      }),
-    );
-    count += res.Count ?? 0;
-    start = res.LastEvaluatedKey;
-  } while (start);
+  await queryPages(
+    { TableName: table(), IndexName: q.index, KeyConditionExpression: 'gsi3pk = :pk', ExpressionAttributeValues: { ':pk': q.pk }, Select: 'COUNT' },
+    (page) => {
+      count += page.Count ?? 0;
+    },
+  );
   return count;
 }
 
@@ -60,21 +51,12 @@ export async function countRequests(sourceId: string): Promise<number> {
 export async function listSources(): Promise<SourceListItem[]> {
   const q = keys.allSources();
   const sources: Source[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const res = await ddb().send(
-      new QueryCommand({
-        TableName: table(),
-        IndexName: q.index,
-        KeyConditionExpression: 'gsi2pk = :pk',
-        ExpressionAttributeValues: { ':pk': q.pk },
-        ScanIndexForward: false,
-        ExclusiveStartKey: start,
-      }),
-    );
-    sources.push(...(res.Items ?? []).map(toSource));
-    start = res.LastEvaluatedKey;
-  } while (start);
+  await queryAll(
+    { TableName: table(), IndexName: q.index, KeyConditionExpression: 'gsi2pk = :pk', ExpressionAttributeValues: { ':pk': q.pk }, ScanIndexForward: false },
+    (item) => {
+      sources.push(toSource(item));
+    },
+  );
   const counts = await Promise.all(sources.map((s) => countRequests(s.id)));
   return sources.map((s, i) => ({ ...s, requests: counts[i] ?? 0 }));
 }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { expectAccessible, launchBrowser, MOBILE, newPage } from '../support/browser';
+import { expectAccessible, launchBrowser, MOBILE, newPage, signIn } from '../support/browser';
 import { stack, uniqueEmail } from '../support/helpers';
 
 let browser: Browser;
@@ -13,12 +13,7 @@ afterAll(async () => {
   await browser?.close();
 });
 
-async function signIn(page: Page, email: string, password: string) {
-  await page.goto(`${web()}/auth`);
-  await page.getByTestId('login-email').fill(email);
-  await page.getByTestId('login-password').fill(password);
-  await page.getByTestId('login-submit').click();
-}
+const signInWith = (page: Page, email: string, password: string) => signIn(page, web(), { email, password });
 
 describe('home page fee simulator', () => {
   it('computes the up-front fee as a person types it', async () => {
@@ -71,7 +66,7 @@ describe('sign-in lands each demo role on its page', () => {
     it(`${c.role} -> ${c.path}`, async () => {
       const account = stack().accounts.find((a) => a.role === c.role)!;
       const { context, page } = await newPage(browser);
-      await signIn(page, account.email, account.password);
+      await signInWith(page, account.email, account.password);
       await page.waitForURL((u) => u.pathname === c.path);
       await expect.poll(() => page.getByRole('heading', { level: 1 }).first().textContent()).toContain(c.heading);
       expect(await page.getByText('Login effettuato!').count()).toBeGreaterThan(0);
@@ -81,7 +76,7 @@ describe('sign-in lands each demo role on its page', () => {
 
   it('refuses a wrong password with the spec toast', async () => {
     const { context, page } = await newPage(browser);
-    await signIn(page, 'venditore@demo.opzionecasa.it', 'sbagliata');
+    await signInWith(page, 'venditore@demo.opzionecasa.it', 'sbagliata');
     await page.getByText('Errore di login').waitFor();
     expect(new URL(page.url()).pathname).toBe('/auth');
     await context.close();
@@ -90,7 +85,7 @@ describe('sign-in lands each demo role on its page', () => {
   it('keeps a seller out of the admin pages with "Accesso negato"', async () => {
     const seller = stack().accounts.find((a) => a.role === 'seller')!;
     const { context, page } = await newPage(browser);
-    await signIn(page, seller.email, seller.password);
+    await signInWith(page, seller.email, seller.password);
     await page.waitForURL((u) => u.pathname === '/seller-dashboard');
     await page.goto(`${web()}/omi-import`);
     await page.getByText('Accesso negato').waitFor();

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { expectAccessible, launchBrowser, MOBILE, newPage } from '../support/browser';
+import { expectAccessible, launchBrowser, MOBILE, newPage, signIn } from '../support/browser';
 import { api, stack, tokenForRole } from '../support/helpers';
 import { MILANO } from '../support/omi-samples';
 
@@ -49,14 +49,8 @@ let browser: Browser;
 let admin: BrowserContext;
 const web = () => stack().webUrl!;
 
-async function signIn(page: Page, role: 'admin' | 'seller', landing: string) {
-  const account = stack().accounts.find((a) => a.role === role)!;
-  await page.goto(`${web()}/auth`);
-  await page.getByTestId('login-email').fill(account.email);
-  await page.getByTestId('login-password').fill(account.password);
-  await page.getByTestId('login-submit').click();
-  await page.waitForURL((u) => u.pathname === landing);
-}
+const signInAs = (page: Page, role: 'admin' | 'seller', landing: string) =>
+  signIn(page, web(), stack().accounts.find((a) => a.role === role)!, landing);
 
 /** Clears every OMI record through the API (the page's own clear is tested below). */
 async function clearOmiData() {
@@ -136,7 +130,7 @@ beforeAll(async () => {
   await clearOmiData();
   admin = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'it-IT', timezoneId: 'Europe/Rome' });
   const page = await admin.newPage();
-  await signIn(page, 'admin', '/admin');
+  await signInAs(page, 'admin', '/admin');
   await page.close();
 });
 afterAll(async () => {
@@ -339,7 +333,7 @@ describe('re-import and "Cancella Tutti i Dati"', () => {
 describe('non-admins', () => {
   it('a seller visiting /omi-data gets "Accesso negato" and goes home', async () => {
     const { context, page } = await newPage(browser);
-    await signIn(page, 'seller', '/seller-dashboard');
+    await signInAs(page, 'seller', '/seller-dashboard');
     await page.goto(`${web()}/omi-data`);
     await page.getByText('Accesso negato').waitFor();
     await page.waitForURL((u) => u.pathname === '/');

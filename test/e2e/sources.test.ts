@@ -5,21 +5,15 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { DESKTOP, expectAccessible, launchBrowser, MOBILE, newPage } from '../support/browser';
+import { DESKTOP, expectAccessible, launchBrowser, MOBILE, newPage, signIn } from '../support/browser';
 import { stack } from '../support/helpers';
 
 let browser: Browser;
 let admin: BrowserContext;
 const web = () => stack().webUrl!;
 
-async function signIn(page: Page, role: 'admin' | 'seller', landing: string) {
-  const account = stack().accounts.find((a) => a.role === role)!;
-  await page.goto(`${web()}/auth`);
-  await page.getByTestId('login-email').fill(account.email);
-  await page.getByTestId('login-password').fill(account.password);
-  await page.getByTestId('login-submit').click();
-  await page.waitForURL((u) => u.pathname === landing);
-}
+const signInAs = (page: Page, role: 'admin' | 'seller', landing: string) =>
+  signIn(page, web(), stack().accounts.find((a) => a.role === role)!, landing);
 
 async function sourcesPage(): Promise<Page> {
   const page = await admin.newPage();
@@ -36,7 +30,7 @@ beforeAll(async () => {
   admin = await browser.newContext({ viewport: DESKTOP, locale: 'it-IT', timezoneId: 'Europe/Rome' });
   await admin.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: web() });
   const page = await admin.newPage();
-  await signIn(page, 'admin', '/admin');
+  await signInAs(page, 'admin', '/admin');
   await page.close();
 });
 afterAll(async () => {
@@ -108,7 +102,7 @@ describe('/sources (admin)', () => {
 describe('/sources (seller)', () => {
   it('answers "Accesso negato"', async () => {
     const { context, page } = await newPage(browser);
-    await signIn(page, 'seller', '/seller-dashboard');
+    await signInAs(page, 'seller', '/seller-dashboard');
     await page.goto(`${web()}/sources`);
     await page.getByText('Accesso negato').waitFor();
     await page.getByText('Solo gli amministratori possono accedere a questa pagina').waitFor();

@@ -49,3 +49,12 @@ async function seriousViolations(page: Page) {
 export async function expectAccessible(page: Page) {
   expect(await seriousViolations(page)).toEqual([]);
 }
+
+/** Signs in on /auth with the login form; with `landing`, waits for the page the app sends the person to. */
+export async function signIn(page: Page, webUrl: string, account: { email: string; password: string }, landing?: string): Promise<void> {
+  await page.goto(`${webUrl}/auth`);
+  await page.getByTestId('login-email').fill(account.email);
+  await page.getByTestId('login-password').fill(account.password);
+  await page.getByTestId('login-submit').click();
+  if (landing) await page.waitForURL((u) => u.pathname === landing);
+}
