@@ -64,6 +64,34 @@ export const routes = [
   { id: 'listSources', method: 'GET', path: '/sources', handler: 'sources/list-sources', access: ['admin'], grants: ['table:read'] },
   { id: 'deleteSource', method: 'DELETE', path: '/sources/{sourceId}', handler: 'sources/delete-source', access: ['admin'], grants: ['table:write'] },
   { id: 'evaluateProperty', method: 'POST', path: '/valuations/evaluate', handler: 'valuations/evaluate-property', access: ['admin'], grants: ['table:read'] },
+
+  // Gestione Utenti (/users): profiles in the table, roles and logins in Cognito
+  { id: 'listUsers', method: 'GET', path: '/users', handler: 'users/list-users', access: ['admin'], grants: ['table:read', 'cognito:admin'] },
+  { id: 'updateUser', method: 'PATCH', path: '/users/{userId}', handler: 'users/update-user', access: ['admin'], grants: ['table:read', 'table:write', 'cognito:admin'] },
+  { id: 'updateUserRole', method: 'PUT', path: '/users/{userId}/role', handler: 'users/update-user-role', access: ['admin'], owner: 'an admin cannot take the admin role from themselves', grants: ['table:read', 'cognito:admin'] },
+  { id: 'deleteUser', method: 'DELETE', path: '/users/{userId}', handler: 'users/delete-user', access: ['admin'], owner: 'an admin cannot delete themselves', grants: ['table:read', 'table:write', 'cognito:admin'] },
+  { id: 'decideAgent', method: 'POST', path: '/users/{userId}/agent-approval', handler: 'users/decide-agent', access: ['admin'], grants: ['table:read', 'table:write', 'cognito:admin', 'ses:send'] },
+
+  // Dashboard Admin (/admin): the requests (properties) and their dossier
+  { id: 'listRequests', method: 'GET', path: '/admin/properties', handler: 'requests/list-requests', access: ['admin'], grants: ['table:read'] },
+  { id: 'getRequest', method: 'GET', path: '/admin/properties/{propertyId}', handler: 'requests/get-request', access: ['admin'], grants: ['table:read', 'media:read'] },
+  { id: 'deleteRequest', method: 'DELETE', path: '/admin/properties/{propertyId}', handler: 'requests/delete-request', access: ['admin'], grants: ['table:read', 'table:write', 'media:write'], timeoutSeconds: 60 },
+  { id: 'assignRequest', method: 'PUT', path: '/admin/properties/{propertyId}/assignee', handler: 'requests/assign-request', access: ['admin'], grants: ['table:read', 'table:write'] },
+  { id: 'createRequestUpload', method: 'POST', path: '/admin/properties/{propertyId}/uploads', handler: 'requests/create-media-upload', access: ['admin'], grants: ['table:read', 'media:write'] },
+  { id: 'addRequestMedia', method: 'POST', path: '/admin/properties/{propertyId}/media', handler: 'requests/add-media', access: ['admin'], grants: ['table:read', 'table:write', 'media:read'] },
+  { id: 'deleteRequestMedia', method: 'DELETE', path: '/admin/properties/{propertyId}/rooms/{roomId}/media/{mediaId}', handler: 'requests/delete-media', access: ['admin'], grants: ['table:read', 'table:write', 'media:write'] },
+
+  // Istruttoria Immobile (/investigation/{propertyId}): valuation, estimate, option
+  { id: 'createValuation', method: 'POST', path: '/admin/properties/{propertyId}/valuations', handler: 'review/create-valuation', access: ['admin'], grants: ['table:read', 'table:write'] },
+  { id: 'sendEstimate', method: 'POST', path: '/admin/properties/{propertyId}/estimate-email', handler: 'review/send-estimate', access: ['admin'], grants: ['table:read', 'table:write', 'ses:send'] },
+  { id: 'createOption', method: 'POST', path: '/admin/properties/{propertyId}/option', handler: 'review/create-option', access: ['admin'], grants: ['table:read', 'table:write', 'media:write'] },
+  { id: 'getOptionStatus', method: 'GET', path: '/admin/properties/{propertyId}/option', handler: 'review/get-option-status', access: ['admin'], grants: ['table:read'] },
+  { id: 'notifySeller', method: 'POST', path: '/admin/properties/{propertyId}/option/notification', handler: 'review/notify-seller', access: ['admin'], grants: ['table:read', 'table:write', 'ses:send'] },
+  { id: 'sendAvailabilityLink', method: 'POST', path: '/admin/properties/{propertyId}/option/availability-link', handler: 'review/send-availability-link', access: ['admin'], grants: ['table:read', 'table:write', 'ses:send'] },
+
+  // Opzioni di Acquisto Attive (/active-options)
+  { id: 'listOptions', method: 'GET', path: '/admin/options', handler: 'options/list-options', access: ['admin'], grants: ['table:read'] },
+  { id: 'updateOption', method: 'PATCH', path: '/admin/options/{propertyId}', handler: 'options/update-option', access: ['admin'], grants: ['table:read', 'table:write'] },
 ] as const satisfies readonly RouteDef[];
 
 export type RouteId = (typeof routes)[number]['id'];

@@ -10,6 +10,13 @@
  * | room              | PROPERTY#{id}       | ROOM#{roomId}|                                 |                         |
  * | room media        | PROPERTY#{id}       | MEDIA#{roomId}#{mediaId} |                     |                         |
  * | valuation         | PROPERTY#{id}       | VALUATION#{createdAt}    |                     |                         |
+ * | purchase option   | PROPERTY#{id}       | OPTION       | OPTION#{optionId} / OPTION      | OPTIONS / {createdAt}#{id} |
+ * | seller identity   | PROPERTY#{id}       | IDENTITY     |                                 |                         |
+ * | co-owner          | PROPERTY#{id}       | COOWNER#{coOwnerId}      |                     |                         |
+ * | delegation        | PROPERTY#{id}       | DELEGATION#{type}        |                     |                         |
+ * | availability slot | PROPERTY#{id}       | SLOT#{yyyy-MM-dd}#{slotId} |                   |                         |
+ * | monthly quota     | PROPERTY#{id}       | QUOTA#{yyyy}-{MM}        |                     |                         |
+ * | document          | PROPERTY#{id}       | DOCUMENT#{documentId}    |                     |                         |
  * | mail outbox       | OUTBOX#{id}         | OUTBOX       | gsi3: OUTBOX#PENDING / {nextAttemptAt}#{id} (sparse: only while pending) |
  * | lead source       | SOURCE#{id}         | SOURCE       |                                 | SOURCES / {createdAt}#{id} |
  * | rate-limit window | RATE#{scope}#{client} | WINDOW#{windowStart} | (expiresAt = TTL)     |                         |
@@ -52,7 +59,46 @@ export const keys = {
   media: (propertyId: string, roomId: string, mediaId: string) => ({ pk: `PROPERTY#${propertyId}`, sk: `MEDIA#${roomId}#${mediaId}` }),
   /** ISO createdAt: a property's valuations sort oldest first; the latest is the last */
   valuation: (propertyId: string, createdAt: string) => ({ pk: `PROPERTY#${propertyId}`, sk: `VALUATION#${createdAt}` }),
-  dossierPrefixes: { room: 'ROOM#', media: 'MEDIA#', valuation: 'VALUATION#' } as const,
+  /**
+   * The purchase option of a property: one per property (create with attribute_not_exists),
+   * under the property's pk so the dossier Query returns it; found by its own id in gsi1;
+   * every option newest first in gsi2 OPTIONS.
+   */
+  option: (propertyId: string) => ({ pk: `PROPERTY#${propertyId}`, sk: 'OPTION' }),
+  optionIndexes: (o: { id: string; propertyId: string; createdAt: string }) => ({
+    gsi1pk: `OPTION#${o.id}`,
+    gsi1sk: 'OPTION',
+    gsi2pk: 'OPTIONS',
+    gsi2sk: `${o.createdAt}#${o.propertyId}`,
+  }),
+  optionById: (optionId: string) => ({ index: 'gsi1' as const, pk: `OPTION#${optionId}` }),
+  /** every option, newest first with ScanIndexForward false */
+  allOptions: () => ({ index: 'gsi2' as const, pk: 'OPTIONS' }),
+  /** the seller's identity check (one per property) */
+  identity: (propertyId: string) => ({ pk: `PROPERTY#${propertyId}`, sk: 'IDENTITY' }),
+  coOwner: (propertyId: string, coOwnerId: string) => ({ pk: `PROPERTY#${propertyId}`, sk: `COOWNER#${coOwnerId}` }),
+  /** one delegation per type (catasto, urbanistica, ipotecario, anagrafe) */
+  delegation: (propertyId: string, type: string) => ({ pk: `PROPERTY#${propertyId}`, sk: `DELEGATION#${type}` }),
+  /** a visit slot of the property's option; sorts by date */
+  slot: (propertyId: string, date: string, slotId: string) => ({ pk: `PROPERTY#${propertyId}`, sk: `SLOT#${date}#${slotId}` }),
+  monthlyQuota: (propertyId: string, year: number, month: number) => ({
+    pk: `PROPERTY#${propertyId}`,
+    sk: `QUOTA#${year}-${String(month).padStart(2, '0')}`,
+  }),
+  /** a file of the dossier other than room media (identity images, signed copies, option PDF) */
+  document: (propertyId: string, documentId: string) => ({ pk: `PROPERTY#${propertyId}`, sk: `DOCUMENT#${documentId}` }),
+  dossierPrefixes: {
+    room: 'ROOM#',
+    media: 'MEDIA#',
+    valuation: 'VALUATION#',
+    option: 'OPTION',
+    identity: 'IDENTITY',
+    coOwner: 'COOWNER#',
+    delegation: 'DELEGATION#',
+    slot: 'SLOT#',
+    quota: 'QUOTA#',
+    document: 'DOCUMENT#',
+  } as const,
 
   /** a mail to send, written in the same transaction as what caused it (transactional outbox) */
   outbox: (id: string) => ({ pk: `OUTBOX#${id}`, sk: 'OUTBOX' }),

@@ -325,7 +325,8 @@ export async function runImport(req: ImportRequest, opts: { concurrency?: number
     return { status: 'completed', ...counts, durationMs };
   } catch (err) {
     const known = err instanceof OmiFormatError || err instanceof OmiImportError;
-    const message = known ? (err as Error).message : `Errore durante l'importazione: ${(err as Error).message}`;
+    // an internal failure's own message (SDK, network) stays in the logs, never on the admin's page
+    const message = known ? (err as Error).message : "Errore durante l'importazione: si è verificato un errore interno. Riprova; se il problema persiste contatta l'assistenza.";
     const durationMs = Date.now() - started;
     await writer.flush().catch(() => undefined);
     await progress({ status: 'failed', error: message, finishedAt: new Date().toISOString(), durationMs }).catch((e: unknown) =>

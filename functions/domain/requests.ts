@@ -1,0 +1,218 @@
+/**
+ * The admin back office's view of a request (a submitted property): the shapes of the
+ * /admin/properties routes, shared by the handlers and the SPA (Dashboard Admin and
+ * Istruttoria Immobile), and the lifecycle every screen shows the same way.
+ */
+import type { PropertyAttributes } from './property/schema';
+import type { RoomType } from './property/enums';
+import type { ValuationResult } from './valuation';
+
+/**
+ * Where a request stands, derived from what its dossier holds (never stored twice):
+ * new -> valued -> estimate sent -> option created -> option signed.
+ */
+export const LIFECYCLE = ['nuova', 'valutata', 'stima_inviata', 'opzione_creata', 'opzione_firmata'] as const;
+export type Lifecycle = (typeof LIFECYCLE)[number];
+
+export const LIFECYCLE_LABELS: Record<Lifecycle, string> = {
+  nuova: 'Nuova',
+  valutata: 'Valutata',
+  stima_inviata: 'Stima inviata',
+  opzione_creata: 'Opzione creata',
+  opzione_firmata: 'Opzione firmata',
+};
+
+/** The summary fields the PROPERTY item keeps up to date, so the list needs no other item. */
+export interface LifecycleFacts {
+  valuedAt?: string | null;
+  estimateSentAt?: string | null;
+  optionCreatedAt?: string | null;
+  optionSignedAt?: string | null;
+}
+
+export function lifecycleOf(p: LifecycleFacts): Lifecycle {
+  if (p.optionSignedAt) return 'opzione_firmata';
+  if (p.optionCreatedAt) return 'opzione_creata';
+  if (p.estimateSentAt) return 'stima_inviata';
+  if (p.valuedAt) return 'valutata';
+  return 'nuova';
+}
+
+/** A row of the Dashboard Admin table (spec 001: date, first name, last name, e-mail, desired amount, comune, province). */
+export interface RequestListItem extends LifecycleFacts {
+  id: string;
+  createdAt: string;
+  firstName: string;
+  lastName: string;
+  email: string;
+  desiredAmount: number | null;
+  city: string | null;
+  province: string | null;
+  address: string;
+  sourceId: string | null;
+  lifecycle: Lifecycle;
+}
+
+/** GET /admin/properties?q=&cursor=&limit=: newest first; `total` counts every request matching `q`. */
+export interface RequestList {
+  items: RequestListItem[];
+  total: number;
+  /** opaque; absent on the last page */
+  nextCursor?: string;
+}
+
+export interface DossierMedia {
+  id: string;
+  roomId: string;
+  key: string;
+  fileName: string;
+  contentType: string;
+  kind: 'image' | 'video';
+  size: number;
+  createdAt: string;
+  /** short-lived presigned GET */
+  url: string;
+}
+
+export interface DossierRoom {
+  id: string;
+  name: string;
+  type: RoomType;
+  position: number;
+  media: DossierMedia[];
+}
+
+/** A stored valuation (spec property_valuations), with who ran it. */
+export interface DossierValuation {
+  createdAt: string;
+  /** 'submission' (automatic at sending) or 'admin' */
+  origin: 'submission' | 'admin';
+  createdBy: { userId: string; name: string } | null;
+  available: boolean;
+  reason?: string;
+  valuationMin?: number;
+  valuationMax?: number;
+  valuationAvg?: number;
+  cautiousDiscount?: number;
+  adjustedMin?: number;
+  adjustedMax?: number;
+  adjustedAvg?: number;
+  omiSource: string | null;
+  omiDetails?: { zona: string; stato: string; fascia: string; comprMin: number; comprMax: number };
+  emailSentAt: string | null;
+  /** the engine's whole answer (zone, rows used, corrections, notes, explanation) */
+  result: ValuationResult;
+}
+
+export const DELEGATION_TYPES = ['catasto', 'urbanistica', 'ipotecario', 'anagrafe'] as const;
+export type DelegationType = (typeof DELEGATION_TYPES)[number];
+export const DELEGATION_LABELS: Record<DelegationType, string> = {
+  catasto: 'Atti Catastali',
+  urbanistica: 'Atti Urbanistici',
+  ipotecario: 'Ispezione Ipotecaria',
+  anagrafe: 'Certificati Anagrafici',
+};
+
+/** A file of the dossier the admin may download (identity images, signed copies, option PDF). */
+export interface DossierFile {
+  key: string;
+  fileName: string;
+  /** short-lived presigned GET */
+  url: string;
+}
+
+export interface DossierIdentity {
+  status: 'pending' | 'verified' | 'rejected';
+  documentType: 'carta_identita' | 'passaporto' | 'patente';
+  documentNumber: string | null;
+  fullName: string | null;
+  confidence: number | null;
+  verifiedAt: string | null;
+  files: { documentFront?: DossierFile; documentBack?: DossierFile; facePhoto?: DossierFile };
+}
+
+export interface DossierCoOwner {
+  id: string;
+  email: string;
+  fullName: string;
+  share: number;
+  invitedAt: string | null;
+  verifiedAt: string | null;
+}
+
+export interface DossierDelegation {
+  type: DelegationType;
+  province: string;
+  municipality: string;
+  documentKey: string | null;
+  signedAt: string | null;
+  file?: DossierFile;
+}
+
+export const OPTION_STATUSES = ['pending', 'approved', 'sent', 'completed', 'cancelled'] as const;
+export type OptionStatus = (typeof OPTION_STATUSES)[number];
+export const OPTION_STATUS_LABELS: Record<OptionStatus, string> = {
+  pending: 'In Attesa',
+  approved: 'Approvata',
+  sent: 'Inviata',
+  completed: 'Completata',
+  cancelled: 'Annullata',
+};
+
+/** The purchase option (spec purchase_options), camelCase. */
+export interface PurchaseOption {
+  id: string;
+  propertyId: string;
+  status: OptionStatus;
+  assignedAgentId: string | null;
+  propertyValue: number;
+  optionAmount: number;
+  agentCommissionPercentage: number;
+  minAgentCommissionPercentage: number;
+  salePricePercentage: number;
+  hasKeys: boolean;
+  paymentType: 'anticipato' | 'rateale';
+  installments: number | null;
+  signatureType: 'fisica' | null;
+  signedAt: string | null;
+  signatureData: { signedDocumentKey: string; uploadedAt: string } | null;
+  minMonthlySlots: number;
+  createdAt: string;
+  notifiedAt: string | null;
+  availabilityLinkSentAt: string | null;
+  /** the option document, once generated */
+  documentKey: string | null;
+}
+
+export interface DossierSlot {
+  id: string;
+  date: string;
+  start: string;
+  end: string;
+  isBooked: boolean;
+}
+
+/** GET /admin/properties/{propertyId}: the whole dossier, one Query plus presigned URLs. */
+export interface RequestDossier {
+  property: PropertyAttributes &
+    LifecycleFacts & {
+      id: string;
+      createdAt: string;
+      updatedAt: string;
+      userId: string | null;
+      assignedUserId: string | null;
+      invitationToken: string | null;
+      privacyConsentAt: string | null;
+    };
+  lifecycle: Lifecycle;
+  rooms: DossierRoom[];
+  /** oldest first; the last one is current */
+  valuations: DossierValuation[];
+  identity: DossierIdentity | null;
+  coOwners: DossierCoOwner[];
+  delegations: DossierDelegation[];
+  option: PurchaseOption | null;
+  slots: DossierSlot[];
+  /** other files of the dossier (option document, signed option) with presigned URLs */
+  documents: (DossierFile & { kind: string; uploadedAt: string })[];
+}
