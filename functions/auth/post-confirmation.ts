@@ -3,7 +3,11 @@ import { createProfile } from '../users/profiles';
 import { SELF_SIGNUP_USER_TYPES, type UserType } from '../domain/roles';
 import { logger } from '../lib/logger';
 
-/** Cognito post confirmation: creates the profile (full_name, user_type, phone) and adds the group. */
+/**
+ * Cognito post confirmation: creates the profile (full_name, user_type, phone) and adds the
+ * group. A seller joins `seller` at once; an agente_immobiliare gets agentStatus 'pending'
+ * and no group until an admin approves the account (Gestione Utenti).
+ */
 export async function handler(event: PostConfirmationTriggerEvent): Promise<PostConfirmationTriggerEvent> {
   if (event.triggerSource !== 'PostConfirmation_ConfirmSignUp') return event;
   const attrs = event.request.userAttributes;

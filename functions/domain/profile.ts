@@ -1,4 +1,5 @@
 import type { Group, UserType } from './roles';
+import type { AgentStatus } from './users';
 
 /** A user's profile (`USER#{sub}` / `PROFILE`), written at sign-up confirmation. */
 export interface Profile {
@@ -19,4 +20,9 @@ export interface Profile {
 /** GET /me: the caller's own profile and groups (the SPA's redirect after sign-in and its guards). */
 export interface Me extends Profile {
   groups: Group[];
+  /**
+   * agente_immobiliare only (null otherwise): a self-registered agent is 'pending' until an
+   * admin approves ('approved', the `agent` group is added) or rejects ('rejected').
+   */
+  agentStatus: AgentStatus | null;
 }

@@ -7,6 +7,31 @@ import type { PropertyAttributes } from './property/schema';
 import type { RoomType } from './property/enums';
 import type { ValuationResult } from './valuation';
 
+/** The Italian messages of the /admin/properties routes (spec 001 sections 5 and 8). */
+export const REQUEST_MESSAGES = {
+  notFound: 'Immobile non trovato',
+  userRequired: 'Seleziona un utente da assegnare',
+  userNotFound: 'Utente non trovato',
+  confirmDelete: "Per eliminare la richiesta scrivi 'elimina'",
+  roomNotFound: 'Stanza non trovata',
+  mediaNotFound: 'Foto non trovata',
+  mediaKey: 'Il file non appartiene a questa stanza: caricalo di nuovo',
+  mediaMissing: 'Il file non risulta caricato: caricalo di nuovo',
+  searchTooShort: 'Scrivi almeno 2 caratteri per cercare',
+  searchTooLong: 'La ricerca può avere al massimo 200 caratteri',
+  cursor: 'Pagina non valida: ricarica la lista',
+  limit: 'Il numero di richieste per pagina deve essere tra 1 e 100',
+} as const;
+
+/** The word the admin types to delete a request (case-insensitive). */
+export const DELETE_CONFIRM_WORD = 'elimina';
+export const isDeleteConfirmed = (typed: string) => typed.trim().toLowerCase() === DELETE_CONFIRM_WORD;
+
+/** Page size of GET /admin/properties. */
+export const REQUESTS_PAGE_SIZE = 50;
+export const REQUESTS_PAGE_MAX = 100;
+export const SEARCH_MIN_LENGTH = 2;
+
 /**
  * Where a request stands, derived from what its dossier holds (never stored twice):
  * new -> valued -> estimate sent -> option created -> option signed.

@@ -7,6 +7,7 @@
  * | property          | PROPERTY#{id}       | PROPERTY     | SELLER#{userId} / {createdAt}   | PROPERTIES / {createdAt}|
  * |   (came from a source link) ...                    gsi3: SOURCE#{sourceId} / {createdAt} (sparse: only with a sourceId) |
  * | invitation token  | INVITE#{token}      | INVITE       |                                 |                         |
+ * | availability link | AVAIL#{token}       | AVAIL        | (propertyId, optionId; expiresAt = TTL)                   |
  * | room              | PROPERTY#{id}       | ROOM#{roomId}|                                 |                         |
  * | room media        | PROPERTY#{id}       | MEDIA#{roomId}#{mediaId} |                     |                         |
  * | valuation         | PROPERTY#{id}       | VALUATION#{createdAt}    |                     |                         |
@@ -54,6 +55,8 @@ export const keys = {
   allSources: () => ({ index: 'gsi2' as const, pk: 'SOURCES' }),
 
   invitation: (token: string) => ({ pk: `INVITE#${token}`, sk: 'INVITE' }),
+  /** the seller's availability link (/availability/{token}) of a signed option without keys */
+  availabilityToken: (token: string) => ({ pk: `AVAIL#${token}`, sk: 'AVAIL' }),
 
   room: (propertyId: string, roomId: string) => ({ pk: `PROPERTY#${propertyId}`, sk: `ROOM#${roomId}` }),
   media: (propertyId: string, roomId: string, mediaId: string) => ({ pk: `PROPERTY#${propertyId}`, sk: `MEDIA#${roomId}#${mediaId}` }),

@@ -3,7 +3,7 @@ import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, isConditionFailure } from '../lib/aws/ddb';
 import { config, requireConfig } from '../lib/config';
 import { ValidationError } from '../lib/errors';
-import { keys } from '../lib/keys';
+import { keys, normalizeForSort } from '../lib/keys';
 import { logger } from '../lib/logger';
 import { headMedia, mapLimit } from '../lib/media-storage';
 import { deliverOutbox, outboxPut } from '../lib/outbox';
@@ -125,6 +125,7 @@ export async function submitProperty(s: PropertySubmission, opts: SubmitOptions 
     id: propertyId,
     status: 'submitted',
     ...propertyAttributes(s),
+    searchText: normalizeForSort([s.firstName, s.lastName, s.email, s.city ?? ''].join(' ')),
     privacyConsentAt: createdAt,
     invitationToken: token,
     roomsCount: rooms.length,

@@ -1,11 +1,13 @@
-import { route } from '../lib/http';
-import { getProfile } from './profiles';
+import type { Me } from '../domain/profile';
+import { agentStatusOf } from '../domain/users';
+import { requireCaller, route } from '../lib/http';
 import { NotFoundError } from '../lib/errors';
+import { getProfile } from './profiles';
 
-/** The caller's own profile and groups; the SPA uses it for the post-sign-in redirect and guards. */
-export const handler = route('getMe', {}, async ({ caller }) => {
-  const me = caller!;
+/** The caller's own profile, groups and (agents) approval state; the SPA uses it for the post-sign-in redirect and guards. */
+export const handler = route('getMe', {}, async ({ caller }): Promise<Me> => {
+  const me = requireCaller(caller);
   const profile = await getProfile(me.userId);
   if (!profile) throw new NotFoundError('Profilo non trovato');
-  return { ...profile, groups: me.groups };
+  return { ...profile, agentStatus: agentStatusOf(profile), groups: me.groups };
 });

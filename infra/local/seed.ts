@@ -70,6 +70,8 @@ export async function ensureAccount(
   await createProfile({
     userId: sub!, email: a.email, fullName: a.fullName, userType: a.userType, phone: a.phone,
     userPoolId, username: username!, groups: [a.group],
+    // the demo agent is an approved agent (self-registered agents wait for an admin)
+    ...(a.userType === 'agente_immobiliare' ? { agentStatus: 'approved' as const } : {}),
   });
 }
 

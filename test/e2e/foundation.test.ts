@@ -102,7 +102,7 @@ describe('sign-in lands each demo role on its page', () => {
 });
 
 describe('sign-up', () => {
-  it('an agent signs up, then signs in and lands in the agent area', async () => {
+  it('an agent signs up, then signs in and lands in the agent area, which waits for an admin approval', async () => {
     const email = uniqueEmail('agente-e2e');
     const { context, page } = await newPage(browser);
     await page.goto(`${web()}/auth`);
@@ -117,6 +117,8 @@ describe('sign-up', () => {
     await page.getByTestId('login-password').fill('segreta1');
     await page.getByTestId('login-submit').click();
     await page.waitForURL((u) => u.pathname === '/agent-area/profile');
+    // a self-registered agent is pending until an admin approves the account (Gestione Utenti)
+    await page.getByRole('heading', { level: 1, name: 'Account in attesa di approvazione' }).waitFor();
     await expect.poll(() => page.locator('main').textContent()).toContain(email);
     await context.close();
   });

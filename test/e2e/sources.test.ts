@@ -50,7 +50,7 @@ describe('/sources (admin)', () => {
 
     await page.getByTestId('source-name').fill(`  ${name}  `);
     await page.getByTestId('source-create').click();
-    await page.locator('[data-sonner-toast]').filter({ hasText: 'Fonte creata' }).waitFor();
+    await page.locator('[data-sonner-toast]').filter({ hasText: 'Fonte creata con successo' }).waitFor();
     const row = page.getByTestId('source-row').filter({ hasText: name });
     await row.waitFor();
     expect(await page.getByTestId('source-name').inputValue()).toBe('');
@@ -89,7 +89,7 @@ describe('/sources (admin)', () => {
     const page = await sourcesPage();
     await page.getByTestId('source-name').fill(`Mobile ${Date.now().toString(36)}`);
     await page.getByTestId('source-create').click();
-    await page.locator('[data-sonner-toast]').filter({ hasText: 'Fonte creata' }).waitFor();
+    await page.locator('[data-sonner-toast]').filter({ hasText: 'Fonte creata con successo' }).waitFor();
     await page.setViewportSize(MOBILE);
     await page.getByTestId('sources-table').waitFor();
     // the table scrolls inside its region: the page itself never scrolls sideways

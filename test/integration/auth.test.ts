@@ -38,12 +38,13 @@ describe('sign-up', () => {
     expect(item.Item).toMatchObject({ entity: 'profile', userType: 'venditore', fullName: 'Anna Gialli' });
   });
 
-  it('puts a self-registered agent in the agent group', async () => {
+  it('leaves a self-registered agent pending, without the agent group, until an admin approves', async () => {
     const email = uniqueEmail('agente');
     await signUp({ email, password: 'segreta1', userType: 'agente_immobiliare' });
     const token = await idTokenFor(email, 'segreta1');
     const me = await api('GET', '/me', { token });
-    expect(me.body).toMatchObject({ userType: 'agente_immobiliare', groups: ['agent'], fullName: '' });
+    expect(me.body).toMatchObject({ userType: 'agente_immobiliare', agentStatus: 'pending', groups: [], fullName: '' });
+    expect(decodeJwt(token)['cognito:groups'] ?? []).toEqual([]);
   });
 
   it('refuses a password shorter than 6 characters, as the pool policy does', async () => {

@@ -58,3 +58,19 @@ export async function signIn(page: Page, webUrl: string, account: { email: strin
   await page.getByTestId('login-submit').click();
   if (landing) await page.waitForURL((u) => u.pathname === landing);
 }
+
+/** A desktop context (it-IT, Europe/Rome) already signed in as `account`: its pages share the session. */
+export async function signedInContext(
+  browser: Browser,
+  webUrl: string,
+  account: { email: string; password: string },
+  landing: string,
+): Promise<BrowserContext> {
+  const { context, page } = await newPage(browser);
+  await signIn(page, webUrl, account, landing);
+  await page.close();
+  return context;
+}
+
+/** The sonner toast carrying `text`. */
+export const toastWith = (page: Page, text: string) => page.locator('[data-sonner-toast]').filter({ hasText: text });

@@ -24,12 +24,10 @@ const AgentLayout = lazy(() => import('@/features/agent/AgentLayout'));
 const AgentProfilePage = lazy(() => import('@/features/agent/AgentProfilePage'));
 const AgentPurchaseOptionsPage = lazy(() => import('@/features/agent/AgentPurchaseOptionsPage'));
 const AvailabilityPage = lazy(() => import('@/features/availability/AvailabilityPage'));
-const admin = (name: keyof typeof import('@/features/admin/pages')) =>
-  lazy(() => import('@/features/admin/pages').then((m) => ({ default: m[name] })));
-const AdminDashboardPage = admin('AdminDashboardPage');
-const UsersPage = admin('UsersPage');
-const ActiveOptionsPage = admin('ActiveOptionsPage');
-const InvestigationPage = admin('InvestigationPage');
+const AdminDashboardPage = lazy(() => import('@/features/requests/RequestsPage'));
+const UsersPage = lazy(() => import('@/features/users/UsersPage'));
+const ActiveOptionsPage = lazy(() => import('@/features/options/ActiveOptionsPage'));
+const InvestigationPage = lazy(() => import('@/features/review/InvestigationPage'));
 const OmiImportPage = lazy(() => import('@/features/omi/OmiImportPage'));
 const OmiDataPage = lazy(() => import('@/features/omi/OmiDataPage'));
 const SourcesPage = lazy(() => import('@/features/sources/SourcesPage'));

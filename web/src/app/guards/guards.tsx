@@ -1,7 +1,9 @@
 import { useParams, useSearchParams } from 'react-router-dom';
 import type { UserType } from '@domain/roles';
+import { agentStatusOf } from '@domain/users';
 import { isApiError } from '@/lib/api';
 import { useMe, useSession } from '@/lib/auth';
+import { AgentPendingPage } from '@/features/users/AgentPendingPage';
 import { GuardView, type GuardDecision } from './Guard';
 
 export const ACCESS_DENIED = 'Accesso negato';
@@ -22,7 +24,9 @@ export function RequireAdmin({ deniedDescription = ADMIN_ONLY }: { deniedDescrip
 
 /**
  * Pages of one user type (profile from /api/me): not signed in -> /auth; another type or
- * no profile -> / (with a toast when `deniedDescription` is given).
+ * no profile -> / (with a toast when `deniedDescription` is given). An agente_immobiliare
+ * whose account an admin has not approved (pending or rejected) sees the 'Account in
+ * attesa di approvazione' page instead of the agent area.
  */
 export function RequireUserType({ userType, deniedDescription }: { userType: UserType; deniedDescription?: string }) {
   const { session, isLoading } = useSession();
@@ -31,8 +35,11 @@ export function RequireUserType({ userType, deniedDescription }: { userType: Use
   if (isLoading) decision = { status: 'loading' };
   else if (!session) decision = { status: 'deny', to: '/auth' };
   else if (me.isPending) decision = { status: 'loading' };
-  else if (me.data?.userType === userType) decision = { status: 'allow' };
-  else
+  else if (me.data?.userType === userType) {
+    const agentStatus = agentStatusOf(me.data);
+    if (agentStatus === 'pending' || agentStatus === 'rejected') return <AgentPendingPage status={agentStatus} email={me.data.email} />;
+    decision = { status: 'allow' };
+  } else
     decision = {
       status: 'deny',
       to: '/',

@@ -9,3 +9,4 @@ export { LoadingState } from './LoadingState';
 export { Select } from './Select';
 export { Spinner } from './Spinner';
 export { Tabs, type TabItem } from './Tabs';
+export { EmptyState, ErrorState } from './States';

@@ -3,10 +3,10 @@ import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { toast } from 'sonner';
-import { Check, Copy, Link2, Plus, RotateCcw, Trash2 } from 'lucide-react';
+import { Check, Copy, Link2, Plus, Trash2 } from 'lucide-react';
 import { formatDateTime } from '@domain/format';
 import { createSourceInput, sourceLink, SOURCE_NAME_MAX, type CreateSourceInput } from '@domain/sources';
-import { Button, Card, CardContent, Field, Input, LoadingState } from '@/components/ui';
+import { Button, Card, CardContent, EmptyState, ErrorState, Field, Input, LoadingState } from '@/components/ui';
 import { errorMessage, isApiError } from '@/lib/api';
 import { usePageTitle } from '@/lib/use-page-title';
 import { createSource, deleteSource, listSources, sourceKeys, type SourceListItem } from './api';
@@ -40,22 +40,13 @@ export default function SourcesPage() {
         {query.isPending ? (
           <LoadingState label="Caricamento delle fonti..." className="min-h-48" />
         ) : query.isError ? (
-          <div role="alert" className="flex flex-col items-center gap-3 p-8 text-center" data-testid="sources-error">
-            <p className="font-semibold text-red-700">{LOAD_ERROR_TITLE}</p>
-            <p className="text-slate-700">{errorMessage(query.error)}</p>
-            <Button variant="outline" onClick={() => void query.refetch()}>
-              <RotateCcw aria-hidden="true" className="size-4" />
-              Riprova
-            </Button>
-          </div>
+          <ErrorState title={LOAD_ERROR_TITLE} error={query.error} onRetry={() => void query.refetch()} testId="sources-error" />
         ) : sources && sources.length > 0 ? (
           <SourcesTable sources={sources} />
         ) : (
-          <div className="flex flex-col items-center gap-2 p-8 text-center" data-testid="sources-empty">
-            <Link2 aria-hidden="true" className="size-8 text-slate-400" />
-            <p className="font-semibold text-slate-800">Nessuna fonte</p>
+          <EmptyState icon={Link2} title="Nessuna fonte" testId="sources-empty">
             <p className="text-sm text-slate-600">Crea la prima fonte con il modulo qui sopra.</p>
-          </div>
+          </EmptyState>
         )}
       </Card>
     </div>
@@ -76,7 +67,7 @@ function CreateSourceForm() {
     mutationFn: createSource,
     onSuccess: (source) => {
       reset({ name: '' });
-      toast.success('Fonte creata', { description: source.name });
+      toast.success('Fonte creata con successo', { description: source.name });
       void queryClient.invalidateQueries({ queryKey: sourceKeys.all });
     },
     onError: (err) => {

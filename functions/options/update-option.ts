@@ -1,0 +1,9 @@
+import { z } from 'zod';
+import { updateOptionSchema } from '../domain/review/schemas';
+import { route } from '../lib/http';
+import { updateOption } from './option-store';
+
+const params = z.object({ propertyId: z.string({ error: 'Immobile non valido' }).min(1, 'Immobile non valido').max(100, 'Immobile non valido') });
+
+/** PATCH /admin/options/{propertyId} {status, agentCommissionPercentage, salePricePercentage, minAgentCommissionPercentage}. */
+export const handler = route('updateOption', { body: updateOptionSchema, params }, async ({ body, params }) => updateOption(params.propertyId, body));

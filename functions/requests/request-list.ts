@@ -1,0 +1,218 @@
+/**
+ * GET /admin/properties: every request (PROPERTY item) newest first from gsi2 PROPERTIES,
+ * a page at a time with an opaque cursor, and the total count of the requests matching the
+ * search. The search matches the normalized `searchText` the submission stores (name,
+ * e-mail, comune: lower case, accents dropped) with contains(); no Scan anywhere.
+ */
+import { ddb, queryPages } from '../lib/aws/ddb';
+import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { requireConfig } from '../lib/config';
+import { ValidationError } from '../lib/errors';
+import { keys, normalizeForSort } from '../lib/keys';
+import { lifecycleOf, REQUEST_MESSAGES, REQUESTS_PAGE_SIZE, type RequestList, type RequestListItem } from '../domain/requests';
+
+const table = () => requireConfig('TABLE_NAME');
+
+/** What a row needs (and the index keys, for the cursor). */
+const LIST_ATTRIBUTES = [
+  'pk',
+  'sk',
+  'gsi2pk',
+  'gsi2sk',
+  'id',
+  'createdAt',
+  'firstName',
+  'lastName',
+  'email',
+  'desiredAmount',
+  'city',
+  'province',
+  'address',
+  'sourceId',
+  'valuedAt',
+  'estimateSentAt',
+  'optionCreatedAt',
+  'optionSignedAt',
+];
+
+type Key = { pk: string; sk: string; gsi2pk: string; gsi2sk: string };
+
+/** The cursor: base64url of the index key of the last row served. */
+export function encodeCursor(key: Key): string {
+  return Buffer.from(JSON.stringify({ pk: key.pk, sk: key.sk, gsi2pk: key.gsi2pk, gsi2sk: key.gsi2sk }), 'utf8').toString('base64url');
+}
+
+/** The index key of a cursor, or 400 when it is not one this route made. */
+export function decodeCursor(cursor: string): Key {
+  const bad = () => new ValidationError(REQUEST_MESSAGES.cursor, { cursor: REQUEST_MESSAGES.cursor });
+  if (!/^[A-Za-z0-9_-]{1,600}$/.test(cursor)) throw bad();
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    throw bad();
+  }
+  const k = parsed as Record<string, unknown> | null;
+  const all = keys.allProperties();
+  if (
+    !k ||
+    typeof k !== 'object' ||
+    Object.keys(k).length !== 4 ||
+    typeof k.pk !== 'string' ||
+    !k.pk.startsWith('PROPERTY#') ||
+    k.sk !== 'PROPERTY' ||
+    k.gsi2pk !== all.pk ||
+    typeof k.gsi2sk !== 'string' ||
+    Number.isNaN(Date.parse(k.gsi2sk))
+  ) {
+    throw bad();
+  }
+  return k as Key;
+}
+
+const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
+
+export function toListItem(item: Record<string, unknown>): RequestListItem {
+  const facts = {
+    valuedAt: str(item.valuedAt),
+    estimateSentAt: str(item.estimateSentAt),
+    optionCreatedAt: str(item.optionCreatedAt),
+    optionSignedAt: str(item.optionSignedAt),
+  };
+  return {
+    id: String(item.id ?? String(item.pk).slice('PROPERTY#'.length)),
+    createdAt: String(item.createdAt ?? item.gsi2sk ?? ''),
+    firstName: String(item.firstName ?? ''),
+    lastName: String(item.lastName ?? ''),
+    email: String(item.email ?? ''),
+    desiredAmount: typeof item.desiredAmount === 'number' ? item.desiredAmount : null,
+    city: str(item.city),
+    province: str(item.province),
+    address: String(item.address ?? ''),
+    sourceId: str(item.sourceId),
+    ...facts,
+    lifecycle: lifecycleOf(facts),
+  };
+}
+
+function baseQuery(q: string | undefined): QueryCommandInput {
+  const index = keys.allProperties();
+  return {
+    TableName: table(),
+    IndexName: index.index,
+    KeyConditionExpression: 'gsi2pk = :pk',
+    ExpressionAttributeValues: { ':pk': index.pk, ...(q ? { ':q': q } : {}) },
+    ...(q ? { FilterExpression: 'contains(searchText, :q)' } : {}),
+    ScanIndexForward: false,
+  };
+}
+
+/** Count queries run side by side: a COUNT reads every item (1 MB a page), so split the partition by time. */
+const COUNT_SEGMENTS = 4;
+
+/** The oldest and newest createdAt of the index (two one-item Queries), or undefined when it is empty. */
+async function createdAtBounds(): Promise<[number, number] | undefined> {
+  const edge = async (forward: boolean) => {
+    const res = await ddb().send(new QueryCommand({ ...baseQuery(undefined), ScanIndexForward: forward, Limit: 1, ProjectionExpression: 'gsi2sk' }));
+    const sk = res.Items?.[0]?.gsi2sk;
+    return typeof sk === 'string' ? Date.parse(sk) : undefined;
+  };
+  const [oldest, newest] = await Promise.all([edge(true), edge(false)]);
+  if (oldest === undefined || newest === undefined || Number.isNaN(oldest) || Number.isNaN(newest)) return undefined;
+  return [oldest, newest];
+}
+
+async function countWhere(q: string | undefined, range: { condition: string; values: Record<string, string> } | undefined): Promise<number> {
+  const base = baseQuery(q);
+  let total = 0;
+  await queryPages(
+    {
+      ...base,
+      KeyConditionExpression: range ? `gsi2pk = :pk AND ${range.condition}` : base.KeyConditionExpression,
+      ExpressionAttributeValues: { ...base.ExpressionAttributeValues, ...range?.values },
+      Select: 'COUNT',
+    },
+    (page) => {
+      total += page.Count ?? 0;
+    },
+  );
+  return total;
+}
+
+/**
+ * How many requests match: Select COUNT over the same index and filter, every page. The
+ * partition is split into COUNT_SEGMENTS disjoint createdAt ranges (the first and last open
+ * ended, so a request written meanwhile still falls in one) counted in parallel.
+ */
+export async function countRequests(q: string | undefined): Promise<number> {
+  const bounds = await createdAtBounds();
+  if (!bounds) return 0;
+  const [oldest, newest] = bounds;
+  const step = Math.floor((newest - oldest) / COUNT_SEGMENTS);
+  if (step < 1) return countWhere(q, undefined);
+  const iso = (ms: number) => new Date(ms).toISOString();
+  const cuts = Array.from({ length: COUNT_SEGMENTS - 1 }, (_, i) => oldest + step * (i + 1));
+  type Range = { condition: string; values: Record<string, string> };
+  const ranges: Range[] = cuts.map((cut, i): Range =>
+    i === 0
+      ? { condition: 'gsi2sk < :hi', values: { ':hi': iso(cut) } }
+      : { condition: 'gsi2sk BETWEEN :lo AND :hi', values: { ':lo': iso(cuts[i - 1]!), ':hi': iso(cut - 1) } },
+  );
+  ranges.push({ condition: 'gsi2sk >= :lo', values: { ':lo': iso(cuts[cuts.length - 1]!) } });
+  const counts = await Promise.all(ranges.map((r) => countWhere(q, r)));
+  return counts.reduce((a, b) => a + b, 0);
+}
+
+/** One page, newest first: reads until one row past the page (so the last page has no cursor). */
+async function readPage(q: string | undefined, limit: number, start: Key | undefined): Promise<{ items: Record<string, unknown>[]; more: boolean }> {
+  const names: Record<string, string> = {};
+  const projection = LIST_ATTRIBUTES.map((a, i) => {
+    names[`#a${i}`] = a;
+    return `#a${i}`;
+  }).join(', ');
+  const items: Record<string, unknown>[] = [];
+  let exclusiveStart: Record<string, unknown> | undefined = start;
+  do {
+    const res = await ddb().send(
+      new QueryCommand({
+        ...baseQuery(q),
+        ProjectionExpression: projection,
+        ExpressionAttributeNames: names,
+        // without a filter every item read is a row: read just one past the page;
+        // with one, read generously (a selective search would otherwise take many round trips)
+        Limit: q ? Math.max(500, limit + 1) : limit + 1 - items.length,
+        ExclusiveStartKey: exclusiveStart,
+      }),
+    );
+    items.push(...(res.Items ?? []));
+    exclusiveStart = res.LastEvaluatedKey;
+  } while (exclusiveStart && items.length <= limit);
+  return { items: items.slice(0, limit), more: items.length > limit };
+}
+
+export interface ListInput {
+  q?: string;
+  cursor?: string;
+  limit?: number;
+}
+
+/** The normalized search text, or undefined for no search; 400 under 2 characters. */
+export function searchTerm(q: string | undefined): string | undefined {
+  const term = normalizeForSort(q ?? '').replace(/\s+/g, ' ');
+  if (!term) return undefined;
+  if (term.length < 2) throw new ValidationError(REQUEST_MESSAGES.searchTooShort, { q: REQUEST_MESSAGES.searchTooShort });
+  return term;
+}
+
+export async function listRequests(input: ListInput): Promise<RequestList> {
+  const q = searchTerm(input.q);
+  const limit = input.limit ?? REQUESTS_PAGE_SIZE;
+  const start = input.cursor ? decodeCursor(input.cursor) : undefined;
+  const [page, total] = await Promise.all([readPage(q, limit, start), countRequests(q)]);
+  const last = page.items[page.items.length - 1];
+  return {
+    items: page.items.map(toListItem),
+    total,
+    ...(page.more && last ? { nextCursor: encodeCursor(last as Key) } : {}),
+  };
+}

@@ -1,0 +1,172 @@
+/**
+ * Step 3: the purchase option. Created only when the seller side is complete (identity
+ * verified, co-owners handled, every delegation signed), once per property: the PDF is
+ * stored first, then the option (with the property's address and seller copied on it, for
+ * the one-Query list) and property.optionCreatedAt in ONE transaction; if that fails the
+ * PDF is deleted.
+ */
+import { randomUUID } from 'node:crypto';
+import { DeleteObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { ddb, isConditionFailure } from '../lib/aws/ddb';
+import { s3 } from '../lib/aws/s3';
+import { requireConfig } from '../lib/config';
+import { ConflictError, NotFoundError } from '../lib/errors';
+import { keys } from '../lib/keys';
+import { logger } from '../lib/logger';
+import { DELEGATION_LABELS, type DelegationType, type OptionStatus, type PurchaseOption } from '../domain/requests';
+import { optionAmountOf, paymentTermsOf, REVIEW_MESSAGES, subStepsOf } from '../domain/review/rules';
+import type { CreateOptionBody } from '../domain/review/schemas';
+import { toPurchaseOption } from '../options/option-store';
+import { renderOptionPdf } from './option-pdf';
+import { requireDossier, type RawDossier } from '../requests/dossier-store';
+import { loadOptionItem, PROPERTY_EDITABLE, table } from './review-store';
+
+export function optionDocumentKey(propertyId: string, optionId: string): string {
+  return `${propertyId}/documents/opzione-${optionId}.pdf`;
+}
+
+/** Step 3's facts from the dossier's raw items. */
+function sellerSide(raw: RawDossier) {
+  return {
+    identity: raw.identity ? { status: (raw.identity.status ?? raw.identity.verificationStatus) as 'pending' | 'verified' | 'rejected' } : null,
+    coOwners: raw.coOwners,
+    delegations: raw.delegations.map((d) => ({
+      type: ((d.type as string | undefined) ?? String(d.sk).slice(keys.dossierPrefixes.delegation.length)) as DelegationType,
+      documentKey: (d.documentKey as string | null | undefined) ?? null,
+      signedAt: (d.signedAt as string | null | undefined) ?? null,
+    })),
+  };
+}
+
+const delegationLabel = (t: string) => DELEGATION_LABELS[t as DelegationType] ?? t;
+
+export async function createOption(propertyId: string, body: CreateOptionBody, now = new Date()): Promise<PurchaseOption> {
+  const raw = await requireDossier(propertyId);
+  const property = raw.property;
+  if (raw.option) throw new ConflictError(REVIEW_MESSAGES.optionExists);
+  const steps = subStepsOf(sellerSide(raw), delegationLabel);
+  if (!steps.canCreateOption) throw new ConflictError(steps.missing.join('. '));
+
+  const id = randomUUID();
+  const createdAt = now.toISOString();
+  const terms = paymentTermsOf(body.hasKeys);
+  const optionAmount = optionAmountOf(body.propertyValue);
+  const documentKey = optionDocumentKey(propertyId, id);
+  const option: PurchaseOption = {
+    id,
+    propertyId,
+    status: 'pending' satisfies OptionStatus,
+    assignedAgentId: null,
+    propertyValue: body.propertyValue,
+    optionAmount,
+    agentCommissionPercentage: body.agentCommissionPercentage,
+    minAgentCommissionPercentage: body.minAgentCommissionPercentage,
+    salePricePercentage: body.salePricePercentage,
+    hasKeys: body.hasKeys,
+    ...terms,
+    signatureType: null,
+    signedAt: null,
+    signatureData: null,
+    minMonthlySlots: body.minMonthlySlots,
+    createdAt,
+    notifiedAt: null,
+    availabilityLinkSentAt: null,
+    documentKey,
+  };
+  const pdf = await renderOptionPdf({
+    optionId: id,
+    createdAt,
+    property: {
+      address: (property.address as string) ?? '',
+      city: (property.city as string | null) ?? null,
+      province: (property.province as string | null) ?? null,
+      surfaceArea: (property.surfaceArea as number | null) ?? null,
+    },
+    seller: { firstName: (property.firstName as string) ?? '', lastName: (property.lastName as string) ?? '', email: (property.email as string | null) ?? null },
+    propertyValue: option.propertyValue,
+    optionAmount,
+    paymentType: terms.paymentType,
+    installments: terms.installments,
+    hasKeys: option.hasKeys,
+    agentCommissionPercentage: option.agentCommissionPercentage,
+    minAgentCommissionPercentage: option.minAgentCommissionPercentage,
+    salePricePercentage: option.salePricePercentage,
+    minMonthlySlots: option.minMonthlySlots,
+  });
+  const bucket = requireConfig('MEDIA_BUCKET');
+  await s3().send(
+    new PutObjectCommand({ Bucket: bucket, Key: documentKey, Body: pdf, ContentType: 'application/pdf', ContentLength: pdf.length }),
+  );
+
+  const T = table();
+  const documentId = `opzione-${id}`;
+  try {
+    await ddb().send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Update: {
+              TableName: T,
+              Key: keys.property(propertyId),
+              UpdateExpression: 'SET optionCreatedAt = :at, updatedAt = :at',
+              ConditionExpression: PROPERTY_EDITABLE,
+              ExpressionAttributeValues: { ':at': createdAt },
+            },
+          },
+          {
+            Put: {
+              TableName: T,
+              Item: {
+                ...keys.option(propertyId),
+                ...keys.optionIndexes({ id, propertyId, createdAt }),
+                entity: 'option',
+                ...option,
+                // copied for the one-Query list of Opzioni di Acquisto Attive
+                propertyAddress: (property.address as string) ?? '',
+                propertyCity: (property.city as string | null) ?? null,
+                sellerFirstName: (property.firstName as string) ?? '',
+                sellerLastName: (property.lastName as string) ?? '',
+                updatedAt: createdAt,
+              },
+              ConditionExpression: 'attribute_not_exists(pk)',
+            },
+          },
+          {
+            Put: {
+              TableName: T,
+              Item: {
+                ...keys.document(propertyId, documentId),
+                entity: 'document',
+                id: documentId,
+                propertyId,
+                kind: 'option',
+                key: documentKey,
+                fileName: `opzione-${id}.pdf`,
+                contentType: 'application/pdf',
+                size: pdf.length,
+                uploadedAt: createdAt,
+              },
+              ConditionExpression: 'attribute_not_exists(pk)',
+            },
+          },
+        ],
+      }),
+    );
+  } catch (err) {
+    await s3()
+      .send(new DeleteObjectCommand({ Bucket: bucket, Key: documentKey }))
+      .catch((e: unknown) => logger.error('Option PDF left behind after a failed create', { propertyId, documentKey, error: e as Error }));
+    if (isConditionFailure(err, 0)) throw new NotFoundError(REVIEW_MESSAGES.propertyNotFound);
+    if (isConditionFailure(err, 1)) throw new ConflictError(REVIEW_MESSAGES.optionExists);
+    throw err;
+  }
+  logger.info('Purchase option created', { propertyId, optionId: id });
+  return option;
+}
+
+/** The light read the review page polls while the option is unsigned. */
+export async function optionStatus(propertyId: string): Promise<{ option: PurchaseOption | null }> {
+  const item = await loadOptionItem(propertyId);
+  return { option: item ? toPurchaseOption(item) : null };
+}

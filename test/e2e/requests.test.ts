@@ -1,0 +1,226 @@
+/**
+ * Dashboard Admin (/admin) in Chromium, as the admin: a request submitted through the
+ * wizard route appears (search), expands with its details, takes two images uploaded at
+ * once (a progress bar each), loses one after confirming, gets a user assigned ('Nessun
+ * utente' refused) and is deleted after typing 'elimina'; axe at desktop and at 390 px.
+ * Screenshots go to $SCREENSHOTS_DIR when set.
+ */
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { expectAccessible, launchBrowser, newPage, signIn, signedInContext, toastWith } from '../support/browser';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { ddb } from '../../functions/lib/aws/ddb';
+import { BatchWriter } from '../../functions/lib/batch-writer';
+import { keys, normalizeForSort } from '../../functions/lib/keys';
+import { api, stack, tokenForRole, useStackEnv } from '../support/helpers';
+import { apiFrom, fullBody, newClientIp, newId, pngBytes } from '../support/submission';
+
+let browser: Browser;
+let admin: BrowserContext;
+const web = () => stack().webUrl!;
+const PHONE = { width: 390, height: 844 };
+
+async function shot(page: Page, name: string) {
+  const dir = process.env.SCREENSHOTS_DIR;
+  if (!dir) return;
+  await page.screenshot({ path: path.join(dir, `${name}.png`) });
+  await page.screenshot({ path: path.join(dir, `${name}-full.png`), fullPage: true });
+}
+
+/** A request through POST /properties with one empty room; its last name carries a unique tag. */
+async function submitRequest(tag: string): Promise<{ id: string; roomId: string }> {
+  const id = newId();
+  const roomId = newId();
+  const body = { ...fullBody(id, [{ id: roomId, type: 'soggiorno', media: [] }]), firstName: 'Elena', lastName: `Galli ${tag}`, email: `${tag}@example.it`, desiredAmount: '275.000' };
+  const res = await apiFrom(newClientIp(), 'POST', '/properties', body);
+  if (res.status !== 201) throw new Error(`submission refused: ${res.status} ${JSON.stringify(res.body)}`);
+  return { id, roomId };
+}
+
+async function dashboard(search?: string): Promise<Page> {
+  const page = await admin.newPage();
+  page.setDefaultTimeout(20_000);
+  await page.goto(`${web()}/admin`);
+  await page.getByRole('heading', { level: 1, name: 'Dashboard Admin' }).waitFor();
+  await page.locator('[data-testid="requests-table"], [data-testid="requests-empty"]').first().waitFor();
+  if (search) {
+    await page.getByTestId('requests-search').fill(search);
+    await page.locator('[data-testid="requests-total"]').filter({ hasText: /trovat/ }).waitFor();
+  }
+  return page;
+}
+
+const toast = (page: Page, text: string) => toastWith(page, text).first().waitFor();
+
+beforeAll(async () => {
+  useStackEnv();
+  browser = await launchBrowser();
+  admin = await signedInContext(browser, web(), stack().accounts.find((a) => a.role === 'admin')!, '/admin');
+});
+afterAll(async () => {
+  await admin?.close();
+  await browser?.close();
+});
+
+describe('/admin (admin)', () => {
+  it('shows, expands, manages media, assigns and deletes a request', async () => {
+    const tag = `e2e${Date.now().toString(36)}`;
+    const r = await submitRequest(tag);
+    const page = await dashboard();
+    // newest first: the request just submitted is the first row
+    expect(await page.getByTestId('request-row').first().getAttribute('data-request-id')).toBe(r.id);
+    await shot(page, 'admin-desktop');
+
+    await page.getByTestId('requests-search').fill(tag.toUpperCase());
+    await page.locator('[data-testid="requests-total"]').filter({ hasText: '1 richiesta trovata' }).waitFor();
+    const row = page.locator(`[data-request-id="${r.id}"]`);
+    const text = (await row.textContent()) ?? '';
+    for (const part of ['Elena', `Galli ${tag}`, `${tag}@example.it`, '275.000 €', 'Milano', 'MI', 'Nuova']) expect(text).toContain(part);
+    const today = new Intl.DateTimeFormat('it-IT', { day: '2-digit', month: '2-digit', year: 'numeric', timeZone: 'Europe/Rome' }).format(new Date());
+    expect(await row.locator('time').textContent()).toMatch(new RegExp(`^${today.replaceAll('/', '\\/')} \\d{2}:\\d{2}$`));
+    expect(await row.getByTestId('request-investigation').getAttribute('href')).toBe(`/investigation/${r.id}`);
+
+    // expand
+    const expand = row.getByTestId('request-expand');
+    expect(await expand.getAttribute('aria-expanded')).toBe('false');
+    await expand.click();
+    expect(await expand.getAttribute('aria-expanded')).toBe('true');
+    const details = page.getByTestId('request-details');
+    await details.waitFor();
+    for (const part of ['Superficie', '92 m²', 'Ascensore, Cantina, Doppi vetri', 'Milano (MI)', 'Buono', 'D (150-200 kWh/m² anno)']) {
+      expect(await details.textContent()).toContain(part);
+    }
+    await page.getByTestId('slots-empty').waitFor();
+    await details.getByTestId('assignee').filter({ hasText: 'Nessun utente assegnato' }).waitFor();
+
+    // two images at once, a progress bar each
+    const room = details.locator(`[data-room-id="${r.roomId}"]`);
+    await room.getByTestId('room-media-input').setInputFiles([
+      { name: 'soggiorno-1.png', mimeType: 'image/png', buffer: pngBytes(32, 24, [34, 61, 115]) },
+      { name: 'soggiorno-2.png', mimeType: 'image/png', buffer: pngBytes(32, 24, [255, 102, 3]) },
+    ]);
+    await toast(page, 'Foto caricata con successo');
+    await expect.poll(() => room.getByTestId('media-item').count()).toBe(2);
+    await expect
+      .poll(() => room.locator('img').evaluateAll((imgs) => imgs.filter((i) => (i as HTMLImageElement).complete && (i as HTMLImageElement).naturalWidth === 32).length))
+      .toBe(2);
+    await expectAccessible(page);
+    await shot(page, 'admin-expanded');
+
+    // delete one after confirming
+    await room.getByTestId('media-item').first().getByTestId('media-delete').click();
+    await page.getByRole('dialog').getByText('Eliminare la foto?').waitFor();
+    await page.getByTestId('media-delete-confirm').click();
+    await toast(page, 'Foto eliminata con successo');
+    await expect.poll(() => room.getByTestId('media-item').count()).toBe(1);
+
+    // assign: 'Nessun utente' refused, then the seller
+    const seller = await api<{ id: string }>('GET', '/me', { token: await tokenForRole('seller') });
+    await details.getByTestId('assign-open').click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText('Assegna utente').first().waitFor();
+    await page.getByTestId('assign-user').selectOption('');
+    await page.getByTestId('assign-confirm').click();
+    await dialog.getByText('Seleziona un utente da assegnare').waitFor();
+    await page.locator(`[data-testid="assign-user"] option[value="${seller.body.id}"]`).waitFor({ state: 'attached' });
+    await page.getByTestId('assign-user').selectOption(seller.body.id);
+    await page.getByTestId('assign-confirm').click();
+    await toast(page, 'Utente assegnato con successo');
+    await details.getByTestId('assignee').filter({ hasText: 'venditore@demo.opzionecasa.it' }).waitFor();
+
+    // delete the request: confirm disabled until 'elimina' (any case) is typed
+    await row.getByTestId('request-delete').click();
+    await page.getByRole('dialog').getByText('Eliminare la richiesta?').waitFor();
+    const confirm = page.getByTestId('request-delete-confirm');
+    expect(await confirm.isDisabled()).toBe(true);
+    await page.getByTestId('request-delete-word').fill('elimin');
+    expect(await confirm.isDisabled()).toBe(true);
+    await page.getByTestId('request-delete-word').fill('ELIMINA');
+    expect(await confirm.isDisabled()).toBe(false);
+    await expectAccessible(page);
+    await confirm.click();
+    await toast(page, 'Richiesta eliminata con successo');
+    await page.getByTestId('requests-empty').waitFor();
+    expect((await api('GET', `/admin/properties/${r.id}`, { token: await tokenForRole('admin') })).status).toBe(404);
+    await page.close();
+  });
+
+  it("shows the option's availability slots with long Italian dates", async () => {
+    const tag = `slot${Date.now().toString(36)}`;
+    const r = await submitRequest(tag);
+    const T = stack().env.TABLE_NAME!;
+    await ddb().send(new PutCommand({ TableName: T, Item: { ...keys.option(r.id), entity: 'option', id: newId(), propertyId: r.id, status: 'pending', createdAt: new Date().toISOString() } }));
+    await ddb().send(new PutCommand({ TableName: T, Item: { ...keys.slot(r.id, '2026-12-01', 'a'), entity: 'slot', id: 'a', date: '2026-12-01', start: '09:00', end: '10:00', isBooked: false } }));
+    await ddb().send(new PutCommand({ TableName: T, Item: { ...keys.slot(r.id, '2026-12-05', 'b'), entity: 'slot', id: 'b', date: '2026-12-05', start: '15:30:00', end: '16:30:00', isBooked: true } }));
+    const page = await dashboard(tag);
+    await page.getByTestId('request-row').first().getByTestId('request-expand').click();
+    const slots = page.getByTestId('slots');
+    await slots.waitFor();
+    expect((await slots.locator('li').allTextContents()).map((t) => t.replace(/\s+/g, ' ').trim())).toEqual([
+      'Martedì 1 dicembre 2026, 09:00–10:00Disponibile',
+      'Sabato 5 dicembre 2026, 15:30–16:30Prenotato',
+    ]);
+    await page.close();
+  });
+
+  it("pages with 'Carica altre' (50 at a time) and keeps the total", async () => {
+    const tag = `pag${Date.now().toString(36)}`;
+    const writer = new BatchWriter(ddb(), stack().env.TABLE_NAME!);
+    const base = Date.now() - 60_000;
+    for (let i = 0; i < 55; i++) {
+      const id = newId();
+      const createdAt = new Date(base + i * 100).toISOString();
+      const person = { firstName: 'Paolo', lastName: `Neri ${tag} ${i}`, email: `${tag}.${i}@example.it`, city: 'Torino' };
+      await writer.put({
+        ...keys.property(id),
+        ...keys.propertyIndexes({ createdAt }),
+        entity: 'property',
+        id,
+        ...person,
+        province: 'TO',
+        address: `Via Po ${i + 1}`,
+        desiredAmount: 200_000 + i * 1000,
+        searchText: normalizeForSort(Object.values(person).join(' ')),
+        createdAt,
+        updatedAt: createdAt,
+      });
+    }
+    await writer.flush();
+    const page = await dashboard(tag);
+    await page.locator('[data-testid="requests-total"]').filter({ hasText: '55 richieste trovate' }).waitFor();
+    expect(await page.getByTestId('request-row').count()).toBe(50);
+    // newest first: the last one seeded leads
+    expect(await page.getByTestId('request-row').first().textContent()).toContain(`Neri ${tag} 54`);
+    await page.getByTestId('requests-more').click();
+    await expect.poll(() => page.getByTestId('request-row').count()).toBe(55);
+    expect(await page.getByTestId('request-row').last().textContent()).toContain(`Neri ${tag} 0`);
+    expect(await page.getByTestId('requests-more').count()).toBe(0);
+    await page.close();
+  });
+
+  it('is usable and accessible at 390 px (rows become cards)', async () => {
+    const tag = `mob${Date.now().toString(36)}`;
+    await submitRequest(tag);
+    const page = await dashboard();
+    await page.setViewportSize(PHONE);
+    await page.getByTestId('requests-search').fill(tag);
+    await page.locator('[data-testid="requests-total"]').filter({ hasText: '1 richiesta trovata' }).waitFor();
+    await page.getByTestId('request-row').first().getByTestId('request-expand').click();
+    await page.getByTestId('request-details').waitFor();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+    await expectAccessible(page);
+    await shot(page, 'admin-390');
+    await page.close();
+  });
+});
+
+describe('/admin (seller)', () => {
+  it('answers "Accesso negato"', async () => {
+    const { context, page } = await newPage(browser);
+    await signIn(page, web(), stack().accounts.find((a) => a.role === 'seller')!, '/seller-dashboard');
+    await page.goto(`${web()}/admin`);
+    await page.getByText('Accesso negato').waitFor();
+    await context.close();
+  });
+});

@@ -1,0 +1,227 @@
+/**
+ * Istruttoria Immobile and Opzioni di Acquisto Attive in Chromium, as the admin: open a
+ * submitted property, recalculate the valuation with another discount, send the estimate
+ * (the mail lands in the local store with a registration link), see step 3, create the
+ * option once the seller side is complete, receive the signature while polling, then edit
+ * the option from /active-options. axe at desktop and at 390 px; screenshots in the temp folder.
+ */
+import { mkdirSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { ddb } from '../../functions/lib/aws/ddb';
+import { keys } from '../../functions/lib/keys';
+import { DESKTOP, expectAccessible, launchBrowser, signedInContext, toastWith } from '../support/browser';
+import { api, sentMail, stack, tokenForRole, uniqueEmail, useStackEnv } from '../support/helpers';
+import { apiFrom, fullBody, newClientIp, newId } from '../support/submission';
+import { MILANO } from '../support/omi-samples';
+
+const PHONE = { width: 390, height: 844 };
+const SHOTS = path.join(os.tmpdir(), 'review-shots');
+let browser: Browser;
+let admin: BrowserContext;
+const web = () => stack().webUrl!;
+const TABLE = () => stack().env.TABLE_NAME!;
+const toast = (page: Page, text: string) => toastWith(page, text).first();
+
+async function shot(page: Page, name: string) {
+  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+}
+
+/** Imports an OMI file the way /omi-import does (presigned POST, then the job), so the valuation has data. */
+async function importOmi(file: string, semester: string): Promise<void> {
+  const token = await tokenForRole('admin');
+  const name = path.basename(file);
+  const up = await api<{ jobId: string; upload: { url: string; fields: Record<string, string> } }>('POST', '/omi/uploads', { token, body: { fileName: name, semester } });
+  expect(up.status, JSON.stringify(up.body)).toBe(201);
+  const form = new FormData();
+  for (const [k, v] of Object.entries(up.body.upload.fields)) form.append(k, v);
+  form.append('file', new Blob([new Uint8Array(readFileSync(file))]), name);
+  expect((await fetch(up.body.upload.url, { method: 'POST', body: form })).status).toBe(204);
+  const start = Date.now();
+  for (;;) {
+    const status = (await api<{ status: string }>('GET', `/omi/imports/${up.body.jobId}`, { token })).body.status;
+    if (status === 'completed') return;
+    if (status === 'failed' || Date.now() - start > 60_000) throw new Error(`OMI import ${name}: ${status}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+async function submitted(): Promise<{ id: string; email: string }> {
+  const id = newId();
+  const email = uniqueEmail('venditore');
+  const res = await apiFrom(newClientIp(), 'POST', '/properties', { ...fullBody(id), email });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return { id, email };
+}
+
+async function reviewPage(id: string, viewport = DESKTOP): Promise<Page> {
+  const page = await admin.newPage();
+  await page.setViewportSize(viewport);
+  page.setDefaultTimeout(20_000);
+  await page.goto(`${web()}/investigation/${id}`);
+  await page.getByRole('heading', { level: 1, name: 'Istruttoria Immobile' }).waitFor();
+  return page;
+}
+
+beforeAll(async () => {
+  useStackEnv();
+  mkdirSync(SHOTS, { recursive: true });
+  await importOmi(MILANO.valori2025, '2025-S1');
+  await importOmi(MILANO.zone2025, '2025-S1');
+  browser = await launchBrowser();
+  admin = await signedInContext(browser, web(), stack().accounts.find((a) => a.role === 'admin')!, '/admin');
+});
+afterAll(async () => {
+  await admin?.close();
+  await browser?.close();
+});
+
+describe('Istruttoria Immobile (admin)', () => {
+  it('valuation, estimate, option and signature, then the option edited from /active-options', async () => {
+    const { id, email } = await submitted();
+    const page = await reviewPage(id);
+    await page.getByTestId('review-address').getByText('Via Giuseppe Verdi 12, Milano (MI)').waitFor();
+    expect(await page.getByTestId('review-badge').textContent()).toBe('In Corso');
+    // the submission's valuation counts: step 2
+    expect(await page.getByTestId('review-steps').getAttribute('data-step')).toBe('2');
+    await page.getByTestId('valuation-result').waitFor();
+    expect(await page.getByTestId('valuation-history-row').count()).toBe(1);
+    // pre-checks: floor 3, terrace, lift -> no correction checked
+    expect(await page.getByTestId('valuation-applyGroundFloorCorrection').isChecked()).toBe(false);
+    expect(await page.getByTestId('valuation-applyNoBalconyCorrection').isChecked()).toBe(false);
+    expect(await page.getByTestId('valuation-applyNoElevatorCorrection').isChecked()).toBe(false);
+    expect(await page.getByTestId('valuation-discount').inputValue()).toBe('-10');
+    await page.getByText('Terrazzo: +5%').first().waitFor();
+    await page.getByTestId('valuation-hint').getByText('Ricalcola').waitFor();
+    const before = await page.getByTestId('valuation-adjusted').textContent();
+    await expectAccessible(page);
+
+    // bad discount: the Italian message, nothing sent
+    await page.getByTestId('valuation-discount').fill('-60');
+    await page.getByTestId('valuation-run').click();
+    await page.getByText('Il ribasso prudenziale deve essere tra -50 e 0').waitFor();
+
+    await page.getByTestId('valuation-discount').fill('-20');
+    await page.getByTestId('valuation-run').click();
+    await toast(page, 'Valutazione completata').waitFor();
+    await expect.poll(() => page.getByTestId('valuation-history-row').count()).toBe(2);
+    await expect.poll(() => page.getByTestId('valuation-adjusted').textContent()).not.toBe(before);
+    expect(await page.getByTestId('valuation-history-row').first().textContent()).toContain('-20%');
+    expect(await page.getByTestId('valuation-discount').inputValue()).toBe('-20');
+    // another zone of the comune
+    const zone = await page.getByTestId('valuation-zone').textContent();
+    const other = await page.getByTestId('valuation-zone-select').locator('option').nth(2).getAttribute('value');
+    await page.getByTestId('valuation-zone-select').selectOption(other!);
+    await page.getByTestId('valuation-run').click();
+    await expect.poll(() => page.getByTestId('valuation-history-row').count()).toBe(3);
+    await expect.poll(() => page.getByTestId('valuation-zone').textContent()).not.toBe(zone);
+    expect(await page.getByTestId('valuation-zone-select').inputValue()).toBe(other);
+    await shot(page, 'review-step1-desktop');
+
+    // step 2: the estimate e-mail
+    await page.getByTestId('estimate-send').click();
+    await toast(page, 'Email inviata').waitFor();
+    await page.getByTestId('estimate-sent').waitFor();
+    await expect.poll(() => page.getByTestId('review-steps').getAttribute('data-step')).toBe('3');
+    const mail = (await sentMail()).find((m) => m.destination.to.includes(email));
+    expect(mail?.subject).toContain('La valutazione del tuo immobile');
+    const token = /\/seller-register\?token=([A-Za-z0-9_-]+)/.exec(mail?.body.text ?? '')?.[1];
+    expect(token).toBeTruthy();
+    expect(mail?.body.text).toContain('-20%');
+
+    // step 3: locked until the seller side is complete
+    await page.getByTestId('option-locked').getByText("L'identità del venditore non è ancora verificata").waitFor();
+    await page.reload();
+    await page.getByTestId('estimate-sent').waitFor(); // restored from emailSentAt
+    const at = new Date().toISOString();
+    await ddb().send(new PutCommand({ TableName: TABLE(), Item: { ...keys.identity(id), entity: 'identity', propertyId: id, status: 'verified', fullName: 'Giulia Bianchi', verifiedAt: at } }));
+    await ddb().send(
+      new PutCommand({ TableName: TABLE(), Item: { ...keys.delegation(id, 'catasto'), entity: 'delegation', propertyId: id, type: 'catasto', province: 'MI', municipality: 'Milano', documentKey: `${id}/documents/delega-catasto.pdf`, signedAt: at } }),
+    );
+    await page.reload();
+    await page.getByTestId('option-form').waitFor();
+    expect(await page.getByTestId('identity-status').textContent()).toBe('Verificata');
+    expect(await page.getByTestId('delegation-catasto').textContent()).toContain('Firmata il');
+    expect(await page.getByTestId('delegation-urbanistica').textContent()).toContain('Non presente');
+    const value = Number(await page.getByTestId('option-value').inputValue());
+    expect(value).toBeGreaterThan(0);
+    await page.getByTestId('option-value').fill('300000');
+    await expect.poll(() => page.getByTestId('option-amount-preview').textContent()).toMatch(/3\.000/);
+    await expectAccessible(page);
+    await page.getByTestId('option-create').click();
+    await toast(page, 'Successo').waitFor();
+    await page.getByTestId('option-summary').waitFor();
+    expect(await page.getByTestId('review-badge').textContent()).toBe('Opzione Stipulata');
+    await page.getByTestId('option-waiting').waitFor();
+    await page.getByTestId('option-pdf').waitFor();
+
+    await page.getByTestId('option-notify').click();
+    await toast(page, 'Notifica inviata!').waitFor();
+
+    // the seller signs: the poll (every 5 s) notices, toasts for 10 s and reloads
+    await ddb().send(new UpdateCommand({ TableName: TABLE(), Key: keys.option(id), UpdateExpression: 'SET signedAt = :s', ExpressionAttributeValues: { ':s': new Date().toISOString() } }));
+    await toast(page, 'Documento Firmato Ricevuto!').waitFor({ timeout: 15_000 });
+    await page.getByTestId('option-signed').waitFor();
+    await page.getByTestId('availability-panel').getByText('Invio Link Disponibilità').waitFor();
+    await page.getByTestId('availability-send').click();
+    await toast(page, 'Link inviato').waitFor();
+    await expectAccessible(page);
+    await shot(page, 'review-step3-desktop');
+
+    await page.setViewportSize(PHONE);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+    await expectAccessible(page);
+    await shot(page, 'review-390');
+    await page.close();
+
+    // /active-options: the new option first, edited through the dialog
+    const list = await admin.newPage();
+    list.setDefaultTimeout(20_000);
+    await list.goto(`${web()}/active-options`);
+    await list.getByRole('heading', { level: 1, name: 'Opzioni di Acquisto Attive' }).waitFor();
+    const row = list.locator(`[data-testid="option-row"][data-property-id="${id}"]`);
+    await row.waitFor();
+    expect(await list.getByTestId('option-row').first().getAttribute('data-property-id')).toBe(id);
+    expect(await row.textContent()).toContain('Giulia Bianchi');
+    expect(await row.getByTestId('option-payment').textContent()).toBe('Rateale');
+    expect(await row.getByTestId('option-sale-price').textContent()).toMatch(/330\.000/);
+    expect(await row.getByTestId('option-status-badge').textContent()).toBe('In Attesa');
+    await expectAccessible(list);
+    await row.getByTestId('option-edit').click();
+    const dialog = list.getByRole('dialog');
+    await dialog.getByText('Modifica Opzione di Acquisto').waitFor();
+    await list.getByTestId('edit-option-sale').fill('120');
+    await list.getByTestId('edit-option-save').click();
+    await dialog.getByText('La percentuale di vendita deve essere tra 0 e 100').waitFor();
+    await list.getByTestId('edit-option-sale').fill('12.5');
+    await list.getByTestId('edit-option-status').selectOption('approved');
+    await expectAccessible(list);
+    await list.getByTestId('edit-option-save').click();
+    await toast(list, 'Opzione aggiornata con successo').waitFor();
+    await dialog.waitFor({ state: 'hidden' });
+    await expect.poll(() => row.getByTestId('option-sale-pct').textContent()).toBe('12,5%');
+    expect(await row.getByTestId('option-status-badge').textContent()).toBe('Approvata');
+    expect(await row.getByTestId('option-sale-price').textContent()).toMatch(/337\.500/);
+    await shot(list, 'options-desktop');
+    await list.setViewportSize(PHONE);
+    expect(await list.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+    await expectAccessible(list);
+    await shot(list, 'options-390');
+    await row.getByTestId('option-details').click();
+    await list.waitForURL((u) => u.pathname === `/investigation/${id}`);
+    await list.close();
+  });
+
+  it('answers "Immobile non trovato" for an unknown property, with the way back to /admin', async () => {
+    const page = await admin.newPage();
+    page.setDefaultTimeout(20_000);
+    await page.goto(`${web()}/investigation/${newId()}`);
+    await page.getByTestId('review-not-found').getByText('Immobile non trovato').waitFor();
+    await page.getByTestId('back-to-admin').click();
+    await page.waitForURL((u) => u.pathname === '/admin');
+    await page.close();
+  });
+});
