@@ -130,6 +130,8 @@ export async function submitProperty(s: PropertySubmission, opts: SubmitOptions 
     invitationToken: token,
     roomsCount: rooms.length,
     mediaCount,
+    // the automatic valuation counts as step 1 of the review, as an admin's would
+    ...(valuation?.available ? { valuedAt: createdAt } : {}),
     createdAt,
     updatedAt: createdAt,
   };

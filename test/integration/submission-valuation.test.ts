@@ -62,7 +62,10 @@ describe('valuation on submission', () => {
       omiSource: 'Agenzia Entrate - OMI 2025-S1',
       omiDetails: expected.omiDetails,
     });
-    expect(v.createdAt).toBe(items.find((i) => i.entity === 'property')!.createdAt);
+    const property = items.find((i) => i.entity === 'property')!;
+    expect(v.createdAt).toBe(property.createdAt);
+    // the automatic valuation is step 1 of the review: the request is 'Valutata' in the dashboard
+    expect(property.valuedAt).toBe(property.createdAt);
     const mail = (await sentMail()).find((m) => (m.body.text ?? '').includes(id))!;
     expect(mail.body.text).toContain('Stima OMI: ');
     expect(mail.body.text).toContain('Fonte: Agenzia Entrate - OMI 2025-S1');
@@ -74,6 +77,7 @@ describe('valuation on submission', () => {
     const v = (await dossier(id)).find((i) => i.entity === 'valuation')!;
     expect(v).toMatchObject({ available: false, omiSource: null });
     expect(typeof v.reason).toBe('string');
+    expect((await dossier(id)).find((i) => i.entity === 'property')!.valuedAt).toBeUndefined();
   });
 
   it('a failing valuation never blocks the submission', async () => {
