@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { DEFAULT_PORTS, startLocalStack, type LocalStack } from './stack';
 import { assertPortFree } from './emulators';
 import { runtimeConfigPlugin } from './web-server';
+import { seedDemoData } from './demo-data';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const DATA_DIR = path.join(ROOT, '.local', 'data');
@@ -98,6 +99,11 @@ Opzione Casa è pronta in ${seconds} s (dati in ${path.relative(ROOT, DATA_DIR)}
 ${s.accounts.map((a) => `    ${pad(a.role, 7)} ${pad(a.email, 32)} password: ${a.password}`).join('\n')}
 
 Ctrl-C per arrestare tutto.`);
+
+  // on a fresh data folder: Milano OMI data and two requests, so the back office has something to show
+  void seedDemoData(s, (line) => console.log(`  [demo] ${line}`)).catch((err: Error) =>
+    console.warn(`  [demo] dati demo non caricati: ${err.message}`),
+  );
 }
 
 void main();
