@@ -19,6 +19,7 @@
  * | monthly quota     | PROPERTY#{id}       | QUOTA#{yyyy}-{MM}        |                     |                         |
  * | document          | PROPERTY#{id}       | DOCUMENT#{documentId}    |                     |                         |
  * | mail outbox       | OUTBOX#{id}         | OUTBOX       | gsi3: OUTBOX#PENDING / {nextAttemptAt}#{id} (sparse: only while pending) |
+ * | requests counter  | STATS#PROPERTIES    | COUNT        | (count: every request not being deleted) |          |
  * | lead source       | SOURCE#{id}         | SOURCE       |                                 | SOURCES / {createdAt}#{id} |
  * | rate-limit window | RATE#{scope}#{client} | WINDOW#{windowStart} | (expiresAt = TTL)     |                         |
  * | OMI entities      | see the OMI table below (omiKeys)                                                          |
@@ -45,6 +46,11 @@ export const keys = {
   sellerIndex: (userId: string, createdAt: string) => ({ gsi1pk: `SELLER#${userId}`, gsi1sk: createdAt }),
   propertiesOfSeller: (userId: string) => ({ index: 'gsi1' as const, pk: `SELLER#${userId}` }),
   allProperties: () => ({ index: 'gsi2' as const, pk: 'PROPERTIES' }),
+  /**
+   * How many requests exist (Dashboard Admin's total without a search): +1 in the submission's
+   * transaction, -1 in the one that marks a request deleted.
+   */
+  requestCount: () => ({ pk: 'STATS#PROPERTIES', sk: 'COUNT' }),
   /** the properties submitted through a source's link (count them with Select COUNT) */
   propertiesOfSource: (sourceId: string) => ({ index: 'gsi3' as const, pk: `SOURCE#${sourceId}` }),
 

@@ -189,6 +189,8 @@ export async function submitProperty(s: PropertySubmission, opts: SubmitOptions 
       };
     }),
     ...(valuation ? [{ Put: { TableName: T, Item: valuationItem(propertyId, createdAt, valuation) } }] : []),
+    // the Dashboard Admin's total
+    { Update: { TableName: T, Key: keys.requestCount(), UpdateExpression: 'ADD #n :one', ExpressionAttributeNames: { '#n': 'count' }, ExpressionAttributeValues: { ':one': 1 } } },
   ];
 
   try {

@@ -1,11 +1,12 @@
 /**
  * GET /admin/properties: every request (PROPERTY item) newest first from gsi2 PROPERTIES,
- * a page at a time with an opaque cursor, and the total count of the requests matching the
- * search. The search matches the normalized `searchText` the submission stores (name,
+ * a page at a time with an opaque cursor, and the total count: without a search the counter
+ * item (keys.requestCount) kept in the same transactions that add and remove requests; with
+ * one, a single parallel pass collecting the matches (page and total from the same pass). The search matches the normalized `searchText` the submission stores (name,
  * e-mail, comune: lower case, accents dropped) with contains(); no Scan anywhere.
  */
 import { ddb, queryPages } from '../lib/aws/ddb';
-import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { requireConfig } from '../lib/config';
 import { ValidationError } from '../lib/errors';
 import { keys, normalizeForSort } from '../lib/keys';
@@ -107,8 +108,8 @@ function baseQuery(q: string | undefined): QueryCommandInput {
   };
 }
 
-/** Count queries run side by side: a COUNT reads every item (1 MB a page), so split the partition by time. */
-const COUNT_SEGMENTS = 4;
+/** A search reads the partition in this many disjoint createdAt ranges side by side. */
+const SEARCH_SEGMENTS = 4;
 
 /** The oldest and newest createdAt of the index (two one-item Queries), or undefined when it is empty. */
 async function createdAtBounds(): Promise<[number, number] | undefined> {
@@ -122,65 +123,85 @@ async function createdAtBounds(): Promise<[number, number] | undefined> {
   return [oldest, newest];
 }
 
-async function countWhere(q: string | undefined, range: { condition: string; values: Record<string, string> } | undefined): Promise<number> {
+const names: Record<string, string> = {};
+const PROJECTION = LIST_ATTRIBUTES.map((a, i) => {
+  names[`#a${i}`] = a;
+  return `#a${i}`;
+}).join(', ');
+
+type Range = { condition: string; values: Record<string, string> };
+
+/** Every request matching `q` in one createdAt range: only the list attributes of the matches travel. */
+async function matchesIn(q: string, range: Range | undefined): Promise<Record<string, unknown>[]> {
   const base = baseQuery(q);
-  let total = 0;
+  const out: Record<string, unknown>[] = [];
   await queryPages(
     {
       ...base,
       KeyConditionExpression: range ? `gsi2pk = :pk AND ${range.condition}` : base.KeyConditionExpression,
       ExpressionAttributeValues: { ...base.ExpressionAttributeValues, ...range?.values },
-      Select: 'COUNT',
+      ProjectionExpression: PROJECTION,
+      ExpressionAttributeNames: names,
     },
     (page) => {
-      total += page.Count ?? 0;
+      out.push(...(page.Items ?? []));
     },
   );
-  return total;
+  return out;
 }
 
 /**
- * How many requests match: Select COUNT over the same index and filter, every page. The
- * partition is split into COUNT_SEGMENTS disjoint createdAt ranges (the first and last open
- * ended, so a request written meanwhile still falls in one) counted in parallel.
+ * Every request matching `q`, newest first: one pass over the partition split into
+ * SEARCH_SEGMENTS disjoint createdAt ranges (the first and last open ended, so a request
+ * written meanwhile still falls in one) read in parallel. The same pass gives the page and
+ * the total: a selective search costs one pass, not a pass to count plus page after page.
  */
-export async function countRequests(q: string | undefined): Promise<number> {
+async function searchAll(q: string): Promise<Record<string, unknown>[]> {
   const bounds = await createdAtBounds();
-  if (!bounds) return 0;
+  if (!bounds) return [];
   const [oldest, newest] = bounds;
-  const step = Math.floor((newest - oldest) / COUNT_SEGMENTS);
-  if (step < 1) return countWhere(q, undefined);
-  const iso = (ms: number) => new Date(ms).toISOString();
-  const cuts = Array.from({ length: COUNT_SEGMENTS - 1 }, (_, i) => oldest + step * (i + 1));
-  type Range = { condition: string; values: Record<string, string> };
-  const ranges: Range[] = cuts.map((cut, i): Range =>
-    i === 0
-      ? { condition: 'gsi2sk < :hi', values: { ':hi': iso(cut) } }
-      : { condition: 'gsi2sk BETWEEN :lo AND :hi', values: { ':lo': iso(cuts[i - 1]!), ':hi': iso(cut - 1) } },
-  );
-  ranges.push({ condition: 'gsi2sk >= :lo', values: { ':lo': iso(cuts[cuts.length - 1]!) } });
-  const counts = await Promise.all(ranges.map((r) => countWhere(q, r)));
-  return counts.reduce((a, b) => a + b, 0);
+  const step = Math.floor((newest - oldest) / SEARCH_SEGMENTS);
+  let parts: Record<string, unknown>[][];
+  if (step < 1) parts = [await matchesIn(q, undefined)];
+  else {
+    const iso = (ms: number) => new Date(ms).toISOString();
+    const cuts = Array.from({ length: SEARCH_SEGMENTS - 1 }, (_, i) => oldest + step * (i + 1));
+    const ranges: Range[] = cuts.map((cut, i): Range =>
+      i === 0
+        ? { condition: 'gsi2sk < :hi', values: { ':hi': iso(cut) } }
+        : { condition: 'gsi2sk BETWEEN :lo AND :hi', values: { ':lo': iso(cuts[i - 1]!), ':hi': iso(cut - 1) } },
+    );
+    ranges.push({ condition: 'gsi2sk >= :lo', values: { ':lo': iso(cuts[cuts.length - 1]!) } });
+    parts = await Promise.all(ranges.map((r) => matchesIn(q, r)));
+  }
+  return parts.flat().sort((a, b) => compareNewestFirst(a as Key, b as Key));
 }
 
-/** One page, newest first: reads until one row past the page (so the last page has no cursor). */
-async function readPage(q: string | undefined, limit: number, start: Key | undefined): Promise<{ items: Record<string, unknown>[]; more: boolean }> {
-  const names: Record<string, string> = {};
-  const projection = LIST_ATTRIBUTES.map((a, i) => {
-    names[`#a${i}`] = a;
-    return `#a${i}`;
-  }).join(', ');
+/** The index order with ScanIndexForward false: gsi2sk descending, then the table key descending. */
+function compareNewestFirst(a: Key, b: Key): number {
+  if (a.gsi2sk !== b.gsi2sk) return a.gsi2sk < b.gsi2sk ? 1 : -1;
+  if (a.pk !== b.pk) return a.pk < b.pk ? 1 : -1;
+  return 0;
+}
+
+/** Every request's total without a search: one GetItem of the counter the submission and the deletion keep. */
+async function storedTotal(): Promise<number> {
+  const res = await ddb().send(new GetCommand({ TableName: table(), Key: keys.requestCount(), ConsistentRead: true }));
+  const count = res.Item?.count;
+  return typeof count === 'number' && count > 0 ? count : 0;
+}
+
+/** One page of every request, newest first: reads exactly one row past the page (so the last page has no cursor). */
+async function readPage(limit: number, start: Key | undefined): Promise<{ items: Record<string, unknown>[]; more: boolean }> {
   const items: Record<string, unknown>[] = [];
   let exclusiveStart: Record<string, unknown> | undefined = start;
   do {
     const res = await ddb().send(
       new QueryCommand({
-        ...baseQuery(q),
-        ProjectionExpression: projection,
+        ...baseQuery(undefined),
+        ProjectionExpression: PROJECTION,
         ExpressionAttributeNames: names,
-        // without a filter every item read is a row: read just one past the page;
-        // with one, read generously (a selective search would otherwise take many round trips)
-        Limit: q ? Math.max(500, limit + 1) : limit + 1 - items.length,
+        Limit: limit + 1 - items.length,
         ExclusiveStartKey: exclusiveStart,
       }),
     );
@@ -208,7 +229,17 @@ export async function listRequests(input: ListInput): Promise<RequestList> {
   const q = searchTerm(input.q);
   const limit = input.limit ?? REQUESTS_PAGE_SIZE;
   const start = input.cursor ? decodeCursor(input.cursor) : undefined;
-  const [page, total] = await Promise.all([readPage(q, limit, start), countRequests(q)]);
+  let page: { items: Record<string, unknown>[]; more: boolean };
+  let total: number;
+  if (q) {
+    const all = await searchAll(q);
+    const from = start ? all.findIndex((i) => compareNewestFirst(i as Key, start) > 0) : 0;
+    const rest = from < 0 ? [] : all.slice(from);
+    page = { items: rest.slice(0, limit), more: rest.length > limit };
+    total = all.length;
+  } else {
+    [page, total] = await Promise.all([readPage(limit, start), storedTotal()]);
+  }
   const last = page.items[page.items.length - 1];
   return {
     items: page.items.map(toListItem),

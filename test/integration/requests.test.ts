@@ -394,6 +394,20 @@ describe('DELETE /admin/properties/{id}', () => {
     for (const key of r.keys) expect(await objectExists(key)).toBe(false);
   });
 
+  it('keeps the total without a search in step: +1 per submission, -1 per deletion, not again on a retried deletion', async () => {
+    const total = async () => (await list('?limit=1')).body.total;
+    const before = await total();
+    const r = await submit();
+    expect(await total()).toBe(before + 1);
+    expect((await api('DELETE', `/admin/properties/${r.id}`, { token: admin, body: { confirm: 'elimina' } })).status).toBe(204);
+    expect(await total()).toBe(before);
+    // a second submission of the same draft is a retry: not counted twice
+    const again = await submit();
+    const retried = await apiFrom(newClientIp(), 'POST', '/properties', { ...fullBody(again.id) });
+    expect(retried.status).toBe(201);
+    expect(await total()).toBe(before + 1);
+  });
+
   it('is 404 for a request that does not exist', async () => {
     const res = await api<Err>('DELETE', `/admin/properties/${newId()}`, { token: admin, body: { confirm: 'elimina' } });
     expect(res.status).toBe(404);

@@ -2,8 +2,8 @@
  * Limits of the submission (spec 000 sections 5 and 9, docs/architecture.md, file).
  *
  * One submission is written in ONE DynamoDB transaction, which takes at most 100 items:
- * property + invitation + lead e-mail outbox + first valuation = 4, so rooms + media must
- * stay within 96: at most 20 rooms and 76 photos/videos in all.
+ * property + invitation + lead e-mail outbox + first valuation + the requests counter = 5,
+ * so rooms + media must stay within 95: at most 20 rooms and 75 photos/videos in all.
  */
 import { MEDIA_MAX_BYTES, MEDIA_UPLOAD_TTL_SECONDS, megabytes } from '../uploads';
 
@@ -11,10 +11,10 @@ import { MEDIA_MAX_BYTES, MEDIA_UPLOAD_TTL_SECONDS, megabytes } from '../uploads
 export const MAX_UPLOAD_BYTES = MEDIA_MAX_BYTES;
 export const MAX_UPLOAD_MB = megabytes(MEDIA_MAX_BYTES);
 export const MAX_ROOMS = 20;
-export const MAX_MEDIA = 76;
+export const MAX_MEDIA = 75;
 export const TRANSACTION_MAX_ITEMS = 100;
-/** items besides rooms and media: property, invitation, outbox, valuation */
-export const FIXED_SUBMISSION_ITEMS = 4;
+/** items besides rooms and media: property, invitation, outbox, valuation, requests counter */
+export const FIXED_SUBMISSION_ITEMS = 5;
 
 /** Build year options: the current year back 125 years (125 options, spec 000 section 9). */
 export const BUILD_YEAR_OPTIONS_COUNT = 125;
