@@ -10,3 +10,4 @@ export { Select } from './Select';
 export { Spinner } from './Spinner';
 export { Tabs, type TabItem } from './Tabs';
 export { EmptyState, ErrorState } from './States';
+export { CARD_LABEL, CardTable } from './CardTable';

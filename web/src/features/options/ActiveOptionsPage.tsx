@@ -6,7 +6,7 @@ import { CheckCircle2, FileSearch, FileX2, Pencil } from 'lucide-react';
 import { formatDate, formatDecimal, formatEuro } from '@domain/format';
 import { OPTION_STATUS_LABELS, type OptionStatus } from '@domain/requests';
 import { paymentTypeLabel, REVIEW_MESSAGES, salePriceOf } from '@domain/review/rules';
-import { Badge, Button, Card, EmptyState, ErrorState, LoadingState, buttonClass, type BadgeVariant } from '@/components/ui';
+import { Badge, Button, CARD_LABEL, Card, CardTable, EmptyState, ErrorState, LoadingState, buttonClass, type BadgeVariant } from '@/components/ui';
 import { errorMessage } from '@/lib/api';
 import { usePageTitle } from '@/lib/use-page-title';
 import { listOptions, optionKeys, updateOption, type OptionListItem } from './api';
@@ -65,116 +65,107 @@ function OptionsTable({ options }: { options: OptionListItem[] }) {
   const th = 'px-2 py-3 text-left align-bottom font-semibold text-slate-700';
   const td = 'px-2 py-3 align-middle max-sm:block max-sm:py-1';
   const num = `${td} text-right tabular-nums sm:whitespace-nowrap max-sm:text-left`;
-  const cardLabel = "max-sm:before:mr-1 max-sm:before:font-semibold max-sm:before:text-slate-600 max-sm:before:content-[attr(data-label)':']";
   return (
     <>
-      <div
-        role="region"
-        aria-label="Tabella delle opzioni di acquisto"
-        tabIndex={0}
-        className="relative overflow-x-auto px-1 focus-visible:ring-2 focus-visible:ring-brand-navy focus-visible:outline-none focus-visible:ring-inset"
-      >
-        <table className="w-full border-collapse text-sm max-sm:block sm:min-w-[1080px]" data-testid="options-table">
-          <caption className="sr-only">Opzioni di acquisto, dalla più recente</caption>
-          <thead className="bg-slate-50 max-sm:sr-only">
-            <tr>
-              <th scope="col" className={th}>Immobile</th>
-              <th scope="col" className={th}>Venditore</th>
-              <th scope="col" className={th}>Agente</th>
-              <th scope="col" className={`${th} text-right`}>Valore</th>
-              <th scope="col" className={`${th} text-right`}>Importo opzione</th>
-              <th scope="col" className={th}>Pagamento</th>
-              <th scope="col" className={`${th} text-right`}>Cond. agenti</th>
-              <th scope="col" className={`${th} text-right`}>% vendita</th>
-              <th scope="col" className={`${th} text-right`}>Prezzo di vendita</th>
-              <th scope="col" className={`${th} text-right`}>Cond. minima</th>
-              <th scope="col" className={th}>Firma</th>
-              <th scope="col" className={th}>Stato</th>
-              <th scope="col" className={th}>
-                <span className="sr-only">Azioni</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody className="max-sm:block">
-            {options.map((o) => {
-              const seller = `${o.sellerFirstName} ${o.sellerLastName}`.trim() || '—';
-              const known = o.status in OPTION_STATUS_LABELS;
-              return (
-                <tr
-                  key={o.id}
-                  className="border-t border-slate-200 max-sm:grid max-sm:grid-cols-1 max-sm:py-3 max-sm:first:border-t-0"
-                  data-testid="option-row"
-                  data-property-id={o.propertyId}
-                >
-                  <th scope="row" className={`${td} max-w-48 text-left font-medium text-slate-900 max-sm:max-w-none`}>
-                    {o.propertyAddress}
-                    {o.propertyCity && <span className="block font-normal text-slate-600">{o.propertyCity}</span>}
-                  </th>
-                  <td className={`${td} ${cardLabel}`} data-label="Venditore">
-                    {seller}
-                  </td>
-                  <td className={`${td} ${cardLabel}`} data-label="Agente">
-                    {o.agentName ? <Badge variant="secondary">{o.agentName}</Badge> : '-'}
-                  </td>
-                  <td className={`${num} ${cardLabel}`} data-label="Valore">
-                    {formatEuro(o.propertyValue)}
-                  </td>
-                  <td className={`${num} ${cardLabel}`} data-label="Importo opzione">
-                    {formatEuro(o.optionAmount)}
-                  </td>
-                  <td className={`${td} ${cardLabel}`} data-label="Pagamento" data-testid="option-payment">
-                    {paymentTypeLabel(o.paymentType)}
-                  </td>
-                  <td className={`${num} ${cardLabel}`} data-label="Condivisione agenti" data-testid="option-agent-pct">
-                    {formatDecimal(o.agentCommissionPercentage)}%
-                  </td>
-                  <td className={`${num} ${cardLabel}`} data-label="% prezzo di vendita" data-testid="option-sale-pct">
-                    {formatDecimal(o.salePricePercentage)}%
-                  </td>
-                  <td className={`${num} ${cardLabel}`} data-label="Prezzo di vendita" data-testid="option-sale-price">
-                    {formatEuro(salePriceOf(o.propertyValue, o.salePricePercentage))}
-                  </td>
-                  <td className={`${num} ${cardLabel}`} data-label="Condivisione minima">
-                    {formatDecimal(o.minAgentCommissionPercentage)}%
-                  </td>
-                  <td className={`${td} sm:whitespace-nowrap ${cardLabel}`} data-label="Firma">
-                    {o.signedAt ? (
-                      <span className="inline-flex items-center gap-1 text-green-800">
-                        <CheckCircle2 aria-hidden="true" className="size-4" />
-                        <time dateTime={o.signedAt}>{formatDate(o.signedAt)}</time>
-                      </span>
-                    ) : (
-                      'In attesa'
-                    )}
-                  </td>
-                  <td className={`${td} ${cardLabel}`} data-label="Stato">
-                    <Badge variant={known ? STATUS_VARIANTS[o.status] : 'outline'} data-testid="option-status-badge">
-                      {statusLabel(o.status)}
-                    </Badge>
-                  </td>
-                  <td className={`${td} max-sm:pt-2`}>
-                    <div className="flex gap-2 sm:flex-col sm:items-stretch">
-                      <Button variant="outline" size="sm" onClick={() => setEditing(o)} aria-label={`Modifica l'opzione di ${o.propertyAddress}`} data-testid="option-edit">
-                        <Pencil aria-hidden="true" className="size-4" />
-                        Modifica
-                      </Button>
-                      <Link
-                        to={`/investigation/${o.propertyId}`}
-                        className={buttonClass('outline', 'sm')}
-                        aria-label={`Dettagli dell'immobile ${o.propertyAddress}`}
-                        data-testid="option-details"
-                      >
-                        <FileSearch aria-hidden="true" className="size-4" />
-                        Dettagli
-                      </Link>
-                    </div>
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      </div>
+      <CardTable label="Tabella delle opzioni di acquisto" caption="Opzioni di acquisto, dalla più recente" minWidth="sm:min-w-[1080px]" className="px-1" testId="options-table">
+        <thead className="bg-slate-50 max-sm:sr-only">
+          <tr>
+            <th scope="col" className={th}>Immobile</th>
+            <th scope="col" className={th}>Venditore</th>
+            <th scope="col" className={th}>Agente</th>
+            <th scope="col" className={`${th} text-right`}>Valore</th>
+            <th scope="col" className={`${th} text-right`}>Importo opzione</th>
+            <th scope="col" className={th}>Pagamento</th>
+            <th scope="col" className={`${th} text-right`}>Cond. agenti</th>
+            <th scope="col" className={`${th} text-right`}>% vendita</th>
+            <th scope="col" className={`${th} text-right`}>Prezzo di vendita</th>
+            <th scope="col" className={`${th} text-right`}>Cond. minima</th>
+            <th scope="col" className={th}>Firma</th>
+            <th scope="col" className={th}>Stato</th>
+            <th scope="col" className={th}>
+              <span className="sr-only">Azioni</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody className="max-sm:block">
+          {options.map((o) => {
+            const seller = `${o.sellerFirstName} ${o.sellerLastName}`.trim() || '—';
+            const known = o.status in OPTION_STATUS_LABELS;
+            return (
+              <tr
+                key={o.id}
+                className="border-t border-slate-200 max-sm:grid max-sm:grid-cols-1 max-sm:py-3 max-sm:first:border-t-0"
+                data-testid="option-row"
+                data-property-id={o.propertyId}
+              >
+                <th scope="row" className={`${td} max-w-48 text-left font-medium text-slate-900 max-sm:max-w-none`}>
+                  {o.propertyAddress}
+                  {o.propertyCity && <span className="block font-normal text-slate-600">{o.propertyCity}</span>}
+                </th>
+                <td className={`${td} ${CARD_LABEL}`} data-label="Venditore">
+                  {seller}
+                </td>
+                <td className={`${td} ${CARD_LABEL}`} data-label="Agente">
+                  {o.agentName ? <Badge variant="secondary">{o.agentName}</Badge> : '-'}
+                </td>
+                <td className={`${num} ${CARD_LABEL}`} data-label="Valore">
+                  {formatEuro(o.propertyValue)}
+                </td>
+                <td className={`${num} ${CARD_LABEL}`} data-label="Importo opzione">
+                  {formatEuro(o.optionAmount)}
+                </td>
+                <td className={`${td} ${CARD_LABEL}`} data-label="Pagamento" data-testid="option-payment">
+                  {paymentTypeLabel(o.paymentType)}
+                </td>
+                <td className={`${num} ${CARD_LABEL}`} data-label="Condivisione agenti" data-testid="option-agent-pct">
+                  {formatDecimal(o.agentCommissionPercentage)}%
+                </td>
+                <td className={`${num} ${CARD_LABEL}`} data-label="% prezzo di vendita" data-testid="option-sale-pct">
+                  {formatDecimal(o.salePricePercentage)}%
+                </td>
+                <td className={`${num} ${CARD_LABEL}`} data-label="Prezzo di vendita" data-testid="option-sale-price">
+                  {formatEuro(salePriceOf(o.propertyValue, o.salePricePercentage))}
+                </td>
+                <td className={`${num} ${CARD_LABEL}`} data-label="Condivisione minima">
+                  {formatDecimal(o.minAgentCommissionPercentage)}%
+                </td>
+                <td className={`${td} sm:whitespace-nowrap ${CARD_LABEL}`} data-label="Firma">
+                  {o.signedAt ? (
+                    <span className="inline-flex items-center gap-1 text-green-800">
+                      <CheckCircle2 aria-hidden="true" className="size-4" />
+                      <time dateTime={o.signedAt}>{formatDate(o.signedAt)}</time>
+                    </span>
+                  ) : (
+                    'In attesa'
+                  )}
+                </td>
+                <td className={`${td} ${CARD_LABEL}`} data-label="Stato">
+                  <Badge variant={known ? STATUS_VARIANTS[o.status] : 'outline'} data-testid="option-status-badge">
+                    {statusLabel(o.status)}
+                  </Badge>
+                </td>
+                <td className={`${td} max-sm:pt-2`}>
+                  <div className="flex gap-2 sm:flex-col sm:items-stretch">
+                    <Button variant="outline" size="sm" onClick={() => setEditing(o)} aria-label={`Modifica l'opzione di ${o.propertyAddress}`} data-testid="option-edit">
+                      <Pencil aria-hidden="true" className="size-4" />
+                      Modifica
+                    </Button>
+                    <Link
+                      to={`/investigation/${o.propertyId}`}
+                      className={buttonClass('outline', 'sm')}
+                      aria-label={`Dettagli dell'immobile ${o.propertyAddress}`}
+                      data-testid="option-details"
+                    >
+                      <FileSearch aria-hidden="true" className="size-4" />
+                      Dettagli
+                    </Link>
+                  </div>
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </CardTable>
       <EditOptionDialog
         option={editing}
         saving={save.isPending}

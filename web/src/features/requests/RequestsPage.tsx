@@ -5,7 +5,7 @@ import { toast } from 'sonner';
 import { ChevronDown, ClipboardList, Inbox, RotateCcw, Search, Trash2 } from 'lucide-react';
 import { formatDateTime, formatEuro } from '@domain/format';
 import { LIFECYCLE_LABELS, SEARCH_MIN_LENGTH, type Lifecycle } from '@domain/requests';
-import { Badge, Button, Card, EmptyState, ErrorState, Field, Input, LoadingState, buttonClass, type BadgeVariant } from '@/components/ui';
+import { Badge, Button, CARD_LABEL, Card, CardTable, EmptyState, ErrorState, Field, Input, LoadingState, buttonClass, type BadgeVariant } from '@/components/ui';
 import { errorMessage } from '@/lib/api';
 import { cn } from '@/lib/cn';
 import { usePageTitle } from '@/lib/use-page-title';
@@ -214,124 +214,114 @@ function RequestsTable({ items }: { items: RequestListItem[] }) {
 
   const th = 'px-3 py-3 text-left font-semibold text-slate-700 whitespace-nowrap';
   const td = 'px-3 py-3 align-middle max-sm:block max-sm:py-0.5';
-  /** below sm each row is a card: the cells show their column name */
-  const cardLabel = "max-sm:before:mr-1 max-sm:before:font-semibold max-sm:before:text-slate-600 max-sm:before:content-[attr(data-label)':']";
   return (
     <>
-      <div
-        role="region"
-        aria-label="Tabella delle richieste"
-        tabIndex={0}
-        className="relative overflow-x-auto focus-visible:ring-2 focus-visible:ring-brand-navy focus-visible:outline-none focus-visible:ring-inset"
-      >
-        <table className="w-full border-collapse text-sm max-sm:block" data-testid="requests-table">
-          <caption className="sr-only">Richieste di valutazione, dalla più recente</caption>
-          <thead className="bg-slate-50 max-sm:sr-only">
-            <tr>
-              <th scope="col" className={th}>Data</th>
-              <th scope="col" className={th}>Nome</th>
-              <th scope="col" className={th}>Cognome</th>
-              <th scope="col" className={th}>Email</th>
-              <th scope="col" className={`${th} text-right`}>Importo desiderato</th>
-              <th scope="col" className={th}>Comune</th>
-              <th scope="col" className={th}>Provincia</th>
-              <th scope="col" className={th}>Stato</th>
-              <th scope="col" className={th}>
-                <span className="sr-only">Azioni</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody className="max-sm:block">
-            {items.map((r) => {
-              const open = expanded.has(r.id);
-              const detailsId = `request-details-${r.id}`;
-              const name = fullName(r);
-              return (
-                <Fragment key={r.id}>
-                  <tr
-                    className={cn(
-                      'border-t border-slate-200 max-sm:grid max-sm:grid-cols-2 max-sm:gap-x-3 max-sm:py-3 max-sm:first:border-t-0',
-                      open && 'bg-slate-50',
-                    )}
-                    data-testid="request-row"
-                    data-request-id={r.id}
-                  >
-                    <td className={`${td} whitespace-nowrap text-slate-700 max-sm:col-span-2 ${cardLabel}`} data-label="Data">
-                      <time dateTime={r.createdAt}>{formatDateTime(r.createdAt)}</time>
-                    </td>
-                    <td className={`${td} font-medium text-slate-900 ${cardLabel}`} data-label="Nome">
-                      {r.firstName || '—'}
-                    </td>
-                    <td className={`${td} font-medium text-slate-900 ${cardLabel}`} data-label="Cognome">
-                      {r.lastName || '—'}
-                    </td>
-                    <td className={`${td} break-all text-slate-700 max-sm:col-span-2 sm:min-w-44 ${cardLabel}`} data-label="Email">
-                      {r.email || '—'}
-                    </td>
-                    <td className={`${td} text-right whitespace-nowrap tabular-nums max-sm:col-span-2 max-sm:text-left ${cardLabel}`} data-label="Importo desiderato">
-                      {r.desiredAmount === null ? '—' : formatEuro(r.desiredAmount)}
-                    </td>
-                    <td className={`${td} text-slate-700 ${cardLabel}`} data-label="Comune">
-                      {r.city ?? '—'}
-                    </td>
-                    <td className={`${td} text-slate-700 ${cardLabel}`} data-label="Provincia">
-                      {r.province ?? '—'}
-                    </td>
-                    <td className={`${td} max-sm:col-span-2 max-sm:pt-1.5`}>
-                      <Badge variant={LIFECYCLE_VARIANTS[r.lifecycle]} data-testid="request-lifecycle">
-                        {LIFECYCLE_LABELS[r.lifecycle]}
-                      </Badge>
-                    </td>
-                    <td className={`${td} max-sm:col-span-2 max-sm:pt-2`}>
-                      <div className="flex flex-wrap justify-end gap-1.5 sm:flex-nowrap max-sm:justify-start">
-                        <Button
-                          variant="ghost"
-                          size="sm"
-                          onClick={() => toggle(r.id)}
-                          aria-expanded={open}
-                          aria-controls={open ? detailsId : undefined}
-                          aria-label={`${open ? 'Nascondi' : 'Mostra'} i dettagli della richiesta di ${name}`}
-                          data-testid="request-expand"
-                        >
-                          <ChevronDown aria-hidden="true" className={cn('size-4 transition-transform', open && 'rotate-180')} />
-                          <span className="sm:sr-only">Dettagli</span>
-                        </Button>
-                        <Link
-                          to={`/investigation/${r.id}`}
-                          className={buttonClass('outline', 'sm')}
-                          aria-label={`Istruttoria della richiesta di ${name}`}
-                          data-testid="request-investigation"
-                        >
-                          <ClipboardList aria-hidden="true" className="size-4" />
-                          Istruttoria
-                        </Link>
-                        <Button
-                          variant="ghost"
-                          size="sm"
-                          className="text-red-700"
-                          onClick={() => setTarget(r)}
-                          aria-label={`Elimina la richiesta di ${name}`}
-                          data-testid="request-delete"
-                        >
-                          <Trash2 aria-hidden="true" className="size-4" />
-                          <span className="sm:sr-only">Elimina</span>
-                        </Button>
-                      </div>
+      <CardTable label="Tabella delle richieste" caption="Richieste di valutazione, dalla più recente" testId="requests-table">
+        <thead className="bg-slate-50 max-sm:sr-only">
+          <tr>
+            <th scope="col" className={th}>Data</th>
+            <th scope="col" className={th}>Nome</th>
+            <th scope="col" className={th}>Cognome</th>
+            <th scope="col" className={th}>Email</th>
+            <th scope="col" className={`${th} text-right`}>Importo desiderato</th>
+            <th scope="col" className={th}>Comune</th>
+            <th scope="col" className={th}>Provincia</th>
+            <th scope="col" className={th}>Stato</th>
+            <th scope="col" className={th}>
+              <span className="sr-only">Azioni</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody className="max-sm:block">
+          {items.map((r) => {
+            const open = expanded.has(r.id);
+            const detailsId = `request-details-${r.id}`;
+            const name = fullName(r);
+            return (
+              <Fragment key={r.id}>
+                <tr
+                  className={cn(
+                    'border-t border-slate-200 max-sm:grid max-sm:grid-cols-2 max-sm:gap-x-3 max-sm:py-3 max-sm:first:border-t-0',
+                    open && 'bg-slate-50',
+                  )}
+                  data-testid="request-row"
+                  data-request-id={r.id}
+                >
+                  <td className={`${td} whitespace-nowrap text-slate-700 max-sm:col-span-2 ${CARD_LABEL}`} data-label="Data">
+                    <time dateTime={r.createdAt}>{formatDateTime(r.createdAt)}</time>
+                  </td>
+                  <td className={`${td} font-medium text-slate-900 ${CARD_LABEL}`} data-label="Nome">
+                    {r.firstName || '—'}
+                  </td>
+                  <td className={`${td} font-medium text-slate-900 ${CARD_LABEL}`} data-label="Cognome">
+                    {r.lastName || '—'}
+                  </td>
+                  <td className={`${td} break-all text-slate-700 max-sm:col-span-2 sm:min-w-44 ${CARD_LABEL}`} data-label="Email">
+                    {r.email || '—'}
+                  </td>
+                  <td className={`${td} text-right whitespace-nowrap tabular-nums max-sm:col-span-2 max-sm:text-left ${CARD_LABEL}`} data-label="Importo desiderato">
+                    {r.desiredAmount === null ? '—' : formatEuro(r.desiredAmount)}
+                  </td>
+                  <td className={`${td} text-slate-700 ${CARD_LABEL}`} data-label="Comune">
+                    {r.city ?? '—'}
+                  </td>
+                  <td className={`${td} text-slate-700 ${CARD_LABEL}`} data-label="Provincia">
+                    {r.province ?? '—'}
+                  </td>
+                  <td className={`${td} max-sm:col-span-2 max-sm:pt-1.5`}>
+                    <Badge variant={LIFECYCLE_VARIANTS[r.lifecycle]} data-testid="request-lifecycle">
+                      {LIFECYCLE_LABELS[r.lifecycle]}
+                    </Badge>
+                  </td>
+                  <td className={`${td} max-sm:col-span-2 max-sm:pt-2`}>
+                    <div className="flex flex-wrap justify-end gap-1.5 sm:flex-nowrap max-sm:justify-start">
+                      <Button
+                        variant="ghost"
+                        size="sm"
+                        onClick={() => toggle(r.id)}
+                        aria-expanded={open}
+                        aria-controls={open ? detailsId : undefined}
+                        aria-label={`${open ? 'Nascondi' : 'Mostra'} i dettagli della richiesta di ${name}`}
+                        data-testid="request-expand"
+                      >
+                        <ChevronDown aria-hidden="true" className={cn('size-4 transition-transform', open && 'rotate-180')} />
+                        <span className="sm:sr-only">Dettagli</span>
+                      </Button>
+                      <Link
+                        to={`/investigation/${r.id}`}
+                        className={buttonClass('outline', 'sm')}
+                        aria-label={`Istruttoria della richiesta di ${name}`}
+                        data-testid="request-investigation"
+                      >
+                        <ClipboardList aria-hidden="true" className="size-4" />
+                        Istruttoria
+                      </Link>
+                      <Button
+                        variant="ghost"
+                        size="sm"
+                        className="text-red-700"
+                        onClick={() => setTarget(r)}
+                        aria-label={`Elimina la richiesta di ${name}`}
+                        data-testid="request-delete"
+                      >
+                        <Trash2 aria-hidden="true" className="size-4" />
+                        <span className="sm:sr-only">Elimina</span>
+                      </Button>
+                    </div>
+                  </td>
+                </tr>
+                {open && (
+                  <tr id={detailsId} className="border-t border-slate-100 bg-white max-sm:block">
+                    <td colSpan={9} className="max-sm:block">
+                      <RequestDetails id={r.id} />
                     </td>
                   </tr>
-                  {open && (
-                    <tr id={detailsId} className="border-t border-slate-100 bg-white max-sm:block">
-                      <td colSpan={9} className="max-sm:block">
-                        <RequestDetails id={r.id} />
-                      </td>
-                    </tr>
-                  )}
-                </Fragment>
-              );
-            })}
-          </tbody>
-        </table>
-      </div>
+                )}
+              </Fragment>
+            );
+          })}
+        </tbody>
+      </CardTable>
       <DeleteRequestDialog
         label={target ? `${fullName(target)} - ${target.address}` : ''}
         open={target !== null}

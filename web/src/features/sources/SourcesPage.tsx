@@ -6,7 +6,7 @@ import { toast } from 'sonner';
 import { Check, Copy, Link2, Plus, Trash2 } from 'lucide-react';
 import { formatDateTime } from '@domain/format';
 import { createSourceInput, sourceLink, SOURCE_NAME_MAX, type CreateSourceInput } from '@domain/sources';
-import { Button, Card, CardContent, EmptyState, ErrorState, Field, Input, LoadingState } from '@/components/ui';
+import { Button, CARD_LABEL, Card, CardContent, CardTable, EmptyState, ErrorState, Field, Input, LoadingState } from '@/components/ui';
 import { errorMessage, isApiError } from '@/lib/api';
 import { usePageTitle } from '@/lib/use-page-title';
 import { createSource, deleteSource, listSources, sourceKeys, type SourceListItem } from './api';
@@ -141,86 +141,76 @@ function SourcesTable({ sources }: { sources: SourceListItem[] }) {
 
   const th = 'px-4 py-3 text-left font-semibold text-slate-700 whitespace-nowrap';
   const td = 'px-4 py-3 align-middle max-sm:block max-sm:py-1';
-  /** below sm each row is a card: the cells show their column name */
-  const cardLabel = "max-sm:before:mr-1 max-sm:before:font-sans max-sm:before:font-semibold max-sm:before:text-slate-600 max-sm:before:content-[attr(data-label)':']";
   return (
     <>
       <p role="status" aria-live="polite" className="sr-only" data-testid="source-copy-status">
         {announcement}
       </p>
-      <div
-        role="region"
-        aria-label="Tabella delle fonti"
-        tabIndex={0}
-        className="relative overflow-x-auto focus-visible:ring-2 focus-visible:ring-brand-navy focus-visible:outline-none focus-visible:ring-inset"
-      >
-        <table className="w-full border-collapse text-sm max-sm:block sm:min-w-[720px]" data-testid="sources-table">
-          <caption className="sr-only">Fonti, dalla più recente</caption>
-          <thead className="bg-slate-50 max-sm:sr-only">
-            <tr>
-              <th scope="col" className={th}>Nome</th>
-              <th scope="col" className={th}>ID</th>
-              <th scope="col" className={`${th} text-right`}>Richieste</th>
-              <th scope="col" className={th}>Creata il</th>
-              <th scope="col" className={th}>
-                <span className="sr-only">Azioni</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody className="max-sm:block">
-            {sources.map((s) => {
-              const copied = copiedId === s.id;
-              return (
-                <tr
-                  key={s.id}
-                  className="border-t border-slate-200 max-sm:grid max-sm:grid-cols-2 max-sm:gap-x-4 max-sm:py-2 max-sm:first:border-t-0"
-                  data-testid="source-row"
-                  data-source-id={s.id}
-                >
-                  <th scope="row" className={`${td} max-w-64 text-left font-medium break-words text-slate-900 max-sm:col-span-2 max-sm:max-w-none`}>
-                    {s.name}
-                  </th>
-                  <td className={`${td} font-mono text-xs text-slate-700 ${cardLabel}`} data-label="ID">
-                    {s.id}
-                  </td>
-                  <td className={`${td} text-right tabular-nums max-sm:text-left ${cardLabel}`} data-label="Richieste" data-testid="source-requests">
-                    {s.requests}
-                  </td>
-                  <td className={`${td} whitespace-nowrap text-slate-700 max-sm:col-span-2 ${cardLabel}`} data-label="Creata il">
-                    <time dateTime={s.createdAt}>{formatDateTime(s.createdAt)}</time>
-                  </td>
-                  <td className={`${td} max-sm:col-span-2`}>
-                    <div className="flex justify-end gap-2 max-sm:justify-start">
-                      <Button
-                        variant="outline"
-                        size="sm"
-                        onClick={() => void copy(s)}
-                        aria-label={copied ? `Copiato! Link della fonte ${s.name}` : `Copia link della fonte ${s.name}`}
-                        data-testid="source-copy"
-                        className="min-w-32"
-                      >
-                        {copied ? <Check aria-hidden="true" className="size-4" /> : <Copy aria-hidden="true" className="size-4" />}
-                        {copied ? 'Copiato!' : 'Copia link'}
-                      </Button>
-                      <Button
-                        variant="outline"
-                        size="sm"
-                        onClick={() => setTarget(s)}
-                        aria-label={`Elimina la fonte ${s.name}`}
-                        data-testid="source-delete"
-                        className="text-red-700"
-                      >
-                        <Trash2 aria-hidden="true" className="size-4" />
-                        Elimina
-                      </Button>
-                    </div>
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      </div>
+      <CardTable label="Tabella delle fonti" caption="Fonti, dalla più recente" minWidth="sm:min-w-[720px]" testId="sources-table">
+        <thead className="bg-slate-50 max-sm:sr-only">
+          <tr>
+            <th scope="col" className={th}>Nome</th>
+            <th scope="col" className={th}>ID</th>
+            <th scope="col" className={`${th} text-right`}>Richieste</th>
+            <th scope="col" className={th}>Creata il</th>
+            <th scope="col" className={th}>
+              <span className="sr-only">Azioni</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody className="max-sm:block">
+          {sources.map((s) => {
+            const copied = copiedId === s.id;
+            return (
+              <tr
+                key={s.id}
+                className="border-t border-slate-200 max-sm:grid max-sm:grid-cols-2 max-sm:gap-x-4 max-sm:py-2 max-sm:first:border-t-0"
+                data-testid="source-row"
+                data-source-id={s.id}
+              >
+                <th scope="row" className={`${td} max-w-64 text-left font-medium break-words text-slate-900 max-sm:col-span-2 max-sm:max-w-none`}>
+                  {s.name}
+                </th>
+                <td className={`${td} font-mono text-xs text-slate-700 ${CARD_LABEL}`} data-label="ID">
+                  {s.id}
+                </td>
+                <td className={`${td} text-right tabular-nums max-sm:text-left ${CARD_LABEL}`} data-label="Richieste" data-testid="source-requests">
+                  {s.requests}
+                </td>
+                <td className={`${td} whitespace-nowrap text-slate-700 max-sm:col-span-2 ${CARD_LABEL}`} data-label="Creata il">
+                  <time dateTime={s.createdAt}>{formatDateTime(s.createdAt)}</time>
+                </td>
+                <td className={`${td} max-sm:col-span-2`}>
+                  <div className="flex justify-end gap-2 max-sm:justify-start">
+                    <Button
+                      variant="outline"
+                      size="sm"
+                      onClick={() => void copy(s)}
+                      aria-label={copied ? `Copiato! Link della fonte ${s.name}` : `Copia link della fonte ${s.name}`}
+                      data-testid="source-copy"
+                      className="min-w-32"
+                    >
+                      {copied ? <Check aria-hidden="true" className="size-4" /> : <Copy aria-hidden="true" className="size-4" />}
+                      {copied ? 'Copiato!' : 'Copia link'}
+                    </Button>
+                    <Button
+                      variant="outline"
+                      size="sm"
+                      onClick={() => setTarget(s)}
+                      aria-label={`Elimina la fonte ${s.name}`}
+                      data-testid="source-delete"
+                      className="text-red-700"
+                    >
+                      <Trash2 aria-hidden="true" className="size-4" />
+                      Elimina
+                    </Button>
+                  </div>
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </CardTable>
       <DeleteSourceDialog
         name={target?.name ?? ''}
         open={target !== null}

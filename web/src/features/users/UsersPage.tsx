@@ -4,7 +4,7 @@ import { toast } from 'sonner';
 import { Check, Pencil, Trash2, Users, X } from 'lucide-react';
 import { formatDate } from '@domain/format';
 import { AGENT_STATUS_LABELS, ROLE_LABELS, ROLES, type AgentDecision, type Role } from '@domain/users';
-import { Badge, Button, Card, Dialog, EmptyState, ErrorState, LoadingState, Select } from '@/components/ui';
+import { Badge, Button, CARD_LABEL, Card, CardTable, Dialog, EmptyState, ErrorState, LoadingState, Select } from '@/components/ui';
 import { errorMessage } from '@/lib/api';
 import { useSession } from '@/lib/auth';
 import { USER_TYPE_LABELS } from '@/lib/labels';
@@ -115,174 +115,164 @@ function UsersTable({ users }: { users: UserListItem[] }) {
 
   const th = 'px-4 py-3 text-left font-semibold text-slate-700 whitespace-nowrap';
   const td = 'px-4 py-3 align-middle max-sm:block max-sm:py-1';
-  /** below sm each row is a card: the cells show their column name */
-  const cardLabel = "max-sm:before:mr-1 max-sm:before:font-semibold max-sm:before:text-slate-600 max-sm:before:content-[attr(data-label)':']";
 
   return (
     <>
-      <div
-        role="region"
-        aria-label="Tabella degli utenti"
-        tabIndex={0}
-        className="relative overflow-x-auto focus-visible:ring-2 focus-visible:ring-brand-navy focus-visible:outline-none focus-visible:ring-inset"
-      >
-        <table className="w-full border-collapse text-sm max-sm:block sm:min-w-[1000px]" data-testid="users-table">
-          <caption className="sr-only">Utenti: prima gli agenti in attesa di approvazione, poi in ordine di nome</caption>
-          <thead className="bg-slate-50 max-sm:sr-only">
-            <tr>
-              <th scope="col" className={th}>Nome</th>
-              <th scope="col" className={th}>Email</th>
-              <th scope="col" className={th}>Tipo utente</th>
-              <th scope="col" className={th}>Registrato il</th>
-              <th scope="col" className={th}>Ruolo</th>
-              <th scope="col" className={th}>Cambia ruolo</th>
-              <th scope="col" className={th}>
-                <span className="sr-only">Azioni</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody className="max-sm:block">
-            {users.map((u) => {
-              const self = session?.userId === u.id;
-              const name = displayName(u);
-              const roleBusy = role.isPending && role.variables?.user.id === u.id;
-              const shownRole = roleBusy ? role.variables!.role : u.role;
-              const decideBusy = decide.isPending && decide.variables?.user.id === u.id;
-              const selectId = `role-${u.id}`;
-              return (
-                <tr
-                  key={u.id}
-                  className={`border-t border-slate-200 max-sm:grid max-sm:grid-cols-1 max-sm:py-3 max-sm:first:border-t-0 ${u.agentStatus === 'pending' ? 'bg-amber-50/60' : ''}`}
-                  data-testid="user-row"
-                  data-user-id={u.id}
-                  data-agent-status={u.agentStatus ?? ''}
-                >
-                  <th scope="row" className={`${td} min-w-36 max-w-52 text-left font-medium break-words text-slate-900 max-sm:max-w-none`}>
-                    <span>{u.fullName || <span className="text-slate-600 italic">Senza nome</span>}</span>
-                    {u.agentStatus === 'pending' && (
-                      <Badge variant="warning" className="mt-1 block w-fit" data-testid="user-pending-badge">
-                        {AGENT_STATUS_LABELS.pending}
-                      </Badge>
-                    )}
-                    {u.agentStatus === 'rejected' && (
-                      <Badge variant="destructive" className="mt-1 block w-fit">
-                        {AGENT_STATUS_LABELS.rejected}
-                      </Badge>
-                    )}
-                    {self && <span className="ml-1 text-xs font-normal text-slate-600">(tu)</span>}
-                  </th>
-                  <td className={`${td} text-slate-700 [overflow-wrap:anywhere] sm:min-w-52 sm:max-w-72 ${cardLabel}`} data-label="Email">
-                    <EmailText email={u.email} />
-                  </td>
-                  <td className={`${td} whitespace-nowrap text-slate-700 ${cardLabel}`} data-label="Tipo utente">
-                    {USER_TYPE_LABELS[u.userType] ?? u.userType}
-                  </td>
-                  <td className={`${td} whitespace-nowrap text-slate-700 ${cardLabel}`} data-label="Registrato il">
-                    {u.createdAt ? <time dateTime={u.createdAt}>{formatDate(u.createdAt)}</time> : '—'}
-                  </td>
-                  <td className={`${td} ${cardLabel}`} data-label="Ruolo">
-                    <Badge variant={u.role === 'admin' ? 'default' : 'secondary'} data-testid="user-role">
-                      {ROLE_LABELS[u.role]}
+      <CardTable label="Tabella degli utenti" caption="Utenti: prima gli agenti in attesa di approvazione, poi in ordine di nome" minWidth="sm:min-w-[1000px]" testId="users-table">
+        <thead className="bg-slate-50 max-sm:sr-only">
+          <tr>
+            <th scope="col" className={th}>Nome</th>
+            <th scope="col" className={th}>Email</th>
+            <th scope="col" className={th}>Tipo utente</th>
+            <th scope="col" className={th}>Registrato il</th>
+            <th scope="col" className={th}>Ruolo</th>
+            <th scope="col" className={th}>Cambia ruolo</th>
+            <th scope="col" className={th}>
+              <span className="sr-only">Azioni</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody className="max-sm:block">
+          {users.map((u) => {
+            const self = session?.userId === u.id;
+            const name = displayName(u);
+            const roleBusy = role.isPending && role.variables?.user.id === u.id;
+            const shownRole = roleBusy ? role.variables!.role : u.role;
+            const decideBusy = decide.isPending && decide.variables?.user.id === u.id;
+            const selectId = `role-${u.id}`;
+            return (
+              <tr
+                key={u.id}
+                className={`border-t border-slate-200 max-sm:grid max-sm:grid-cols-1 max-sm:py-3 max-sm:first:border-t-0 ${u.agentStatus === 'pending' ? 'bg-amber-50/60' : ''}`}
+                data-testid="user-row"
+                data-user-id={u.id}
+                data-agent-status={u.agentStatus ?? ''}
+              >
+                <th scope="row" className={`${td} min-w-36 max-w-52 text-left font-medium break-words text-slate-900 max-sm:max-w-none`}>
+                  <span>{u.fullName || <span className="text-slate-600 italic">Senza nome</span>}</span>
+                  {u.agentStatus === 'pending' && (
+                    <Badge variant="warning" className="mt-1 block w-fit" data-testid="user-pending-badge">
+                      {AGENT_STATUS_LABELS.pending}
                     </Badge>
-                  </td>
-                  <td className={`${td} max-sm:py-2`}>
-                    <label htmlFor={selectId} className="sr-only">
-                      Ruolo di {name}
-                    </label>
-                    <span className="mb-1 hidden text-sm font-semibold text-slate-600 max-sm:block" aria-hidden="true">
-                      Cambia ruolo:
+                  )}
+                  {u.agentStatus === 'rejected' && (
+                    <Badge variant="destructive" className="mt-1 block w-fit">
+                      {AGENT_STATUS_LABELS.rejected}
+                    </Badge>
+                  )}
+                  {self && <span className="ml-1 text-xs font-normal text-slate-600">(tu)</span>}
+                </th>
+                <td className={`${td} text-slate-700 [overflow-wrap:anywhere] sm:min-w-52 sm:max-w-72 ${CARD_LABEL}`} data-label="Email">
+                  <EmailText email={u.email} />
+                </td>
+                <td className={`${td} whitespace-nowrap text-slate-700 ${CARD_LABEL}`} data-label="Tipo utente">
+                  {USER_TYPE_LABELS[u.userType] ?? u.userType}
+                </td>
+                <td className={`${td} whitespace-nowrap text-slate-700 ${CARD_LABEL}`} data-label="Registrato il">
+                  {u.createdAt ? <time dateTime={u.createdAt}>{formatDate(u.createdAt)}</time> : '—'}
+                </td>
+                <td className={`${td} ${CARD_LABEL}`} data-label="Ruolo">
+                  <Badge variant={u.role === 'admin' ? 'default' : 'secondary'} data-testid="user-role">
+                    {ROLE_LABELS[u.role]}
+                  </Badge>
+                </td>
+                <td className={`${td} max-sm:py-2`}>
+                  <label htmlFor={selectId} className="sr-only">
+                    Ruolo di {name}
+                  </label>
+                  <span className="mb-1 hidden text-sm font-semibold text-slate-600 max-sm:block" aria-hidden="true">
+                    Cambia ruolo:
+                  </span>
+                  <Select
+                    id={selectId}
+                    value={shownRole}
+                    disabled={roleBusy || (self && u.role === 'admin')}
+                    aria-busy={roleBusy || undefined}
+                    aria-describedby={self ? `${selectId}-self` : undefined}
+                    onChange={(e) => role.mutate({ user: u, role: e.target.value as Role })}
+                    className="h-9 w-44 min-w-44 text-sm max-sm:w-full"
+                    data-testid="user-role-select"
+                  >
+                    {ROLES.map((r) => (
+                      <option key={r} value={r}>
+                        {ROLE_LABELS[r]}
+                      </option>
+                    ))}
+                  </Select>
+                  {self && (
+                    <span id={`${selectId}-self`} className="sr-only">
+                      Non puoi rimuovere a te stesso il ruolo di amministratore
                     </span>
-                    <Select
-                      id={selectId}
-                      value={shownRole}
-                      disabled={roleBusy || (self && u.role === 'admin')}
-                      aria-busy={roleBusy || undefined}
-                      aria-describedby={self ? `${selectId}-self` : undefined}
-                      onChange={(e) => role.mutate({ user: u, role: e.target.value as Role })}
-                      className="h-9 w-44 min-w-44 text-sm max-sm:w-full"
-                      data-testid="user-role-select"
-                    >
-                      {ROLES.map((r) => (
-                        <option key={r} value={r}>
-                          {ROLE_LABELS[r]}
-                        </option>
-                      ))}
-                    </Select>
-                    {self && (
-                      <span id={`${selectId}-self`} className="sr-only">
-                        Non puoi rimuovere a te stesso il ruolo di amministratore
-                      </span>
-                    )}
-                  </td>
-                  <td className={`${td} max-sm:pt-2`}>
-                    <div className="flex flex-col items-end gap-2 max-sm:items-start">
-                      {u.agentStatus === 'pending' && (
-                        <div className="flex flex-wrap justify-end gap-2 max-sm:justify-start">
-                          <Button
-                            size="sm"
-                            onClick={() => decide.mutate({ user: u, decision: 'approve' })}
-                            loading={decideBusy && decide.variables?.decision === 'approve'}
-                            disabled={decideBusy}
-                            aria-label={`Approva l'agente ${name}`}
-                            data-testid="user-approve"
-                          >
-                            <Check aria-hidden="true" className="size-4" />
-                            Approva
-                          </Button>
-                          <Button
-                            variant="outline"
-                            size="sm"
-                            onClick={() => setRejecting(u)}
-                            disabled={decideBusy}
-                            aria-label={`Rifiuta l'agente ${name}`}
-                            data-testid="user-reject"
-                          >
-                            <X aria-hidden="true" className="size-4" />
-                            Rifiuta
-                          </Button>
-                        </div>
-                      )}
-                      <div className="flex gap-2">
+                  )}
+                </td>
+                <td className={`${td} max-sm:pt-2`}>
+                  <div className="flex flex-col items-end gap-2 max-sm:items-start">
+                    {u.agentStatus === 'pending' && (
+                      <div className="flex flex-wrap justify-end gap-2 max-sm:justify-start">
                         <Button
-                          variant="outline"
                           size="sm"
-                          onClick={() => setEditing(u)}
-                          aria-label={`Modifica ${name}`}
-                          title="Modifica"
-                          data-testid="user-edit"
-                          className="sm:px-2.5"
+                          onClick={() => decide.mutate({ user: u, decision: 'approve' })}
+                          loading={decideBusy && decide.variables?.decision === 'approve'}
+                          disabled={decideBusy}
+                          aria-label={`Approva l'agente ${name}`}
+                          data-testid="user-approve"
                         >
-                          <Pencil aria-hidden="true" className="size-4" />
-                          <span className="sm:sr-only">Modifica</span>
+                          <Check aria-hidden="true" className="size-4" />
+                          Approva
                         </Button>
                         <Button
                           variant="outline"
                           size="sm"
-                          onClick={() => setDeleting(u)}
-                          disabled={self}
-                          title={self ? 'Non puoi eliminare il tuo account' : 'Elimina'}
-                          aria-label={`Elimina ${name}`}
-                          aria-describedby={self ? `delete-${u.id}-self` : undefined}
-                          data-testid="user-delete"
-                          className="text-red-700 sm:px-2.5"
+                          onClick={() => setRejecting(u)}
+                          disabled={decideBusy}
+                          aria-label={`Rifiuta l'agente ${name}`}
+                          data-testid="user-reject"
                         >
-                          <Trash2 aria-hidden="true" className="size-4" />
-                          <span className="sm:sr-only">Elimina</span>
+                          <X aria-hidden="true" className="size-4" />
+                          Rifiuta
                         </Button>
-                        {self && (
-                          <span id={`delete-${u.id}-self`} className="sr-only">
-                            Non puoi eliminare il tuo account
-                          </span>
-                        )}
                       </div>
+                    )}
+                    <div className="flex gap-2">
+                      <Button
+                        variant="outline"
+                        size="sm"
+                        onClick={() => setEditing(u)}
+                        aria-label={`Modifica ${name}`}
+                        title="Modifica"
+                        data-testid="user-edit"
+                        className="sm:px-2.5"
+                      >
+                        <Pencil aria-hidden="true" className="size-4" />
+                        <span className="sm:sr-only">Modifica</span>
+                      </Button>
+                      <Button
+                        variant="outline"
+                        size="sm"
+                        onClick={() => setDeleting(u)}
+                        disabled={self}
+                        title={self ? 'Non puoi eliminare il tuo account' : 'Elimina'}
+                        aria-label={`Elimina ${name}`}
+                        aria-describedby={self ? `delete-${u.id}-self` : undefined}
+                        data-testid="user-delete"
+                        className="text-red-700 sm:px-2.5"
+                      >
+                        <Trash2 aria-hidden="true" className="size-4" />
+                        <span className="sm:sr-only">Elimina</span>
+                      </Button>
+                      {self && (
+                        <span id={`delete-${u.id}-self`} className="sr-only">
+                          Non puoi eliminare il tuo account
+                        </span>
+                      )}
                     </div>
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      </div>
+                  </div>
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </CardTable>
 
       <EditUserDialog user={editing} onClose={() => setEditing(null)} />
       <DeleteUserDialog
