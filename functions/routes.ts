@@ -22,7 +22,8 @@ export type Grant =
   | 'omi:read'
   | 'omi:write'
   | 'ses:send'
-  | 'cognito:admin';
+  | 'cognito:admin'
+  | 'rekognition:compare';
 
 export interface RouteDef {
   /** unique id; also the Lambda's logical name */
@@ -89,9 +90,28 @@ export const routes = [
   { id: 'notifySeller', method: 'POST', path: '/admin/properties/{propertyId}/option/notification', handler: 'review/notify-seller', access: ['admin'], grants: ['table:read', 'table:write', 'ses:send'] },
   { id: 'sendAvailabilityLink', method: 'POST', path: '/admin/properties/{propertyId}/option/availability-link', handler: 'review/send-availability-link', access: ['admin'], grants: ['table:read', 'table:write', 'ses:send'] },
 
+  // Area venditore (/seller-dashboard, /seller-profile)
+  { id: 'listSellerProperties', method: 'GET', path: '/seller/properties', handler: 'seller/list-properties', access: ['seller'], owner: 'the caller\'s own properties only (gsi1 SELLER#{caller})', grants: ['table:read'] },
+  { id: 'updateOwnProfile', method: 'PATCH', path: '/me/profile', handler: 'seller/update-profile', access: ['seller'], owner: 'the caller\'s own profile only', grants: ['table:read', 'table:write'] },
+  { id: 'deleteOwnAccount', method: 'DELETE', path: '/me', handler: 'seller/delete-account', access: ['seller'], owner: 'the caller\'s own account only (user type venditore): own properties, profile, login', grants: ['table:read', 'table:write', 'media:write', 'cognito:admin'], timeoutSeconds: 60 },
+
+  // Onboarding venditore, passo 1: verifica dell'identità (/seller-kyc)
+  { id: 'createIdentityUpload', method: 'POST', path: '/seller/properties/{propertyId}/identity/uploads', handler: 'identity/create-upload', access: ['seller'], owner: 'the property\'s owner only (property.userId = caller); anyone else 404', grants: ['table:read', 'media:write'] },
+  { id: 'verifyIdentity', method: 'POST', path: '/seller/properties/{propertyId}/identity', handler: 'identity/verify-identity', access: ['seller'], owner: 'the property\'s owner only (property.userId = caller); images under the property\'s own identity/ prefix; anyone else 404', grants: ['table:read', 'table:write', 'media:read', 'rekognition:compare'], timeoutSeconds: 30 },
+  { id: 'getIdentity', method: 'GET', path: '/seller/properties/{propertyId}/identity', handler: 'identity/get-identity', access: ['seller'], owner: 'the property\'s owner only (property.userId = caller); anyone else 404', grants: ['table:read'] },
+
   // Opzioni di Acquisto Attive (/active-options)
   { id: 'listOptions', method: 'GET', path: '/admin/options', handler: 'options/list-options', access: ['admin'], grants: ['table:read'] },
   { id: 'updateOption', method: 'PATCH', path: '/admin/options/{propertyId}', handler: 'options/update-option', access: ['admin'], grants: ['table:read', 'table:write'] },
+
+  // Onboarding del venditore (/seller-kyc): comproprietari e deleghe del proprio immobile
+  { id: 'replaceCoOwners', method: 'PUT', path: '/seller/properties/{propertyId}/co-owners', handler: 'coowners/replace-co-owners', access: ['seller'], owner: 'the property\'s userId is the caller (else 404 Immobile non trovato)', grants: ['table:read', 'table:write'] },
+  { id: 'inviteCoOwners', method: 'POST', path: '/seller/properties/{propertyId}/co-owners/invitations', handler: 'coowners/invite-co-owners', access: ['seller'], owner: 'the property\'s userId is the caller (else 404 Immobile non trovato)', grants: ['table:read', 'table:write', 'ses:send'] },
+  { id: 'skipCoOwners', method: 'POST', path: '/seller/properties/{propertyId}/co-owners/skip', handler: 'coowners/skip-co-owners', access: ['seller'], owner: 'the property\'s userId is the caller (else 404 Immobile non trovato)', grants: ['table:read', 'table:write'] },
+  { id: 'generateDelegations', method: 'PUT', path: '/seller/properties/{propertyId}/delegations', handler: 'delegations/generate-delegations', access: ['seller'], owner: 'the property\'s userId is the caller (else 404 Immobile non trovato)', grants: ['table:read', 'table:write', 'media:write'], timeoutSeconds: 30 },
+  { id: 'getDelegationDocument', method: 'GET', path: '/seller/properties/{propertyId}/delegations/{type}/document', handler: 'delegations/get-delegation-document', access: ['seller'], owner: 'the property\'s userId is the caller (else 404 Immobile non trovato)', grants: ['table:read', 'media:read'] },
+  { id: 'createDelegationUpload', method: 'POST', path: '/seller/properties/{propertyId}/delegations/{type}/uploads', handler: 'delegations/create-signed-upload', access: ['seller'], owner: 'the property\'s userId is the caller (else 404 Immobile non trovato)', grants: ['table:read', 'media:write'] },
+  { id: 'confirmDelegationSigned', method: 'POST', path: '/seller/properties/{propertyId}/delegations/{type}/signed', handler: 'delegations/confirm-signed', access: ['seller'], owner: 'the property\'s userId is the caller (else 404 Immobile non trovato)', grants: ['table:read', 'table:write', 'media:read', 'media:write'] },
 ] as const satisfies readonly RouteDef[];
 
 export type RouteId = (typeof routes)[number]['id'];

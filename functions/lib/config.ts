@@ -16,6 +16,17 @@ const schema = z.object({
   BACKOFFICE_EMAIL: z.string().email().default('backoffice@opzionecasa.it'),
   APP_URL: z.string().url().default('http://localhost:5173'),
   TOKEN_TTL_DAYS: z.coerce.number().int().positive().default(30),
+  /** the company the seller's delegations are signed over to, and its administrator (spec 000) */
+  DELEGATEE_COMPANY: z.string().min(1).default('Opzione Casa S.r.l.'),
+  DELEGATEE_ADMINISTRATOR: z.string().min(1).default('Marco Ferrari'),
+  /**
+   * The identity check's face matcher: Amazon Rekognition on AWS (unset), the local face-api
+   * engine on the emulators (infra/local/stack.ts sets 'local'). functions/identity/face-matcher.ts
+   */
+  FACE_MATCHER: z.enum(['rekognition', 'local']).default('rekognition'),
+  /** Rekognition's region when it differs from the Lambda's (Rekognition is not in eu-south-1) */
+  /** Rekognition is not offered in eu-south-1 (Milano): the nearest EU region that has it */
+  REKOGNITION_REGION: z.string().min(1).default('eu-central-1'),
   DYNAMODB_ENDPOINT: z.string().url().optional(),
   S3_ENDPOINT: z.string().url().optional(),
   SES_ENDPOINT: z.string().url().optional(),

@@ -7,6 +7,7 @@
  * | property          | PROPERTY#{id}       | PROPERTY     | SELLER#{userId} / {createdAt}   | PROPERTIES / {createdAt}|
  * |   (came from a source link) ...                    gsi3: SOURCE#{sourceId} / {createdAt} (sparse: only with a sourceId) |
  * | invitation token  | INVITE#{token}      | INVITE       |                                 |                         |
+ * | co-owner invite   | COINVITE#{token}    | COINVITE     | (propertyId, coOwnerId; expiresAt = TTL)                  |
  * | availability link | AVAIL#{token}       | AVAIL        | (propertyId, optionId; expiresAt = TTL)                   |
  * | room              | PROPERTY#{id}       | ROOM#{roomId}|                                 |                         |
  * | room media        | PROPERTY#{id}       | MEDIA#{roomId}#{mediaId} |                     |                         |
@@ -61,6 +62,8 @@ export const keys = {
   allSources: () => ({ index: 'gsi2' as const, pk: 'SOURCES' }),
 
   invitation: (token: string) => ({ pk: `INVITE#${token}`, sk: 'INVITE' }),
+  /** a co-owner's link to their own identity step (/seller-kyc?token=...); expiresAt = TTL */
+  coOwnerInvitation: (token: string) => ({ pk: `COINVITE#${token}`, sk: 'COINVITE' }),
   /** the seller's availability link (/availability/{token}) of a signed option without keys */
   availabilityToken: (token: string) => ({ pk: `AVAIL#${token}`, sk: 'AVAIL' }),
 

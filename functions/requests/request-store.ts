@@ -53,6 +53,14 @@ export function objectKeysOf(propertyId: string, items: readonly DossierItem[]):
  */
 export async function deleteRequest(propertyId: string, confirm: string, now: Date = new Date()): Promise<void> {
   if (!isDeleteConfirmed(confirm)) throw new ValidationError(REQUEST_MESSAGES.confirmDelete, { confirm: REQUEST_MESSAGES.confirmDelete });
+  await purgeRequest(propertyId, now);
+}
+
+/**
+ * The deletion itself, without the typed confirmation (steps 1-4 above): also used by a
+ * seller deleting their own account (functions/seller). 404 when there is no PROPERTY item.
+ */
+export async function purgeRequest(propertyId: string, now: Date = new Date()): Promise<void> {
   if (!isPropertyId(propertyId)) throw new NotFoundError(REQUEST_MESSAGES.notFound);
   const T = table();
 

@@ -234,6 +234,22 @@ async function unlinkProperties(userId: string): Promise<number> {
 }
 
 /**
+ * The Cognito login of a user: leaves every group one at a time (the emulator corrupts its
+ * files when AdminDeleteUser removes groups in parallel), then AdminDeleteUser. A login
+ * already gone is fine (retries). Also used by a seller deleting their own account.
+ */
+export async function deleteLogin(userId: string): Promise<void> {
+  try {
+    for (const group of await groupsOf(userId)) {
+      await cognito().send(new AdminRemoveUserFromGroupCommand({ UserPoolId: pool(), Username: userId, GroupName: group }));
+    }
+    await cognito().send(new AdminDeleteUserCommand({ UserPoolId: pool(), Username: userId }));
+  } catch (err) {
+    if (!isMissingUser(err)) throw err;
+  }
+}
+
+/**
  * DELETE /users/{userId}: profile, groups and login go; the user's requests stay, unlinked.
  * Order for a safe retry: (1) unlink the properties, (2) leave every group one at a time
  * (the emulator corrupts its files when AdminDeleteUser removes groups in parallel),
@@ -247,14 +263,7 @@ export async function deleteUser(userId: string, callerId: string): Promise<void
 
   const unlinked = await unlinkProperties(userId);
 
-  try {
-    for (const group of await groupsOf(userId)) {
-      await cognito().send(new AdminRemoveUserFromGroupCommand({ UserPoolId: pool(), Username: userId, GroupName: group }));
-    }
-    await cognito().send(new AdminDeleteUserCommand({ UserPoolId: pool(), Username: userId }));
-  } catch (err) {
-    if (!isMissingUser(err)) throw err;
-  }
+  await deleteLogin(userId);
 
   await ddb().send(new DeleteCommand({ TableName: table(), Key: keys.profile(userId) }));
   logger.info('User deleted', { userId, by: callerId, unlinkedProperties: unlinked });

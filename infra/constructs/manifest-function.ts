@@ -182,6 +182,15 @@ export class ManifestFunction extends Construct {
         });
         return;
       }
+      case 'rekognition:compare':
+        // CompareFaces with image bytes (never S3 objects): it acts on no AWS resource
+        fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['rekognition:CompareFaces'], resources: ['*'] }));
+        acknowledgeFindings(this, {
+          id: 'AwsSolutions-IAM5',
+          findings: /^Resource::\*$/,
+          reason: 'rekognition:CompareFaces supports no resource-level permissions (it compares image bytes); the only action in that statement',
+        });
+        return;
       default: {
         const unknown: never = grant;
         throw new Error(`Unknown grant ${String(unknown)}`);

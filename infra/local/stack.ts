@@ -165,6 +165,8 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       S3_ENDPOINT: s3.url,
       SES_ENDPOINT: ses.url,
       COGNITO_ENDPOINT: cognito.url,
+      // the identity check compares faces with the local face-api engine, not Rekognition
+      FACE_MATCHER: 'local',
     };
     Object.assign(process.env, env);
     resetConfig();

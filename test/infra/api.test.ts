@@ -39,6 +39,7 @@ function grantsOf(statements: Statement[]): Set<Grant> {
     }
     if (actions.includes('ses:SendEmail')) seen.add('ses:send');
     if (actions.includes('cognito-idp:AdminAddUserToGroup')) seen.add('cognito:admin');
+    if (actions.includes('rekognition:CompareFaces')) seen.add('rekognition:compare');
   }
   return seen;
 }

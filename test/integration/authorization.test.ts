@@ -46,6 +46,19 @@ const EXPECTED: Record<string, Caller[]> = {
   sendAvailabilityLink: ['admin'],
   listOptions: ['admin'],
   updateOption: ['admin'],
+  createIdentityUpload: ['seller'],
+  verifyIdentity: ['seller'],
+  getIdentity: ['seller'],
+  replaceCoOwners: ['seller'],
+  inviteCoOwners: ['seller'],
+  skipCoOwners: ['seller'],
+  generateDelegations: ['seller'],
+  getDelegationDocument: ['seller'],
+  createDelegationUpload: ['seller'],
+  confirmDelegationSigned: ['seller'],
+  listSellerProperties: ['seller'],
+  updateOwnProfile: ['seller'],
+  deleteOwnAccount: ['seller'],
 };
 
 /** What a handler may answer an allowed caller for the probe's placeholder input (besides a 2xx). */

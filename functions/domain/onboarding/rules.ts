@@ -1,0 +1,203 @@
+/**
+ * Seller onboarding (spec 000 sections 4, 5 and 9): co-owner shares, the Italian codice
+ * fiscale, the delegation types and the steps of /seller-kyc as a pure function of the
+ * dossier's facts. Shared by the handlers and the SPA.
+ */
+import { formatDecimal } from '../format';
+import { DELEGATION_LABELS, DELEGATION_TYPES, type DelegationType } from '../requests';
+
+export { DELEGATION_LABELS, DELEGATION_TYPES, type DelegationType };
+
+export const ONBOARDING_MESSAGES = {
+  propertyNotFound: 'Immobile non trovato',
+  coOwnerMissingData: 'Dati mancanti',
+  coOwnerEmail: 'Inserisci un indirizzo email valido',
+  coOwnerFullName: 'Inserisci il nome completo del comproprietario',
+  coOwnerShare: 'La quota deve essere maggiore di 0 e al massimo 100',
+  coOwnerDuplicate: 'Lo stesso indirizzo email compare più volte',
+  tooManyCoOwners: (max: number) => `Al massimo ${max} comproprietari`,
+  noCoOwnersToInvite: 'Nessun comproprietario da invitare',
+  inviteFailed: "Errore nell'invio degli inviti",
+  delegationsRequired: 'Seleziona provincia, comune e almeno un tipo di delega',
+  delegationType: 'Tipo di delega non valido',
+  municipalityNotInProvince: 'Il comune non appartiene alla provincia selezionata',
+  delegatorName: 'Inserisci il nome completo del delegante',
+  fiscalCode: 'Codice fiscale non valido',
+  delegationNotFound: 'Delega non trovata',
+  delegationNotGenerated: 'Genera prima le deleghe',
+  uploadFileName: 'Nome del file non valido',
+  uploadType: 'Formato non ammesso: carica un file pdf, jpg, jpeg, png, doc, docx o txt',
+  uploadKey: 'Documento non valido',
+  uploadMissing: 'Impossibile caricare il documento',
+  completeHint: 'Carica tutte le deleghe firmate per completare questa fase',
+} as const;
+
+// ---- co-owners ----------------------------------------------------------------------------
+
+/** Co-owners of one property (the invitation transaction writes 3 items per co-owner). */
+export const MAX_CO_OWNERS = 20;
+
+/** The sum of the shares, rounded to hundredths (0.1 + 0.2 is 0.3). */
+export function shareTotal(shares: readonly { share: number }[]): number {
+  return Math.round(shares.reduce((sum, c) => sum + c.share, 0) * 100) / 100;
+}
+
+/** True when every share is > 0 and they total exactly 100. */
+export function sharesComplete(shares: readonly { share: number }[]): boolean {
+  return shares.length > 0 && shares.every((c) => c.share > 0) && shareTotal(shares) === 100;
+}
+
+/** 'La somma delle quote è X% (dovrebbe essere 100%)', or null when the shares total 100. */
+export function shareWarning(shares: readonly { share: number }[]): string | null {
+  const total = shareTotal(shares);
+  return total === 100 ? null : `La somma delle quote è ${formatDecimal(total)}% (dovrebbe essere 100%)`;
+}
+
+/** 'Verificato' when the identity is verified, 'Invito inviato' when invited, else null. */
+export function coOwnerBadge(c: { invitedAt?: string | null; verifiedAt?: string | null }): 'Verificato' | 'Invito inviato' | null {
+  if (c.verifiedAt) return 'Verificato';
+  if (c.invitedAt) return 'Invito inviato';
+  return null;
+}
+
+// ---- codice fiscale -----------------------------------------------------------------------
+
+export const FISCAL_CODE_LENGTH = 16;
+
+/** Uppercase, no spaces, at most 16 characters: what the input field keeps. */
+export function normalizeFiscalCode(text: string): string {
+  return text.replace(/\s+/g, '').toUpperCase().slice(0, FISCAL_CODE_LENGTH);
+}
+
+/** Omocodia: a digit can be replaced by one of these letters (0..9). */
+const OMOCODIA = 'LMNPQRSTUV';
+const D = `[0-9${OMOCODIA}]`;
+const SHAPE = new RegExp(`^[A-Z]{6}${D}{2}[ABCDEHLMPRST]${D}{2}[A-Z]${D}{3}[A-Z]$`);
+/** Values of a character in an odd position (1st, 3rd, ...): digits 0-9 then letters A-Z. */
+const ODD = [1, 0, 5, 7, 9, 13, 15, 17, 19, 21, 2, 4, 18, 20, 11, 3, 6, 8, 12, 14, 16, 10, 22, 25, 24, 23];
+
+function charValue(ch: string, odd: boolean): number {
+  const code = ch.charCodeAt(0);
+  const isDigit = code >= 48 && code <= 57;
+  if (odd) return isDigit ? ODD[code - 48]! : ODD[code - 65]!;
+  return isDigit ? code - 48 : code - 65;
+}
+
+/** The check character (16th) of the first 15 characters. */
+export function fiscalCodeCheckChar(first15: string): string {
+  let sum = 0;
+  for (let i = 0; i < 15; i++) sum += charValue(first15[i]!, i % 2 === 0);
+  return String.fromCharCode(65 + (sum % 26));
+}
+
+/** A valid Italian codice fiscale of a person: shape (with omocodia) and check character. */
+export function isValidFiscalCode(text: string): boolean {
+  const cf = text.trim().toUpperCase();
+  if (!SHAPE.test(cf)) return false;
+  return fiscalCodeCheckChar(cf.slice(0, 15)) === cf[15];
+}
+
+// ---- signed delegation uploads ------------------------------------------------------------
+
+export const SIGNED_DELEGATION_MAX_BYTES = 20 * 1024 * 1024;
+/** Extension -> accepted Content-Types (spec 000: pdf, jpg, jpeg, png, doc, docx, txt). */
+export const SIGNED_DELEGATION_TYPES: Record<string, readonly string[]> = {
+  pdf: ['application/pdf'],
+  jpg: ['image/jpeg'],
+  jpeg: ['image/jpeg'],
+  png: ['image/png'],
+  doc: ['application/msword'],
+  docx: ['application/vnd.openxmlformats-officedocument.wordprocessingml.document'],
+  txt: ['text/plain'],
+};
+
+export function extensionOf(fileName: string): string {
+  const m = /\.([A-Za-z0-9]{1,8})$/.exec(fileName.trim());
+  return m ? m[1]!.toLowerCase() : '';
+}
+
+/** The extension when the file name and type are accepted, else null. */
+export function signedUploadExtension(fileName: string, contentType: string): string | null {
+  const ext = extensionOf(fileName);
+  const types = SIGNED_DELEGATION_TYPES[ext];
+  if (!types) return null;
+  return types.includes(contentType.trim().toLowerCase()) ? ext : null;
+}
+
+// ---- steps --------------------------------------------------------------------------------
+
+export type OnboardingStepId = 'identity' | 'coOwners' | 'delegations' | 'option';
+
+/** The facts of a dossier the steps depend on. */
+export interface OnboardingFacts {
+  identity: { status: string } | null;
+  coOwners: readonly unknown[];
+  /** 'Salta (Proprietà Singola)' */
+  singleOwner: boolean;
+  delegations: readonly { documentKey?: string | null; signedAt?: string | null }[];
+  option: { signedAt?: string | null; signatureData?: unknown } | null;
+}
+
+export interface OnboardingStep {
+  id: OnboardingStepId;
+  number: number;
+  title: string;
+  done: boolean;
+  /** every earlier step is done */
+  available: boolean;
+}
+
+export interface OnboardingState {
+  steps: OnboardingStep[];
+  /** the first step not done; null when everything is done */
+  current: OnboardingStepId | null;
+  complete: boolean;
+  /** the text of the final card, when complete */
+  completionMessage: string | null;
+  /** the delegations step: 'Completa Fase' enabled */
+  canCompleteDelegations: boolean;
+}
+
+export const STEP_TITLES: Record<OnboardingStepId, string> = {
+  identity: "Verifica dell'identità",
+  coOwners: 'Comproprietari',
+  delegations: 'Deleghe',
+  option: "Firma dell'opzione di acquisto",
+};
+
+export const COMPLETION_MESSAGES = {
+  noOption:
+    "Hai completato tutti i passaggi. Il nostro team accederà agli atti, preparerà l'opzione di acquisto e ti invierà il documento via email.",
+  optionSigned: "Hai completato tutti i passaggi. Invia l'originale cartaceo dell'opzione firmata al nostro indirizzo.",
+} as const;
+
+export const identityDone = (f: Pick<OnboardingFacts, 'identity'>) => f.identity?.status === 'verified';
+export const coOwnersDone = (f: Pick<OnboardingFacts, 'coOwners' | 'singleOwner'>) => f.coOwners.length > 0 || f.singleOwner;
+/** At least one delegation, each with a signed document and signedAt. */
+export const delegationsDone = (f: Pick<OnboardingFacts, 'delegations'>) =>
+  f.delegations.length > 0 && f.delegations.every((d) => Boolean(d.documentKey) && Boolean(d.signedAt));
+export const optionSigned = (o: OnboardingFacts['option']) => Boolean(o?.signedAt) && o?.signatureData !== undefined && o?.signatureData !== null;
+
+/** Spec 000 section 4, onboarding steps. */
+export function onboardingState(f: OnboardingFacts): OnboardingState {
+  const done: [OnboardingStepId, boolean][] = [
+    ['identity', identityDone(f)],
+    ['coOwners', coOwnersDone(f)],
+    ['delegations', delegationsDone(f)],
+  ];
+  if (f.option) done.push(['option', optionSigned(f.option)]);
+  let earlierDone = true;
+  const steps = done.map(([id, isDone], i) => {
+    const step: OnboardingStep = { id, number: i + 1, title: STEP_TITLES[id], done: isDone, available: earlierDone };
+    earlierDone = earlierDone && isDone;
+    return step;
+  });
+  const complete = done.slice(0, 3).every(([, d]) => d) && (!f.option || optionSigned(f.option));
+  return {
+    steps,
+    current: steps.find((s) => !s.done)?.id ?? null,
+    complete,
+    completionMessage: complete ? (f.option ? COMPLETION_MESSAGES.optionSigned : COMPLETION_MESSAGES.noOption) : null,
+    canCompleteDelegations: delegationsDone(f),
+  };
+}

@@ -1,0 +1,116 @@
+/**
+ * The seller's identity check (spec 000, onboarding step 1, the verify-identity function):
+ * the seller uploads a face photo and the document's front (and back) under the property's
+ * `identity/` prefix, then asks for the check; the face matcher compares the face photo with
+ * the document's front, and the outcome is stored on the dossier (IDENTITY item) whatever it
+ * is: 'verified' (also below LOW_CONFIDENCE: the client warns 'Attenzione') or 'rejected'
+ * with the reason.
+ */
+import { z } from 'zod';
+import { requireConfig } from '../lib/config';
+import { ValidationError } from '../lib/errors';
+import { logger } from '../lib/logger';
+import { presignUpload } from '../lib/presigned-upload';
+import { MEDIA_UPLOAD_TTL_SECONDS, type PresignedUpload } from '../domain/uploads';
+import {
+  decideIdentity,
+  identityExtension,
+  identityKeyPrefix,
+  IDENTITY_MAX_BYTES,
+  IDENTITY_MESSAGES,
+  type IdentityCheckResult,
+  type IdentityFileKind,
+  type IdentityRecord,
+  type IdentityUploadInput,
+  type VerifyIdentityInput,
+} from '../domain/identity';
+import { faceMatcher, FaceImageError } from './face-matcher';
+import { getIdentityItem, headMedia, readMedia, requireOwnedProperty, saveIdentity, toIdentityRecord } from './identity-store';
+
+export const identityParams = z.object({
+  propertyId: z.string({ error: IDENTITY_MESSAGES.propertyNotFound }).min(1, IDENTITY_MESSAGES.propertyNotFound).max(100, IDENTITY_MESSAGES.propertyNotFound),
+});
+
+/** `{propertyId}/identity/{kind}-{timestamp}.{ext}` */
+export function identityObjectKey(propertyId: string, kind: IdentityFileKind, ext: string, now = Date.now()): string {
+  return `${identityKeyPrefix(propertyId)}${kind}-${now}.${ext}`;
+}
+
+/** POST .../identity/uploads: a presigned POST for one identity image of the caller's property. */
+export async function createIdentityUpload(propertyId: string, userId: string, input: IdentityUploadInput): Promise<PresignedUpload> {
+  await requireOwnedProperty(propertyId, userId);
+  return presignUpload({
+    bucket: requireConfig('MEDIA_BUCKET'),
+    key: identityObjectKey(propertyId, input.kind, identityExtension(input.contentType)),
+    maxBytes: IDENTITY_MAX_BYTES,
+    expiresSeconds: MEDIA_UPLOAD_TTL_SECONDS,
+    contentType: { value: input.contentType, family: 'image' },
+  });
+}
+
+const KEY_FIELDS = [
+  ['faceKey', 'face'],
+  ['documentFrontKey', 'documentFront'],
+  ['documentBackKey', 'documentBack'],
+] as const;
+
+/** Each key is one this route signed for that image of this property, and S3 holds it. */
+async function checkKeys(propertyId: string, input: VerifyIdentityInput): Promise<void> {
+  const prefix = identityKeyPrefix(propertyId);
+  const wrong: Record<string, string> = {};
+  for (const [field, kind] of KEY_FIELDS) {
+    const key = input[field];
+    if (key !== undefined && !(key.startsWith(`${prefix}${kind}-`) && /^[\w./-]+$/.test(key) && !key.includes('..'))) wrong[field] = IDENTITY_MESSAGES.key;
+  }
+  if (Object.keys(wrong).length > 0) throw new ValidationError(IDENTITY_MESSAGES.key, wrong);
+  const heads = await Promise.all(KEY_FIELDS.map(async ([field]) => [field, input[field] === undefined ? true : await headMedia(input[field]!)] as const));
+  const missing = Object.fromEntries(heads.filter(([, h]) => h === undefined).map(([field]) => [field, IDENTITY_MESSAGES.missingDataHint]));
+  if (Object.keys(missing).length > 0) throw new ValidationError(IDENTITY_MESSAGES.missingData, missing);
+}
+
+/** POST .../identity: compares the face photo with the document's front and stores the outcome. */
+export async function verifyIdentity(propertyId: string, userId: string, input: VerifyIdentityInput): Promise<IdentityCheckResult> {
+  await requireOwnedProperty(propertyId, userId);
+  await checkKeys(propertyId, input);
+  const [face, front] = await Promise.all([readMedia(input.faceKey, IDENTITY_MAX_BYTES), readMedia(input.documentFrontKey, IDENTITY_MAX_BYTES)]);
+  if (!face || !front) throw new ValidationError(IDENTITY_MESSAGES.missingData);
+
+  const started = Date.now();
+  let result: IdentityCheckResult;
+  try {
+    const comparison = await (await faceMatcher()).compareFaces(face, front);
+    result = decideIdentity(comparison.faces, comparison.similarity);
+    logger.info('identity check', { propertyId, faces: comparison.faces, similarity: comparison.similarity, ms: Date.now() - started });
+  } catch (err) {
+    if (!(err instanceof FaceImageError)) throw err;
+    result = {
+      valid: false,
+      reason: err.problem === 'tooLarge' ? IDENTITY_MESSAGES.imageTooLargeForCheck : IDENTITY_MESSAGES.unreadableImage,
+      confidence: 0,
+    };
+  }
+
+  await saveIdentity({
+    propertyId,
+    userId,
+    status: result.valid ? 'verified' : 'rejected',
+    documentType: input.documentType,
+    documentNumber: input.documentNumber,
+    fullName: input.fullName && input.fullName !== '' ? input.fullName : null,
+    confidence: result.confidence,
+    reason: result.reason,
+    facePhotoKey: input.faceKey,
+    documentFrontKey: input.documentFrontKey,
+    documentBackKey: input.documentBackKey ?? null,
+    engine: requireConfig('FACE_MATCHER'),
+    now: new Date().toISOString(),
+  });
+  return result;
+}
+
+/** GET .../identity: the caller's check of the property, or null when none was made. */
+export async function getIdentity(propertyId: string, userId: string): Promise<{ identity: IdentityRecord | null }> {
+  await requireOwnedProperty(propertyId, userId);
+  const item = await getIdentityItem(propertyId);
+  return { identity: item ? toIdentityRecord(item) : null };
+}

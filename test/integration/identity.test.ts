@@ -1,0 +1,275 @@
+/**
+ * The seller's identity check through the API (local face-api engine, FACE_MATCHER=local):
+ * presigned uploads under the property's identity/ prefix, the face comparison (same person,
+ * different people, no face, two faces), owner only, Italian 400s that write nothing, the
+ * admin dossier. Also measures the local engine's accuracy on the sample faces and the time
+ * of a verification, cold and warm (figures in docs/identity.md).
+ */
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ddb } from '../../functions/lib/aws/ddb';
+import { keys } from '../../functions/lib/keys';
+import type { IdentityCheckResult, IdentityFileKind, IdentityRecord } from '../../functions/domain/identity';
+import type { RequestDossier } from '../../functions/domain/requests';
+import type { PresignedUpload } from '../../functions/domain/uploads';
+import { localFaceMatcher, SAME_PERSON_DISTANCE } from '../../functions/identity/local-face-matcher';
+import { api, idTokenFor, signUp, stack, tokenForRole, uniqueEmail, useStackEnv } from '../support/helpers';
+import { apiFrom, fullBody, newClientIp, newId, pngBytes, postToBucket } from '../support/submission';
+import { documentFront, facePhoto, PEOPLE, twoFaces, type Person } from '../support/faces';
+
+type Answer<T> = T & { message?: string; fields?: Record<string, string>; error?: string };
+const TABLE = () => stack().env.TABLE_NAME!;
+
+async function freshSeller(): Promise<{ token: string; userId: string }> {
+  const email = uniqueEmail('venditore');
+  await signUp({ email, password: 'segreta1', userType: 'venditore', name: 'Mario Rossi' });
+  const token = await idTokenFor(email, 'segreta1');
+  const me = await api<{ id: string }>('GET', '/me', { token });
+  return { token, userId: me.body.id };
+}
+
+/** A submitted property given to the seller (userId + the seller index, as a claim does). */
+async function ownedProperty(userId: string): Promise<string> {
+  const id = newId();
+  const res = await apiFrom(newClientIp(), 'POST', '/properties', { ...fullBody(id), email: uniqueEmail('contatto') });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  const item = (await ddb().send(new GetCommand({ TableName: TABLE(), Key: keys.property(id), ConsistentRead: true }))).Item!;
+  const idx = keys.sellerIndex(userId, item.createdAt as string);
+  await ddb().send(
+    new UpdateCommand({
+      TableName: TABLE(),
+      Key: keys.property(id),
+      UpdateExpression: 'SET userId = :u, gsi1pk = :p, gsi1sk = :s',
+      ExpressionAttributeValues: { ':u': userId, ':p': idx.gsi1pk, ':s': idx.gsi1sk },
+    }),
+  );
+  return id;
+}
+
+const base = (id: string) => `/seller/properties/${id}/identity`;
+
+let seller: { token: string; userId: string };
+let propertyId: string;
+
+async function uploadImage(token: string, id: string, kind: IdentityFileKind, bytes: Buffer, contentType = 'image/jpeg'): Promise<string> {
+  const form = await api<Answer<PresignedUpload>>('POST', `${base(id)}/uploads`, {
+    token,
+    body: { kind, fileName: `${kind}.${contentType === 'image/png' ? 'png' : 'jpg'}`, contentType, size: bytes.length },
+  });
+  expect(form.status, JSON.stringify(form.body)).toBe(200);
+  const posted = await postToBucket(form.body, bytes, 'foto');
+  expect(posted.status, posted.text).toBeLessThan(300);
+  return form.body.key;
+}
+
+const timings: number[] = [];
+
+/** Uploads a face photo and a document front, then asks for the check (timed). */
+async function verify(face: Buffer, front: Buffer, extra: Record<string, unknown> = {}, id = propertyId) {
+  const faceKey = await uploadImage(seller.token, id, 'face', face);
+  const documentFrontKey = await uploadImage(seller.token, id, 'documentFront', front);
+  const started = performance.now();
+  const res = await api<Answer<IdentityCheckResult>>('POST', base(id), {
+    token: seller.token,
+    body: { documentNumber: 'ca 12345 ab', fullName: 'Mario Rossi', faceKey, documentFrontKey, ...extra },
+  });
+  timings.push(performance.now() - started);
+  return { res, faceKey, documentFrontKey };
+}
+
+const identityItem = async (id: string) =>
+  (await ddb().send(new GetCommand({ TableName: TABLE(), Key: keys.identity(id), ConsistentRead: true }))).Item;
+const propertyItem = async (id: string) =>
+  (await ddb().send(new GetCommand({ TableName: TABLE(), Key: keys.property(id), ConsistentRead: true }))).Item!;
+
+beforeAll(async () => {
+  useStackEnv();
+  const token = await tokenForRole('seller');
+  const me = await api<{ id: string }>('GET', '/me', { token });
+  seller = { token, userId: me.body.id };
+  propertyId = await ownedProperty(seller.userId);
+});
+
+afterAll(() => {
+  if (timings.length === 0) return;
+  const [cold, ...warm] = timings;
+  const avg = warm.length ? warm.reduce((a, b) => a + b, 0) / warm.length : NaN;
+  console.log(`[identity] verification through the API: cold ${cold!.toFixed(0)} ms, warm avg ${avg.toFixed(0)} ms over ${warm.length} (min ${Math.min(...warm).toFixed(0)}, max ${Math.max(...warm).toFixed(0)})`);
+});
+
+describe('identity check', () => {
+  it('signs uploads only under the property\'s identity prefix, JPEG/PNG up to 10 MB', async () => {
+    const ok = await api<Answer<PresignedUpload>>('POST', `${base(propertyId)}/uploads`, {
+      token: seller.token,
+      body: { kind: 'documentBack', fileName: 'retro.png', contentType: 'image/png', size: 1234 },
+    });
+    expect(ok.status).toBe(200);
+    expect(ok.body.key).toMatch(new RegExp(`^${propertyId}/identity/documentBack-\\d+\\.png$`));
+    expect(ok.body.maxBytes).toBe(10 * 1024 * 1024);
+
+    const big = await api<Answer<object>>('POST', `${base(propertyId)}/uploads`, {
+      token: seller.token,
+      body: { kind: 'face', fileName: 'volto.jpg', contentType: 'image/jpeg', size: 11 * 1024 * 1024 },
+    });
+    expect(big.status).toBe(400);
+    expect(big.body.message).toBe('Il file supera la dimensione massima di 10 MB');
+    const pdf = await api<Answer<object>>('POST', `${base(propertyId)}/uploads`, {
+      token: seller.token,
+      body: { kind: 'face', fileName: 'volto.pdf', contentType: 'application/pdf', size: 100 },
+    });
+    expect(pdf.status).toBe(400);
+    expect(pdf.body.message).toBe('Sono ammesse solo immagini JPEG o PNG');
+  });
+
+  it('verifies the same person (face photo vs document front) and stores it', async () => {
+    const { res, faceKey, documentFrontKey } = await verify(facePhoto('person-a'), await documentFront('person-a'));
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.valid).toBe(true);
+    expect(res.body.confidence).toBeGreaterThanOrEqual(60);
+    expect(res.body.reason).toMatch(/^Identità verificata/);
+
+    const item = (await identityItem(propertyId))!;
+    expect(item).toMatchObject({
+      status: 'verified',
+      documentType: 'carta_identita',
+      documentNumber: 'CA12345AB',
+      fullName: 'Mario Rossi',
+      confidence: res.body.confidence,
+      facePhotoKey: faceKey,
+      documentFrontKey,
+      documentBackKey: null,
+    });
+    expect(typeof item.verifiedAt).toBe('string');
+    expect((await propertyItem(propertyId)).identityStatus).toBe('verified');
+
+    const own = await api<Answer<{ identity: IdentityRecord }>>('GET', base(propertyId), { token: seller.token });
+    expect(own.status).toBe(200);
+    expect(own.body.identity).toMatchObject({ status: 'verified', documentNumber: 'CA12345AB', facePhotoKey: faceKey, confidence: res.body.confidence });
+  });
+
+  it('shows the verified identity in the admin dossier', async () => {
+    const admin = await tokenForRole('admin');
+    const res = await api<RequestDossier>('GET', `/admin/properties/${propertyId}`, { token: admin });
+    expect(res.status).toBe(200);
+    expect(res.body.identity).toMatchObject({ status: 'verified', documentType: 'carta_identita', documentNumber: 'CA12345AB', fullName: 'Mario Rossi' });
+    expect(res.body.identity!.files.facePhoto?.url).toBeTruthy();
+    expect(res.body.identity!.files.documentFront?.url).toBeTruthy();
+  });
+
+  it('rejects different people, with the reason, and stores the rejection', async () => {
+    const { res } = await verify(facePhoto('person-b'), await documentFront('person-c'), { documentType: 'passaporto' });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ valid: false, reason: 'Il volto non corrisponde alla foto del documento' });
+    expect(res.body.confidence).toBeLessThan(60);
+    expect(await identityItem(propertyId)).toMatchObject({ status: 'rejected', documentType: 'passaporto', verifiedAt: null, reason: 'Il volto non corrisponde alla foto del documento' });
+    expect((await propertyItem(propertyId)).identityStatus).toBe('rejected');
+  });
+
+  it('says when an image has no face or more than one', async () => {
+    const noFace = await verify(facePhoto('person-d'), pngBytes(64, 48, [200, 200, 200]));
+    expect(noFace.res.body).toMatchObject({ valid: false, reason: 'Nessun volto riconosciuto nella foto del documento', confidence: 0 });
+    const noSelfie = await verify(pngBytes(64, 48), await documentFront('person-d'));
+    expect(noSelfie.res.body).toMatchObject({ valid: false, reason: 'Nessun volto riconosciuto nella foto del volto' });
+    const two = await verify(await twoFaces('person-d', 'person-e'), await documentFront('person-d'));
+    expect(two.res.body).toMatchObject({ valid: false, reason: 'Più di un volto nella foto del volto' });
+  });
+
+  it('answers 404 to another seller, for every identity route, and writes nothing', async () => {
+    const before = await identityItem(propertyId);
+    const other = await freshSeller();
+    const upload = await api<Answer<object>>('POST', `${base(propertyId)}/uploads`, {
+      token: other.token,
+      body: { kind: 'face', fileName: 'volto.jpg', contentType: 'image/jpeg', size: 100 },
+    });
+    expect(upload.status).toBe(404);
+    expect(upload.body.message).toBe('Immobile non trovato');
+    const get = await api<Answer<object>>('GET', base(propertyId), { token: other.token });
+    expect(get.status).toBe(404);
+    const post = await api<Answer<object>>('POST', base(propertyId), {
+      token: other.token,
+      body: { documentNumber: 'X1', faceKey: before!.facePhotoKey, documentFrontKey: before!.documentFrontKey },
+    });
+    expect(post.status).toBe(404);
+    expect(post.body.message).toBe('Immobile non trovato');
+    // a missing property looks the same
+    const missing = await api<Answer<object>>('GET', base(newId()), { token: other.token });
+    expect(missing.status).toBe(404);
+    expect(await identityItem(propertyId)).toEqual(before);
+  });
+
+  it('refuses bad input with Italian messages and writes nothing', async () => {
+    const id = await ownedProperty(seller.userId);
+    const faceKey = await uploadImage(seller.token, id, 'face', facePhoto('person-a'));
+    const documentFrontKey = await uploadImage(seller.token, id, 'documentFront', await documentFront('person-a'));
+    const post = (body: unknown) => api<Answer<object>>('POST', base(id), { token: seller.token, body });
+
+    const noNumber = await post({ faceKey, documentFrontKey });
+    expect(noNumber.status).toBe(400);
+    expect(noNumber.body.message).toBe('Il numero del documento è obbligatorio');
+    const blank = await post({ documentNumber: '   ', faceKey, documentFrontKey });
+    expect(blank.body.message).toBe('Il numero del documento è obbligatorio');
+    const noFace = await post({ documentNumber: 'CA1', documentFrontKey });
+    expect(noFace.status).toBe(400);
+    expect(noFace.body.message).toBe('Dati mancanti');
+    const badType = await post({ documentType: 'tessera', documentNumber: 'CA1', faceKey, documentFrontKey });
+    expect(badType.body.message).toBe('Tipo di documento non valido');
+    // a key of another property, or of another kind, is refused
+    const foreign = await post({ documentNumber: 'CA1', faceKey: faceKey.replace(id, propertyId), documentFrontKey });
+    expect(foreign.status).toBe(400);
+    expect(foreign.body.fields).toHaveProperty('faceKey');
+    const swapped = await post({ documentNumber: 'CA1', faceKey: documentFrontKey, documentFrontKey });
+    expect(swapped.status).toBe(400);
+    // a key that was signed but never uploaded: 'Dati mancanti'
+    const notUploaded = await post({ documentNumber: 'CA1', faceKey, documentFrontKey, documentBackKey: `${id}/identity/documentBack-1.jpg` });
+    expect(notUploaded.status).toBe(400);
+    expect(notUploaded.body.message).toBe('Dati mancanti');
+    expect(notUploaded.body.fields).toHaveProperty('documentBackKey');
+
+    expect(await identityItem(id)).toBeUndefined();
+    expect((await propertyItem(id)).identityStatus).toBeUndefined();
+    const none = await api<{ identity: null }>('GET', base(id), { token: seller.token });
+    expect(none.body).toEqual({ identity: null });
+  });
+});
+
+describe('local face matcher on the sample faces', () => {
+  it('measures accuracy at the calibrated distance (same person vs impostors)', { timeout: 240_000 }, async () => {
+    const matcher = localFaceMatcher();
+    const docs = new Map<Person, Buffer>();
+    for (const p of PEOPLE) docs.set(p, await documentFront(p));
+    let genuineOk = 0;
+    let genuine = 0;
+    let impostorAccepted = 0;
+    let impostors = 0;
+    const genuineDist: number[] = [];
+    const impostorDist: number[] = [];
+    const times: number[] = [];
+    for (const a of PEOPLE) {
+      for (const b of PEOPLE) {
+        const t = performance.now();
+        const r = await matcher.compareFaces(facePhoto(a), docs.get(b)!);
+        times.push(performance.now() - t);
+        expect(r.faces).toEqual({ source: 1, target: 1 });
+        const same = r.distance! < SAME_PERSON_DISTANCE;
+        if (a === b) {
+          genuine++;
+          genuineDist.push(r.distance!);
+          if (same) genuineOk++;
+        } else {
+          impostors++;
+          impostorDist.push(r.distance!);
+          if (same) impostorAccepted++;
+        }
+      }
+    }
+    const [first, ...rest] = times;
+    console.log(
+      `[identity] local matcher, ${PEOPLE.length} people: same person ${genuineOk}/${genuine} matched ` +
+        `(distance ${Math.min(...genuineDist).toFixed(3)}-${Math.max(...genuineDist).toFixed(3)}), ` +
+        `impostors ${impostorAccepted}/${impostors} accepted (distance ${Math.min(...impostorDist).toFixed(3)}-${Math.max(...impostorDist).toFixed(3)}); ` +
+        `compare (2 images) first ${first!.toFixed(0)} ms, then avg ${(rest.reduce((x, y) => x + y, 0) / rest.length).toFixed(0)} ms`,
+    );
+    expect(genuineOk).toBe(genuine);
+    expect(impostorAccepted).toBe(0);
+  });
+});

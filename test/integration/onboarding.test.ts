@@ -1,0 +1,240 @@
+/**
+ * Seller onboarding through the API: co-owners (replace, invite by e-mail, single-owner skip)
+ * and delegations (generate with PDFs, download, signed upload, confirm), owner only.
+ */
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ddb } from '../../functions/lib/aws/ddb';
+import { keys } from '../../functions/lib/keys';
+import type { RequestDossier } from '../../functions/domain/requests';
+import type { SellerCoOwner, SellerDelegation } from '../../functions/domain/onboarding/schemas';
+import type { PresignedUpload } from '../../functions/domain/uploads';
+import { api, idTokenFor, sentMail, signUp, stack, tokenForRole, uniqueEmail, useStackEnv } from '../support/helpers';
+import { apiFrom, dossier, fullBody, newClientIp, newId, postToBucket } from '../support/submission';
+
+type Answer<T> = T & { message?: string; fields?: Record<string, string> };
+const TABLE = () => stack().env.TABLE_NAME!;
+const CF = 'RSSMRA85T10A562S';
+
+async function freshSeller(): Promise<{ token: string; userId: string }> {
+  const email = uniqueEmail('venditore');
+  await signUp({ email, password: 'segreta1', userType: 'venditore', name: 'Mario Rossi' });
+  const token = await idTokenFor(email, 'segreta1');
+  const me = await api<{ id: string }>('GET', '/me', { token });
+  return { token, userId: me.body.id };
+}
+
+/** A submitted property given to the seller (userId + the seller index, as a claim does). */
+async function ownedProperty(userId: string): Promise<string> {
+  const id = newId();
+  const res = await apiFrom(newClientIp(), 'POST', '/properties', { ...fullBody(id), email: uniqueEmail('contatto') });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  const item = (await ddb().send(new GetCommand({ TableName: TABLE(), Key: keys.property(id), ConsistentRead: true }))).Item!;
+  const idx = keys.sellerIndex(userId, item.createdAt as string);
+  await ddb().send(
+    new UpdateCommand({
+      TableName: TABLE(),
+      Key: keys.property(id),
+      UpdateExpression: 'SET userId = :u, gsi1pk = :p, gsi1sk = :s',
+      ExpressionAttributeValues: { ':u': userId, ':p': idx.gsi1pk, ':s': idx.gsi1sk },
+    }),
+  );
+  return id;
+}
+
+const base = (id: string) => `/seller/properties/${id}`;
+const items = async (id: string, entity: string) => (await dossier(id)).filter((i) => i.entity === entity);
+const DELEGATOR = { fullName: 'Mario Rossi', fiscalCode: CF.toLowerCase(), birthDate: '1985-12-10', birthPlace: 'Roma', address: 'Via Giuseppe Verdi 12, Milano' };
+
+let owner: { token: string; userId: string };
+let other: { token: string; userId: string };
+let propertyId: string;
+
+beforeAll(async () => {
+  useStackEnv();
+  owner = await freshSeller();
+  other = await freshSeller();
+  propertyId = await ownedProperty(owner.userId);
+});
+
+describe('co-owners', () => {
+  it('refuses shares that do not total 100 with the spec warning, and writes nothing', async () => {
+    const res = await api<Answer<object>>('PUT', `${base(propertyId)}/co-owners`, {
+      token: owner.token,
+      body: { coOwners: [{ email: 'anna@example.it', fullName: 'Anna Rossi', share: 50 }, { email: 'luca@example.it', fullName: 'Luca Verdi', share: 30 }] },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.message).toBe('La somma delle quote è 80% (dovrebbe essere 100%)');
+    const bad = await api<Answer<object>>('PUT', `${base(propertyId)}/co-owners`, {
+      token: owner.token,
+      body: { coOwners: [{ email: 'non-email', fullName: '', share: 0 }] },
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toMatch(/^[A-Z][a-zà-ù]/);
+    expect(await items(propertyId, 'coOwner')).toEqual([]);
+  });
+
+  it('another seller, an admin and an agent cannot touch the property', async () => {
+    const body = { coOwners: [{ email: 'anna@example.it', fullName: 'Anna Rossi', share: 100 }] };
+    const notMine = await api<Answer<object>>('PUT', `${base(propertyId)}/co-owners`, { token: other.token, body });
+    expect(notMine.status).toBe(404);
+    expect(notMine.body.message).toBe('Immobile non trovato');
+    expect((await api('POST', `${base(propertyId)}/co-owners/skip`, { token: other.token, body: {} })).status).toBe(404);
+    expect((await api('PUT', `${base(propertyId)}/co-owners`, { token: await tokenForRole('admin'), body })).status).toBe(403);
+    expect((await api('PUT', `${base(propertyId)}/co-owners`, { token: await tokenForRole('agent'), body })).status).toBe(403);
+    expect(await items(propertyId, 'coOwner')).toEqual([]);
+  });
+
+  it('replaces the list, keeping a co-owner that stays', async () => {
+    const first = await api<Answer<{ coOwners: SellerCoOwner[] }>>('PUT', `${base(propertyId)}/co-owners`, {
+      token: owner.token,
+      body: { coOwners: [{ email: 'Anna@Example.it', fullName: 'Anna Rossi', share: 60 }, { email: 'luca@example.it', fullName: 'Luca Verdi', share: 40 }] },
+    });
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    const anna = first.body.coOwners.find((c) => c.email === 'anna@example.it')!;
+    const second = await api<Answer<{ coOwners: SellerCoOwner[] }>>('PUT', `${base(propertyId)}/co-owners`, {
+      token: owner.token,
+      body: { coOwners: [{ email: 'anna@example.it', fullName: 'Anna Rossi', share: 50 }, { email: 'sara@example.it', fullName: 'Sara Neri', share: 50 }] },
+    });
+    expect(second.status).toBe(200);
+    const stored = await items(propertyId, 'coOwner');
+    expect(stored.map((c) => c.email).sort()).toEqual(['anna@example.it', 'sara@example.it']);
+    expect(stored.find((c) => c.email === 'anna@example.it')).toMatchObject({ id: anna.id, share: 50, invitedAt: null, verifiedAt: null });
+  });
+
+  it('invites each co-owner by e-mail with a link to their identity step, once', async () => {
+    const res = await api<Answer<{ invited: number; coOwners: SellerCoOwner[] }>>('POST', `${base(propertyId)}/co-owners/invitations`, { token: owner.token, body: {} });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.invited).toBe(2);
+    const stored = await items(propertyId, 'coOwner');
+    expect(stored.every((c) => typeof c.invitedAt === 'string')).toBe(true);
+    const mail = (await sentMail()).filter((m) => m.destination.to.includes('sara@example.it'));
+    expect(mail).toHaveLength(1);
+    expect(mail[0]!.subject).toContain('Via Giuseppe Verdi 12');
+    const link = /\/seller-kyc\?token=([A-Za-z0-9_-]+)/.exec(mail[0]!.body.text ?? '');
+    expect(link).not.toBeNull();
+    const invite = (await ddb().send(new GetCommand({ TableName: TABLE(), Key: keys.coOwnerInvitation(link![1]!), ConsistentRead: true }))).Item;
+    expect(invite).toMatchObject({ propertyId, email: 'sara@example.it' });
+    expect(invite!.expiresAt as number).toBeGreaterThan(Date.now() / 1000);
+    // nobody left to invite
+    const again = await api<Answer<object>>('POST', `${base(propertyId)}/co-owners/invitations`, { token: owner.token, body: {} });
+    expect(again.status).toBe(409);
+    expect(again.body.message).toBe('Nessun comproprietario da invitare');
+    // the admin dossier reads the same fields
+    const dossierRes = await api<RequestDossier>('GET', `/admin/properties/${propertyId}`, { token: await tokenForRole('admin') });
+    expect(dossierRes.body.coOwners.map((c) => [c.email, c.share, Boolean(c.invitedAt)]).sort()).toEqual([
+      ['anna@example.it', 50, true],
+      ['sara@example.it', 50, true],
+    ]);
+  });
+
+  it('a property being deleted answers 404 and is not edited', async () => {
+    const id = await ownedProperty(owner.userId);
+    await ddb().send(new UpdateCommand({ TableName: TABLE(), Key: keys.property(id), UpdateExpression: 'SET deletingAt = :at', ExpressionAttributeValues: { ':at': new Date().toISOString() } }));
+    const res = await api<Answer<object>>('PUT', `${base(id)}/co-owners`, { token: owner.token, body: { coOwners: [{ email: 'anna@example.it', fullName: 'Anna Rossi', share: 100 }] } });
+    expect(res.status).toBe(404);
+    expect((await api('POST', `${base(id)}/co-owners/skip`, { token: owner.token, body: {} })).status).toBe(404);
+    expect(await items(id, 'coOwner')).toEqual([]);
+  });
+
+  it("'Salta (Proprietà Singola)' marks single ownership", async () => {
+    const id = await ownedProperty(owner.userId);
+    const res = await api('POST', `${base(id)}/co-owners/skip`, { token: owner.token, body: {} });
+    expect(res.status).toBe(200);
+    const p = (await ddb().send(new GetCommand({ TableName: TABLE(), Key: keys.property(id), ConsistentRead: true }))).Item!;
+    expect(p.singleOwner).toBe(true);
+  });
+});
+
+describe('delegations', () => {
+  const generate = (body: Record<string, unknown>, token = owner.token, id = propertyId) =>
+    api<Answer<{ delegations: SellerDelegation[] }>>('PUT', `${base(id)}/delegations`, { token, body });
+
+  it('refuses bad input in Italian and writes nothing', async () => {
+    const cases: [Record<string, unknown>, string][] = [
+      [{ province: 'MI', municipality: 'Roma', types: ['catasto'], delegator: DELEGATOR }, 'Il comune non appartiene alla provincia selezionata'],
+      [{ province: 'MI', municipality: 'Milano', types: [], delegator: DELEGATOR }, 'Seleziona provincia, comune e almeno un tipo di delega'],
+      [{ province: 'MI', municipality: 'Milano', types: ['catasto'], delegator: { ...DELEGATOR, fiscalCode: 'RSSMRA85T10A562T' } }, 'Codice fiscale non valido'],
+    ];
+    for (const [body, message] of cases) {
+      const res = await generate(body);
+      expect(res.status).toBe(400);
+      expect(res.body.message).toBe(message);
+    }
+    expect(await items(propertyId, 'delegation')).toEqual([]);
+    expect((await generate({ province: 'MI', municipality: 'Milano', types: ['catasto'], delegator: DELEGATOR }, other.token)).status).toBe(404);
+    expect(await items(propertyId, 'delegation')).toEqual([]);
+  });
+
+  it('generates one delegation per type with a filled PDF, then removes unselected types', async () => {
+    const res = await generate({ province: 'mi', municipality: 'milano', types: ['catasto', 'urbanistica', 'anagrafe'], delegator: DELEGATOR });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.delegations.map((d) => d.type)).toEqual(['catasto', 'urbanistica', 'anagrafe']);
+    expect(res.body.delegations[0]).toMatchObject({ label: 'Atti Catastali', province: 'MI', municipality: 'Milano', signedAt: null, documentKey: null });
+    const stored = await items(propertyId, 'delegation');
+    expect(stored).toHaveLength(3);
+    for (const d of stored) {
+      expect(d.generatedKey).toMatch(new RegExp(`^${propertyId}/delegations/${d.type as string}-\\d+\\.pdf$`));
+      expect(d).toMatchObject({ delegatorFiscalCode: CF, delegatorName: 'Mario Rossi', delegateeOrganization: 'Opzione Casa S.r.l.' });
+    }
+
+    const doc = await api<Answer<{ url: string; fileName: string }>>('GET', `${base(propertyId)}/delegations/catasto/document`, { token: owner.token });
+    expect(doc.status).toBe(200);
+    const pdf = Buffer.from(await (await fetch(doc.body.url)).arrayBuffer());
+    expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    expect((await api('GET', `${base(propertyId)}/delegations/catasto/document`, { token: other.token })).status).toBe(404);
+    expect((await api('GET', `${base(propertyId)}/delegations/ipotecario/document`, { token: owner.token })).status).toBe(404);
+
+    const regenerated = await generate({ province: 'MI', municipality: 'Milano', types: ['catasto', 'ipotecario'], delegator: DELEGATOR });
+    expect(regenerated.status).toBe(200);
+    const after = await items(propertyId, 'delegation');
+    expect(after.map((d) => d.type).sort()).toEqual(['catasto', 'ipotecario']);
+    // unchanged content keeps the same generated document
+    expect(after.find((d) => d.type === 'catasto')!.generatedKey).toBe(stored.find((d) => d.type === 'catasto')!.generatedKey);
+  });
+
+  it('uploads the signed copy, confirms it, and the admin dossier shows it signed', async () => {
+    const badType = await api<Answer<object>>('POST', `${base(propertyId)}/delegations/catasto/uploads`, {
+      token: owner.token,
+      body: { fileName: 'firmata.exe', contentType: 'application/octet-stream', size: 100 },
+    });
+    expect(badType.status).toBe(400);
+    expect(badType.body.message).toContain('Formato non ammesso');
+    const tooBig = await api('POST', `${base(propertyId)}/delegations/catasto/uploads`, {
+      token: owner.token,
+      body: { fileName: 'firmata.pdf', contentType: 'application/pdf', size: 21 * 1024 * 1024 },
+    });
+    expect(tooBig.status).toBe(400);
+
+    const bytes = Buffer.from('%PDF-1.4\n% delega firmata\n%%EOF\n');
+    const form = await api<Answer<PresignedUpload>>('POST', `${base(propertyId)}/delegations/catasto/uploads`, {
+      token: owner.token,
+      body: { fileName: 'delega firmata.pdf', contentType: 'application/pdf', size: bytes.length },
+    });
+    expect(form.status, JSON.stringify(form.body)).toBe(200);
+    expect(form.body.key).toMatch(new RegExp(`^${propertyId}/delegations/signed-catasto-\\d+\\.pdf$`));
+
+    // not uploaded yet: refused, nothing signed
+    const early = await api('POST', `${base(propertyId)}/delegations/catasto/signed`, { token: owner.token, body: { key: form.body.key } });
+    expect(early.status).toBe(400);
+    const posted = await postToBucket(form.body, bytes, 'delega firmata.pdf');
+    expect(posted.status, posted.text).toBeLessThan(300);
+
+    const foreign = await api('POST', `${base(propertyId)}/delegations/catasto/signed`, { token: owner.token, body: { key: `altro/delegations/signed-catasto-1.pdf` } });
+    expect(foreign.status).toBe(400);
+    expect((await api('POST', `${base(propertyId)}/delegations/catasto/signed`, { token: other.token, body: { key: form.body.key } })).status).toBe(404);
+
+    const signed = await api<Answer<SellerDelegation>>('POST', `${base(propertyId)}/delegations/catasto/signed`, { token: owner.token, body: { key: form.body.key } });
+    expect(signed.status, JSON.stringify(signed.body)).toBe(200);
+    expect(signed.body).toMatchObject({ type: 'catasto', documentKey: form.body.key });
+    expect(signed.body.signedAt).toBeTruthy();
+
+    const dossierRes = await api<RequestDossier>('GET', `/admin/properties/${propertyId}`, { token: await tokenForRole('admin') });
+    expect(dossierRes.status).toBe(200);
+    const catasto = dossierRes.body.delegations.find((d) => d.type === 'catasto')!;
+    expect(catasto).toMatchObject({ province: 'MI', municipality: 'Milano', documentKey: form.body.key });
+    expect(catasto.signedAt).toBeTruthy();
+    expect(catasto.file?.url).toBeTruthy();
+    expect(dossierRes.body.delegations.find((d) => d.type === 'ipotecario')).toMatchObject({ documentKey: null, signedAt: null });
+  });
+});

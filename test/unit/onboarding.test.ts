@@ -1,0 +1,230 @@
+import { describe, expect, it } from 'vitest';
+import {
+  coOwnerBadge,
+  fiscalCodeCheckChar,
+  isValidFiscalCode,
+  normalizeFiscalCode,
+  onboardingState,
+  shareTotal,
+  shareWarning,
+  sharesComplete,
+  signedUploadExtension,
+  type OnboardingFacts,
+} from '../../functions/domain/onboarding/rules';
+import { generateDelegationsSchema, replaceCoOwnersSchema } from '../../functions/domain/onboarding/schemas';
+import { delegationDocument } from '../../functions/domain/onboarding/delegation-document';
+import { coOwnerKycUrl, renderCoOwnerInvitation } from '../../functions/domain/onboarding/co-owner-email';
+
+describe('co-owner shares', () => {
+  it('totals to hundredths and accepts exactly 100', () => {
+    expect(shareTotal([{ share: 33.33 }, { share: 33.33 }, { share: 33.34 }])).toBe(100);
+    expect(shareTotal([{ share: 0.1 }, { share: 0.2 }])).toBe(0.3);
+    expect(sharesComplete([{ share: 50 }, { share: 50 }])).toBe(true);
+    expect(sharesComplete([{ share: 60 }, { share: 50 }])).toBe(false);
+    expect(sharesComplete([{ share: 100 }, { share: 0 }])).toBe(false);
+    expect(sharesComplete([])).toBe(false);
+  });
+
+  it("warns with the spec's text when the total is not 100", () => {
+    expect(shareWarning([{ share: 50 }, { share: 30 }])).toBe('La somma delle quote è 80% (dovrebbe essere 100%)');
+    expect(shareWarning([{ share: 50 }, { share: 30.5 }])).toBe('La somma delle quote è 80,5% (dovrebbe essere 100%)');
+    expect(shareWarning([{ share: 70 }, { share: 30 }])).toBeNull();
+  });
+
+  it('badges: Verificato over Invito inviato', () => {
+    expect(coOwnerBadge({ invitedAt: null, verifiedAt: null })).toBeNull();
+    expect(coOwnerBadge({ invitedAt: '2026-01-01T00:00:00Z' })).toBe('Invito inviato');
+    expect(coOwnerBadge({ invitedAt: '2026-01-01T00:00:00Z', verifiedAt: '2026-01-02T00:00:00Z' })).toBe('Verificato');
+  });
+
+  it('the body schema: e-mail, full name, share > 0, no duplicates, Italian messages', () => {
+    const ok = replaceCoOwnersSchema.safeParse({ coOwners: [{ email: ' Anna@Example.it ', fullName: 'Anna Rossi', share: 100 }] });
+    expect(ok.success && ok.data.coOwners[0]!.email).toBe('anna@example.it');
+    const zero = replaceCoOwnersSchema.safeParse({ coOwners: [{ email: 'a@example.it', fullName: 'A', share: 0 }] });
+    expect(zero.success).toBe(false);
+    expect(zero.error!.issues[0]!.message).toBe('La quota deve essere maggiore di 0 e al massimo 100');
+    expect(replaceCoOwnersSchema.safeParse({ coOwners: [{ email: 'x', fullName: 'A', share: 10 }] }).error!.issues[0]!.message).toBe(
+      'Inserisci un indirizzo email valido',
+    );
+    expect(replaceCoOwnersSchema.safeParse({ coOwners: [] }).error!.issues[0]!.message).toBe('Dati mancanti');
+    const dup = replaceCoOwnersSchema.safeParse({
+      coOwners: [
+        { email: 'a@example.it', fullName: 'A', share: 50 },
+        { email: 'A@example.it', fullName: 'B', share: 50 },
+      ],
+    });
+    expect(dup.error!.issues[0]!.message).toBe('Lo stesso indirizzo email compare più volte');
+  });
+});
+
+describe('codice fiscale', () => {
+  it.each(['RSSMRA85T10A562S', 'rssmra85t10a562s', 'BNCGLI90A41F205K'.slice(0, 15) + fiscalCodeCheckChar('BNCGLI90A41F205')])('accepts %s', (cf) => {
+    expect(isValidFiscalCode(cf)).toBe(true);
+  });
+
+  it('computes the check character', () => {
+    expect(fiscalCodeCheckChar('RSSMRA85T10A562')).toBe('S');
+  });
+
+  it('accepts omocodia (digits replaced by letters) with its own check character', () => {
+    const base = 'RSSMRA85T10A56N'; // 2 -> N
+    expect(isValidFiscalCode(base + fiscalCodeCheckChar(base))).toBe(true);
+  });
+
+  it.each([
+    ['wrong check character', 'RSSMRA85T10A562T'],
+    ['too short', 'RSSMRA85T10A562'],
+    ['too long', 'RSSMRA85T10A562SX'],
+    ['bad month letter', 'RSSMRA85Z10A562S'],
+    ['digits where letters go', '1SSMRA85T10A562S'],
+    ['empty', ''],
+  ])('refuses %s', (_, cf) => {
+    expect(isValidFiscalCode(cf)).toBe(false);
+  });
+
+  it('is normalized to uppercase, max 16', () => {
+    expect(normalizeFiscalCode(' rssmra85t10a562s99 ')).toBe('RSSMRA85T10A562S');
+  });
+});
+
+describe('signed delegation upload', () => {
+  it.each([
+    ['firmata.pdf', 'application/pdf', 'pdf'],
+    ['scan.JPG', 'image/jpeg', 'jpg'],
+    ['scan.jpeg', 'image/jpeg', 'jpeg'],
+    ['scan.png', 'image/png', 'png'],
+    ['delega.doc', 'application/msword', 'doc'],
+    ['delega.docx', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', 'docx'],
+    ['delega.txt', 'text/plain', 'txt'],
+  ])('accepts %s (%s)', (name, type, ext) => {
+    expect(signedUploadExtension(name, type)).toBe(ext);
+  });
+
+  it.each([
+    ['delega.exe', 'application/octet-stream'],
+    ['delega.pdf', 'image/png'],
+    ['delega', 'application/pdf'],
+    ['foto.gif', 'image/gif'],
+  ])('refuses %s (%s)', (name, type) => {
+    expect(signedUploadExtension(name, type)).toBeNull();
+  });
+});
+
+describe('delegations body', () => {
+  const body = { province: 'mi', municipality: 'Milano', types: ['catasto'], delegator: { fullName: 'Mario Rossi', fiscalCode: 'rssmra85t10a562s' } };
+  it('uppercases province and fiscal code', () => {
+    const r = generateDelegationsSchema.safeParse(body);
+    expect(r.success).toBe(true);
+    expect(r.data!.province).toBe('MI');
+    expect(r.data!.delegator.fiscalCode).toBe('RSSMRA85T10A562S');
+  });
+  it('needs province, municipality and at least one type', () => {
+    for (const bad of [{ ...body, types: [] }, { ...body, province: 'XX' }, { ...body, municipality: ' ' }]) {
+      expect(generateDelegationsSchema.safeParse(bad).error!.issues[0]!.message).toBe('Seleziona provincia, comune e almeno un tipo di delega');
+    }
+    expect(generateDelegationsSchema.safeParse({ ...body, types: ['boh'] }).error!.issues[0]!.message).toBe('Tipo di delega non valido');
+    expect(generateDelegationsSchema.safeParse({ ...body, delegator: { ...body.delegator, fiscalCode: 'RSSMRA85T10A562T' } }).error!.issues[0]!.message).toBe(
+      'Codice fiscale non valido',
+    );
+  });
+});
+
+describe('documents and mail', () => {
+  it('the delegation form names delegator, fiscal code, delegatee company and administrator', () => {
+    const doc = delegationDocument({
+      type: 'ipotecario',
+      createdAt: '2026-11-23T10:00:00Z',
+      province: { code: 'MI', name: 'Milano' },
+      municipality: 'Milano',
+      property: { address: 'Via Verdi 12', city: 'Milano', province: 'MI' },
+      delegator: { fullName: 'Mario Rossi', fiscalCode: 'RSSMRA85T10A562S', birthPlace: 'Roma', birthDate: '1985-12-10' },
+      delegatee: { company: 'Opzione Casa S.r.l.', administrator: 'Marco Ferrari' },
+    });
+    expect(doc.title).toBe('Delega - Ispezione Ipotecaria');
+    const all = doc.sections.flatMap((s) => s.lines).join('\n');
+    for (const s of ['Mario Rossi', 'RSSMRA85T10A562S', 'Opzione Casa S.r.l.', 'Marco Ferrari', 'Via Verdi 12', '10/12/1985']) expect(all).toContain(s);
+  });
+
+  it('the co-owner invitation links to /seller-kyc?token=', () => {
+    expect(coOwnerKycUrl('https://x.it/', 'abc')).toBe('https://x.it/seller-kyc?token=abc');
+    const m = renderCoOwnerInvitation({ coOwnerName: 'Anna', sellerName: 'Mario Rossi', propertyAddress: 'Via Verdi 12', propertyCity: 'Milano', share: 50, token: 'tok_1', appUrl: 'https://x.it' });
+    expect(m.subject).toContain('Via Verdi 12');
+    expect(m.text).toContain('https://x.it/seller-kyc?token=tok_1');
+    expect(m.html).toContain('Gentile Anna');
+  });
+});
+
+describe('onboarding steps (spec 000 section 4)', () => {
+  const facts = (f: Partial<OnboardingFacts> = {}): OnboardingFacts => ({ identity: null, coOwners: [], singleOwner: false, delegations: [], option: null, ...f });
+  const signed = { documentKey: 'p/delegations/signed-catasto-1.pdf', signedAt: '2026-01-01T00:00:00Z' };
+  const verified = { identity: { status: 'verified' } };
+
+  it('nothing done: three steps, only the first available', () => {
+    const s = onboardingState(facts());
+    expect(s.steps.map((x) => x.id)).toEqual(['identity', 'coOwners', 'delegations']);
+    expect(s.steps.map((x) => x.available)).toEqual([true, false, false]);
+    expect(s.current).toBe('identity');
+    expect(s.complete).toBe(false);
+    expect(s.completionMessage).toBeNull();
+  });
+
+  it('identity is done only when verified', () => {
+    expect(onboardingState(facts({ identity: { status: 'pending' } })).steps[0]!.done).toBe(false);
+    expect(onboardingState(facts(verified)).steps[0]!.done).toBe(true);
+    expect(onboardingState(facts(verified)).steps[1]!.available).toBe(true);
+  });
+
+  it('co-owners: done with any co-owner or with the single-owner skip', () => {
+    expect(onboardingState(facts(verified)).steps[1]!.done).toBe(false);
+    expect(onboardingState(facts({ ...verified, coOwners: [{}] })).steps[1]!.done).toBe(true);
+    expect(onboardingState(facts({ ...verified, singleOwner: true })).steps[1]!.done).toBe(true);
+  });
+
+  it('a later step is not available while an earlier one is open, even if its facts are there', () => {
+    const s = onboardingState(facts({ singleOwner: true, delegations: [signed] }));
+    expect(s.steps.map((x) => [x.done, x.available])).toEqual([
+      [false, true],
+      [true, false],
+      [true, false],
+    ]);
+    expect(s.complete).toBe(false);
+  });
+
+  it('delegations: stays on step 3 until every one is signed (and at least one exists)', () => {
+    const base = { ...verified, singleOwner: true };
+    expect(onboardingState(facts(base)).current).toBe('delegations');
+    const partial = onboardingState(facts({ ...base, delegations: [signed, { documentKey: null, signedAt: null }] }));
+    expect(partial.current).toBe('delegations');
+    expect(partial.canCompleteDelegations).toBe(false);
+    expect(onboardingState(facts({ ...base, delegations: [{ documentKey: 'k', signedAt: null }] })).steps[2]!.done).toBe(false);
+    const all = onboardingState(facts({ ...base, delegations: [signed, signed] }));
+    expect(all.steps[2]!.done).toBe(true);
+    expect(all.canCompleteDelegations).toBe(true);
+  });
+
+  it('complete without an option: three steps and the "team will prepare the option" card', () => {
+    const s = onboardingState(facts({ ...verified, singleOwner: true, delegations: [signed] }));
+    expect(s.steps).toHaveLength(3);
+    expect(s.complete).toBe(true);
+    expect(s.current).toBeNull();
+    expect(s.completionMessage).toContain("preparerà l'opzione di acquisto");
+  });
+
+  it('an option adds step 4, done only with signedAt and signatureData', () => {
+    const done = { ...verified, singleOwner: true, delegations: [signed] };
+    const unsigned = onboardingState(facts({ ...done, option: { signedAt: null, signatureData: null } }));
+    expect(unsigned.steps.map((x) => x.id)).toEqual(['identity', 'coOwners', 'delegations', 'option']);
+    expect(unsigned.steps[3]!.available).toBe(true);
+    expect(unsigned.complete).toBe(false);
+    expect(unsigned.current).toBe('option');
+    expect(onboardingState(facts({ ...done, option: { signedAt: '2026-01-01', signatureData: null } })).complete).toBe(false);
+    const signedOption = onboardingState(facts({ ...done, option: { signedAt: '2026-01-01', signatureData: { signedDocumentKey: 'k' } } }));
+    expect(signedOption.complete).toBe(true);
+    expect(signedOption.completionMessage).toContain('originale cartaceo');
+  });
+
+  it('the option step is not available before the delegations are done', () => {
+    const s = onboardingState(facts({ ...verified, singleOwner: true, option: { signedAt: null, signatureData: null } }));
+    expect(s.steps[3]!.available).toBe(false);
+  });
+});
