@@ -54,6 +54,7 @@ export const routes = [
     grants: ['table:read', 'table:write'],
   },
   { id: 'createUpload', method: 'POST', path: '/uploads', handler: 'properties/create-upload', access: 'public', owner: 'anonymous wizard; rate limited per IP; refused once the draft was submitted', grants: ['table:read', 'table:write', 'media:write'] },
+  { id: 'submitOwnProperty', method: 'POST', path: '/seller/properties', handler: 'properties/submit-own-property', access: ['seller'], owner: 'the property is the caller\'s from the start; rate limited per IP like the public wizard', grants: ['table:read', 'table:write', 'media:read', 'ses:send'], timeoutSeconds: 30 },
   { id: 'submitProperty', method: 'POST', path: '/properties', handler: 'properties/submit-property', access: 'public', owner: 'anonymous wizard; rate limited per IP; uploads must live under the draft\'s own prefix', grants: ['table:read', 'table:write', 'media:read', 'ses:send'], timeoutSeconds: 30 },
   { id: 'omiCreateUpload', method: 'POST', path: '/omi/uploads', handler: 'omi/create-upload', access: ['admin'], grants: ['table:write', 'omi:write'] },
   { id: 'omiGetImport', method: 'GET', path: '/omi/imports/{jobId}', handler: 'omi/get-import', access: ['admin'], grants: ['table:read'] },

@@ -78,6 +78,8 @@ function leadEmailInput(
 
 interface SubmitOptions {
   now?: Date;
+  /** a signed-in seller submitting from their dashboard: the property is theirs at once */
+  ownerId?: string;
   /** the valuation use case (tests); default: the one wired in submission-valuation.ts */
   valuate?: Valuator;
 }
@@ -120,7 +122,8 @@ export async function submitProperty(s: PropertySubmission, opts: SubmitOptions 
   const T = table();
   const property = {
     ...keys.property(propertyId),
-    ...keys.propertyIndexes({ sourceId: s.sourceId, createdAt }),
+    ...keys.propertyIndexes({ userId: opts.ownerId, sourceId: s.sourceId, createdAt }),
+    ...(opts.ownerId ? { userId: opts.ownerId } : {}),
     entity: 'property',
     id: propertyId,
     status: 'submitted',

@@ -96,7 +96,13 @@ describe('seller area', () => {
     const today = new Intl.DateTimeFormat('it-IT', { day: '2-digit', month: '2-digit', year: 'numeric', timeZone: 'Europe/Rome' }).format(new Date());
     expect(await card.locator('time').textContent()).toBe(today);
     expect(await card.getByTestId('seller-property-identity').textContent()).toContain('Da completare');
-    expect(await page.getByTestId('seller-new-request').getAttribute('href')).toBe('/#candidatura');
+    // 'Nuova Richiesta': the wizard in a large dialog, closed with Escape
+    await page.getByTestId('seller-new-request').click();
+    const newRequest = page.getByRole('dialog', { name: 'Nuova Richiesta' });
+    await newRequest.getByTestId('wizard').waitFor();
+    await expectAccessible(page);
+    await page.keyboard.press('Escape');
+    await newRequest.waitFor({ state: 'hidden' });
     await expectAccessible(page);
     await page.screenshot({ path: '/tmp/seller-dashboard-desktop.png', fullPage: true });
 

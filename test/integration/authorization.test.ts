@@ -16,6 +16,7 @@ const EXPECTED: Record<string, Caller[]> = {
   claimInvitation: ['seller'],
   createUpload: ['anonymous', 'seller', 'agent', 'admin'],
   submitProperty: ['anonymous', 'seller', 'agent', 'admin'],
+  submitOwnProperty: ['seller'],
   omiCreateUpload: ['admin'],
   omiGetImport: ['admin'],
   omiListJobs: ['admin'],

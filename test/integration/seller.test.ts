@@ -128,6 +128,39 @@ describe('GET /seller/properties', () => {
   });
 });
 
+describe("POST /seller/properties ('Nuova Richiesta')", () => {
+  it('stores the request as the caller\'s at once: it is on their dashboard, on nobody else\'s', async () => {
+    const seller = await freshSeller();
+    const other = await freshSeller('Altro Venditore');
+    const id = newId();
+    const res = await api<{ propertyId: string; status: string }>('POST', '/seller/properties', {
+      token: seller.token,
+      body: { ...fullBody(id), address: 'Via Nuova Richiesta 3' },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(res.body).toMatchObject({ propertyId: id, status: 'submitted' });
+    const stored = (await ddb().send(new GetCommand({ TableName: TABLE(), Key: keys.property(id), ConsistentRead: true }))).Item;
+    expect(stored).toMatchObject({ userId: seller.sub, gsi1pk: `SELLER#${seller.sub}` });
+    expect((await list(seller.token)).body.items.map((p) => p.id)).toEqual([id]);
+    expect((await list(other.token)).body.items).toEqual([]);
+  });
+
+  it('validates like the public wizard (400 in Italian, nothing stored) and refuses admins and agents', async () => {
+    const seller = await freshSeller();
+    const id = newId();
+    const bad = await api<{ message: string; fields: Record<string, string> }>('POST', '/seller/properties', {
+      token: seller.token,
+      body: { ...fullBody(id), address: '' },
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body.fields.address).toBe("Inserisci l'indirizzo dell'immobile per continuare");
+    expect((await ddb().send(new GetCommand({ TableName: TABLE(), Key: keys.property(id), ConsistentRead: true }))).Item).toBeUndefined();
+    for (const role of ['admin', 'agent'] as const) {
+      expect((await api('POST', '/seller/properties', { token: await tokenForRole(role), body: fullBody(newId()) })).status).toBe(403);
+    }
+  });
+});
+
 describe('PATCH /me/profile', () => {
   it("changes the caller's full name and keeps the name index in step; the name is required", async () => {
     const seller = await freshSeller('Nome Vecchio');

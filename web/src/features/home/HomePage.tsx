@@ -7,6 +7,7 @@ import { buttonClass, Card, CardContent } from '@/components/ui';
 import { usePageTitle } from '@/lib/use-page-title';
 import { FeeSimulator } from './FeeSimulator';
 import { captureSourceId } from './source-id';
+import { VoiceWidget } from './VoiceWidget';
 import { WizardSection } from './WizardSection';
 
 const minRate = Math.min(...Object.values(FEE_RATE_PER_100K));
@@ -49,6 +50,7 @@ export default function HomePage() {
   useEffect(() => captureSourceId(search), [search]);
   return (
     <>
+      <VoiceWidget />
       <section aria-labelledby="hero-title" className="bg-gradient-to-b from-white to-brand-cream">
         <div className="mx-auto grid max-w-6xl items-start gap-10 px-4 py-10 sm:px-6 md:py-16 lg:grid-cols-[1.1fr_1fr]">
           <div className="space-y-6 lg:pt-6">

@@ -1,24 +1,27 @@
-import { useQuery } from '@tanstack/react-query';
+import { lazy, Suspense, useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router-dom';
 import { toast } from 'sonner';
 import { CalendarDays, ChevronRight, Home, MapPin, Plus, Ruler } from 'lucide-react';
 import { formatDate, formatEuro, formatNumber } from '@domain/format';
 import { PROPERTY_TYPE_LABELS } from '@domain/property/enums';
 import { IDENTITY_BADGES } from '@domain/seller';
-import { Badge, ButtonLink, buttonClass, Card, EmptyState, ErrorState, LoadingState } from '@/components/ui';
+import { Badge, Button, ButtonLink, Card, Dialog, EmptyState, ErrorState, LoadingState } from '@/components/ui';
 import { usePageTitle } from '@/lib/use-page-title';
 import { listSellerProperties, sellerKeys, type SellerProperty } from './api';
 
 export const DASHBOARD_ERROR_TITLE = 'Si è verificato un errore nel caricamento dei dati';
 export const NO_TOKEN_TOAST = ['Token non disponibile', "Questa richiesta non ha ancora un link di invito: contatta l'agente."] as const;
-/** The home page's wizard (the anonymous submission; see docs/seller.md). */
-export const NEW_REQUEST_HREF = '/#candidatura';
+/** The home page's wizard, loaded only when the seller opens 'Nuova Richiesta'. */
+const PropertyWizard = lazy(() => import('@/features/home/wizard/PropertyWizard'));
 
 /** /seller-dashboard (sellers only, see the route guard): the seller's requests as cards. */
 export default function SellerDashboardPage() {
   usePageTitle('Le mie richieste');
   const query = useQuery({ queryKey: sellerKeys.properties, queryFn: ({ signal }) => listSellerProperties(signal) });
   const items = query.data?.items;
+  const [newRequestOpen, setNewRequestOpen] = useState(false);
+  const queryClient = useQueryClient();
 
   return (
     <div className="space-y-6">
@@ -27,11 +30,28 @@ export default function SellerDashboardPage() {
           <h1 className="text-2xl font-bold sm:text-3xl">Le mie richieste</h1>
           <p className="mt-2 text-slate-700">Segui lo stato delle richieste per i tuoi immobili.</p>
         </div>
-        <a href={NEW_REQUEST_HREF} className={buttonClass('primary', 'md', 'shrink-0')} data-testid="seller-new-request">
+        <Button className="shrink-0" onClick={() => setNewRequestOpen(true)} data-testid="seller-new-request">
           <Plus aria-hidden="true" className="size-4" />
           Nuova Richiesta
-        </a>
+        </Button>
       </div>
+      <Dialog
+        open={newRequestOpen}
+        onClose={() => setNewRequestOpen(false)}
+        title="Nuova Richiesta"
+        description="Gli stessi passaggi della valutazione gratuita: la richiesta sarà subito tra le tue."
+        className="max-w-5xl!"
+      >
+        <Suspense fallback={<LoadingState label="Caricamento del modulo..." className="min-h-48" />}>
+          <PropertyWizard
+            submitPath="/seller/properties"
+            onSubmitted={() => {
+              setNewRequestOpen(false);
+              void queryClient.invalidateQueries({ queryKey: sellerKeys.properties });
+            }}
+          />
+        </Suspense>
+      </Dialog>
 
       {query.isPending ? (
         <Card>

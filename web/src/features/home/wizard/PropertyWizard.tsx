@@ -1,5 +1,6 @@
 import { useRef, useState } from 'react';
 import { FormProvider } from 'react-hook-form';
+import type { SubmissionResult } from '@domain/property/submission';
 import { Card } from '@/components/ui';
 import { ContactDialog } from './ContactDialog';
 import { loadDraft, newDraft } from './draft';
@@ -24,6 +25,10 @@ export interface PropertyWizardProps {
    * data and consent true (for callers that already know who the person is).
    */
   skipContactDialog?: boolean;
+  /** where the submission goes: the public POST /properties, or a signed-in seller's own route */
+  submitPath?: '/properties' | '/seller/properties';
+  /** after a successful submission (e.g. close the dialog and reload the list) */
+  onSubmitted?: (result: SubmissionResult) => void;
 }
 
 /**
@@ -34,7 +39,7 @@ export interface PropertyWizardProps {
  * (use-wizard-draft); a failed one keeps everything (same draft id, uploads done) for a
  * retry (use-wizard-submit).
  */
-export default function PropertyWizard({ skipContactDialog = false }: PropertyWizardProps) {
+export default function PropertyWizard({ skipContactDialog = false, submitPath = '/properties', onSubmitted }: PropertyWizardProps) {
   const [initial] = useState(() => loadDraft() ?? newDraft());
   const { store, snapshot } = useRoomsStore(initial.draftId, initial.rooms);
   /** the last step shown: the form validates the fields up to it */
@@ -43,7 +48,7 @@ export default function PropertyWizard({ skipContactDialog = false }: PropertyWi
   const draft = useWizardDraft(initial, form, store, stepRef);
   const { step } = draft;
   const nav = useWizardSteps({ step, setStep: draft.setStep, form, ensurePlaces });
-  const submit = useWizardSubmit({ store, form, draft, nav, currentPlaces, skipContactDialog });
+  const submit = useWizardSubmit({ store, form, draft, nav, currentPlaces, skipContactDialog, submitPath, onSubmitted });
 
   const last = step === STEP_COUNT - 1;
   const titleId = 'wizard-step-title';

@@ -31,6 +31,8 @@ interface SubmitInput {
   nav: ReturnType<typeof useWizardSteps>;
   currentPlaces: () => ComuniModule | undefined;
   skipContactDialog: boolean;
+  submitPath: string;
+  onSubmitted?: (result: SubmissionResult) => void;
 }
 
 /**
@@ -38,7 +40,7 @@ interface SubmitInput {
  * for the uploads, then POST /properties. A success starts a new draft; a failure keeps
  * everything (values, uploads, draft id) and shows each server error where it belongs.
  */
-export function useWizardSubmit({ store, form, draft, nav, currentPlaces, skipContactDialog }: SubmitInput) {
+export function useWizardSubmit({ store, form, draft, nav, currentPlaces, skipContactDialog, submitPath, onSubmitted }: SubmitInput) {
   const [dialogOpen, setDialogOpen] = useState(false);
   const [waitingUploads, setWaitingUploads] = useState(false);
   const [contactErrors, setContactErrors] = useState<ContactErrors>();
@@ -83,11 +85,12 @@ export function useWizardSubmit({ store, form, draft, nav, currentPlaces, skipCo
   };
 
   const mutation = useMutation({
-    mutationFn: (body: SubmissionBody) => api.post<SubmissionResult>('/properties', body),
-    onSuccess: () => {
+    mutationFn: (body: SubmissionBody) => api.post<SubmissionResult>(submitPath, body),
+    onSuccess: (result) => {
       toast.success(SUCCESS_TOAST[0], { description: SUCCESS_TOAST[1] });
       reset();
-      requestAnimationFrame(nav.focusHeading);
+      if (onSubmitted) onSubmitted(result);
+      else requestAnimationFrame(nav.focusHeading);
     },
     onError: (err) => {
       // everything stays (values, uploads, draft id): the person can retry as it is
