@@ -4,6 +4,18 @@ import { z } from 'zod';
  * The SPA's runtime configuration, served as /config.json: written at deploy by the web
  * stack on AWS, and by the local runtime on this machine.
  */
+export const voiceWidgetSchema = z.object({
+  projectId: z.string().min(1),
+  /** the vendor's script (https); the page injects it only once it is interactive */
+  scriptUrl: z.string().url().startsWith('https://'),
+  color: z.string().regex(/^#[0-9a-fA-F]{6}$/).default('#ff6603'),
+  ballSize: z.number().int().min(24).max(160).default(64),
+});
+export type VoiceWidgetConfig = z.infer<typeof voiceWidgetSchema>;
+
+/** The widget's box on the home page (spec 000 section 9). */
+export const VOICE_WIDGET_SIZE = { width: 238, height: 423 } as const;
+
 export const runtimeConfigSchema = z.object({
   apiUrl: z.string().min(1),
   region: z.string().min(1),
@@ -18,7 +30,11 @@ export const runtimeConfigSchema = z.object({
     email: z.string(),
   }),
   privacyUrl: z.string().default('/privacy'),
-  voiceWidgetProjectId: z.string().nullable().default(null),
+  /**
+   * The third-party voice assistant of the home page (spec 000: 238 x 423 px, project id,
+   * colour, ball size). Null (as locally): nothing is loaded.
+   */
+  voiceWidget: voiceWidgetSchema.nullable().default(null),
   /** only locally: the mail viewer */
   mailViewerUrl: z.string().url().optional(),
 });

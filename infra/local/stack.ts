@@ -193,7 +193,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       cognitoEndpoint: cognito.url,
       company: DEFAULT_COMPANY,
       privacyUrl: '/privacy',
-      voiceWidgetProjectId: null,
+      voiceWidget: null,
       mailViewerUrl: ses.url,
     };
 

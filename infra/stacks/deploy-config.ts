@@ -1,6 +1,6 @@
 import type { Construct } from 'constructs';
 import { z } from 'zod';
-import { DEFAULT_COMPANY, type RuntimeConfig } from '../../functions/domain/runtime-config';
+import { DEFAULT_COMPANY, voiceWidgetSchema, type RuntimeConfig, type VoiceWidgetConfig } from '../../functions/domain/runtime-config';
 
 /**
  * Deploy-time settings, read once from CDK context (`cdk.json` "context" or `-c key=value`)
@@ -25,7 +25,8 @@ const contextSchema = z.object({
     })
     .partial()
     .default({}),
-  voiceWidgetProjectId: z.string().min(1).nullable().default(null),
+  /** `-c voiceWidget='{"projectId":"...","scriptUrl":"https://..."}'` */
+  voiceWidget: voiceWidgetSchema.nullable().default(null),
 });
 
 export interface DeployConfig {
@@ -36,7 +37,7 @@ export interface DeployConfig {
   backofficeEmail: string;
   tokenTtlDays: number;
   company: RuntimeConfig['company'];
-  voiceWidgetProjectId: string | null;
+  voiceWidget: VoiceWidgetConfig | null;
 }
 
 export const CONTEXT_KEYS = [
@@ -47,7 +48,7 @@ export const CONTEXT_KEYS = [
   'backofficeEmail',
   'tokenTtlDays',
   'company',
-  'voiceWidgetProjectId',
+  'voiceWidget',
 ] as const;
 
 /** Without appUrl or a custom domain, the product's own domain. */
@@ -58,7 +59,7 @@ export function readDeployConfig(scope: Construct): DeployConfig {
   for (const key of CONTEXT_KEYS) {
     let value: unknown = scope.node.tryGetContext(key);
     // `-c company='{"name":...}'` arrives as a string
-    if (key === 'company' && typeof value === 'string') value = JSON.parse(value);
+    if ((key === 'company' || key === 'voiceWidget') && typeof value === 'string') value = JSON.parse(value);
     if (value !== undefined && value !== '') raw[key] = value;
   }
   const parsed = contextSchema.safeParse(raw);
@@ -78,7 +79,7 @@ export function readDeployConfig(scope: Construct): DeployConfig {
     backofficeEmail: c.backofficeEmail,
     tokenTtlDays: c.tokenTtlDays,
     company: { ...DEFAULT_COMPANY, ...c.company },
-    voiceWidgetProjectId: c.voiceWidgetProjectId,
+    voiceWidget: c.voiceWidget,
   };
 }
 

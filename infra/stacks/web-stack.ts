@@ -151,7 +151,7 @@ export class WebStack extends Stack {
       userPoolClientId: props.userPoolClient.userPoolClientId,
       company: config.company,
       privacyUrl: '/privacy',
-      voiceWidgetProjectId: config.voiceWidgetProjectId,
+      voiceWidget: config.voiceWidget,
     } satisfies RuntimeConfig);
 
     this.deploySite(props.webDistPath);

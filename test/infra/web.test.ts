@@ -96,7 +96,7 @@ describe('web stack', () => {
       DistributionPaths: ['/*'],
     });
     const config = runtimeConfigSchema.parse(stacks.web.runtimeConfig);
-    expect(config).toMatchObject({ apiUrl: '/api', privacyUrl: '/privacy', voiceWidgetProjectId: null, company: DEFAULT_COMPANY });
+    expect(config).toMatchObject({ apiUrl: '/api', privacyUrl: '/privacy', voiceWidget: null, company: DEFAULT_COMPANY });
     expect(stacks.web.resolve(config.userPoolId)).toEqual({ 'Fn::ImportValue': expect.stringMatching(/^OpzioneCasaAuth:.*UserPool/) });
     expect(stacks.web.resolve(config.userPoolClientId)).toEqual({ 'Fn::ImportValue': expect.stringMatching(/^OpzioneCasaAuth:.*WebClient/) });
     expect(stacks.web.resolve(config.region)).toEqual({ Ref: 'AWS::Region' });
@@ -117,7 +117,7 @@ describe('web stack with a built SPA and context', () => {
       webDistPath: dist,
       context: {
         company: { name: 'Casa Prova S.r.l.' },
-        voiceWidgetProjectId: 'vw-123',
+        voiceWidget: { projectId: 'vw-123', scriptUrl: 'https://widget.example.test/voice.js' },
         domainName: 'www.example.test',
         certificateArn: 'arn:aws:acm:us-east-1:123456789012:certificate/abc',
       },
@@ -144,7 +144,7 @@ describe('web stack with a built SPA and context', () => {
 
   it('takes company data and the voice widget from context', () => {
     expect(stacks.web.runtimeConfig.company).toEqual({ ...DEFAULT_COMPANY, name: 'Casa Prova S.r.l.' });
-    expect(stacks.web.runtimeConfig.voiceWidgetProjectId).toBe('vw-123');
+    expect(stacks.web.runtimeConfig.voiceWidget).toEqual({ projectId: 'vw-123', scriptUrl: 'https://widget.example.test/voice.js', color: '#ff6603', ballSize: 64 });
   });
 
   it('serves the custom domain with its certificate and TLS 1.2, and uses it as APP_URL', () => {
@@ -170,7 +170,7 @@ describe('deploy configuration', () => {
       backofficeEmail: 'backoffice@opzionecasa.it',
       tokenTtlDays: 30,
       company: DEFAULT_COMPANY,
-      voiceWidgetProjectId: null,
+      voiceWidget: null,
     });
   });
 
