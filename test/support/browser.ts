@@ -7,7 +7,8 @@ import { expect } from 'vitest';
 
 const require = createRequire(import.meta.url);
 
-export async function launchBrowser(): Promise<Browser> {
+/** `args`: extra Chromium switches (e.g. the fake camera of test/e2e/kyc.test.ts). */
+export async function launchBrowser(args: string[] = []): Promise<Browser> {
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     headless: true,
@@ -20,6 +21,7 @@ export async function launchBrowser(): Promise<Browser> {
       '--disable-component-update',
       '--disable-sync',
       '--disable-dev-shm-usage',
+      ...args,
     ],
   });
 }

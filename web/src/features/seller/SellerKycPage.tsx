@@ -1,10 +1,331 @@
-import { ComingSoon } from '../placeholder/ComingSoon';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useSearchParams } from 'react-router-dom';
+import { toast } from 'sonner';
+import { AlertTriangle, CheckCircle2, Circle, Home, Lock, MapPin, PartyPopper, RotateCcw, ShieldCheck } from 'lucide-react';
+import { formatDecimal } from '@domain/format';
+import { LOW_CONFIDENCE } from '@domain/identity';
+import { KYC_MESSAGES, type CoOwnerKycState, type KycStep, type SellerKycState } from '@domain/onboarding/kyc';
+import { Badge, Button, ButtonLink, Card, ErrorState, LoadingState } from '@/components/ui';
+import { isApiError } from '@/lib/api';
+import { usePageTitle } from '@/lib/use-page-title';
+import { getIdentity, getKyc, kycKeys } from './kyc/api';
+import { CoOwnersStep } from './kyc/CoOwnersStep';
+import { DelegationsStep } from './kyc/DelegationsStep';
+import { IdentityDialog } from './kyc/IdentityDialog';
+import { OptionStep } from './kyc/OptionStep';
 
+export const KYC_LOAD_ERROR = 'Errore nel caricamento dei dati';
+export const KYC_INVALID_LINK = 'Link non valido o scaduto';
+
+/** /seller-kyc?token= (guard: token and session, RequireInvitationSession): the seller's onboarding. */
 export default function SellerKycPage() {
   return (
-    <ComingSoon
-      title="Completa la tua pratica"
-      subtitle="Verifica dell'identità, comproprietari, deleghe e firma dell'opzione di acquisto."
-    />
+    <div className="mx-auto w-full max-w-4xl px-4 py-6 sm:px-6 sm:py-10">
+      <KycContent />
+    </div>
+  );
+}
+
+function KycContent() {
+  usePageTitle('Completa la tua pratica');
+  const [params] = useSearchParams();
+  const token = params.get('token')?.trim() ?? '';
+  const query = useQuery({
+    queryKey: kycKeys.byToken(token),
+    queryFn: ({ signal }) => getKyc(token, signal),
+    enabled: Boolean(token),
+    retry: (count, err) => !isApiError(err, 404) && !isApiError(err, 400) && count < 2,
+  });
+  const notFound = isApiError(query.error, 404) || isApiError(query.error, 400);
+  const toasted = useRef(false);
+  useEffect(() => {
+    if (notFound && !toasted.current) {
+      toasted.current = true;
+      toast.error(KYC_MESSAGES.tokenNotFound);
+    }
+  }, [notFound]);
+
+  if (query.isPending) return <LoadingState label="Caricamento della pratica..." />;
+  if (notFound) return <InvalidLink />;
+  if (query.isError) return <ErrorState title={KYC_LOAD_ERROR} error={query.error} onRetry={() => void query.refetch()} testId="kyc-error" />;
+  const state = query.data;
+  if (state.role === 'coOwner') return <CoOwnerView state={state} />;
+  return <OwnerView state={state} reloading={query.isFetching} onReload={() => void query.refetch()} />;
+}
+
+function InvalidLink() {
+  return (
+    <Card className="mx-auto max-w-md p-6 text-center" data-testid="kyc-invalid">
+      <AlertTriangle aria-hidden="true" className="mx-auto size-10 text-amber-600" />
+      <h1 className="mt-3 text-xl font-bold text-brand-navy">{KYC_INVALID_LINK}</h1>
+      <p className="mt-2 text-slate-700">Controlla il link ricevuto via email o contatta il tuo agente.</p>
+      <ButtonLink to="/" className="mt-4">
+        <Home aria-hidden="true" className="size-4" />
+        Home
+      </ButtonLink>
+    </Card>
+  );
+}
+
+function Welcome({ firstName, address, city }: { firstName?: string; address: string; city: string | null }) {
+  return (
+    <div>
+      <h1 className="text-2xl font-bold sm:text-3xl" data-testid="kyc-welcome">
+        {firstName ? `Benvenuto, ${firstName}` : 'Benvenuto'}
+      </h1>
+      <p className="mt-2 flex items-start gap-2 text-slate-700" data-testid="kyc-address">
+        <MapPin aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
+        <span>
+          {address}
+          {city ? `, ${city}` : ''}
+        </span>
+      </p>
+    </div>
+  );
+}
+
+const STATUS_LABEL: Record<KycStep['status'], string> = { done: 'Completato', todo: 'Da completare', locked: 'Bloccato' };
+
+function ProgressList({ steps }: { steps: KycStep[] }) {
+  const done = steps.filter((s) => s.status === 'done').length;
+  return (
+    <nav aria-label="Avanzamento della pratica">
+      <p className="mb-2 text-sm text-slate-700">
+        {done} di {steps.length} passaggi completati
+      </p>
+      <ol className="grid gap-2 sm:grid-cols-2 lg:grid-cols-4" data-testid="kyc-progress">
+        {steps.map((s) => (
+          <li
+            key={s.id}
+            className="flex items-center gap-2 rounded-lg border border-slate-200 bg-white p-3 text-sm"
+            aria-current={s.status === 'todo' ? 'step' : undefined}
+            data-testid={`kyc-progress-${s.id}`}
+            data-status={s.status}
+          >
+            {s.status === 'done' ? (
+              <CheckCircle2 aria-hidden="true" className="size-5 shrink-0 text-green-700" />
+            ) : s.status === 'locked' ? (
+              <Lock aria-hidden="true" className="size-5 shrink-0 text-slate-400" />
+            ) : (
+              <Circle aria-hidden="true" className="size-5 shrink-0 text-brand-navy" />
+            )}
+            <span className="font-medium text-slate-800">
+              {s.number}. {s.title}
+            </span>
+            <span className="sr-only">: {STATUS_LABEL[s.status]}</span>
+          </li>
+        ))}
+      </ol>
+    </nav>
+  );
+}
+
+function StepCard({ step, children, summary }: { step: KycStep; children?: ReactNode; summary?: ReactNode }) {
+  const headingId = `kyc-step-${step.id}-title`;
+  return (
+    <Card className="p-4 sm:p-6" aria-labelledby={headingId} role="region" data-testid={`kyc-step-${step.id}`} data-status={step.status}>
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <h2 id={headingId} className="text-lg font-bold text-brand-navy">
+          Passo {step.number}: {step.title}
+        </h2>
+        <Badge variant={step.status === 'done' ? 'success' : step.status === 'todo' ? 'warning' : 'secondary'}>{STATUS_LABEL[step.status]}</Badge>
+      </div>
+      <div className="mt-4">
+        {step.status === 'locked' ? <p className="text-sm text-slate-600">Completa prima i passaggi precedenti per sbloccare questo passo.</p> : step.status === 'done' && summary ? summary : children}
+      </div>
+    </Card>
+  );
+}
+
+function OwnerView({ state, reloading, onReload }: { state: SellerKycState; reloading: boolean; onReload: () => void }) {
+  const queryClient = useQueryClient();
+  const [identityOpen, setIdentityOpen] = useState(false);
+  const [editing, setEditing] = useState<'coOwners' | 'delegations' | null>(null);
+  const propertyId = state.property.id;
+  const identityVerified = state.identity?.status === 'verified';
+  const identityQuery = useQuery({
+    queryKey: [...kycKeys.all, 'identity', propertyId],
+    queryFn: ({ signal }) => getIdentity(propertyId, signal),
+    enabled: identityVerified,
+  });
+  const verifiedName = identityQuery.data?.identity?.fullName ?? null;
+
+  const refresh = () => {
+    void queryClient.invalidateQueries({ queryKey: kycKeys.all });
+    void queryClient.invalidateQueries({ queryKey: ['seller', 'properties'] });
+  };
+  const step = (id: KycStep['id']) => state.steps.find((s) => s.id === id);
+  const identityStep = step('identity');
+  const coOwnersStep = step('coOwners');
+  const delegationsStep = step('delegations');
+  const optionStep = step('option');
+
+  return (
+    <div className="space-y-6" data-testid="kyc-page">
+      <Welcome firstName={state.property.firstName} address={state.property.address} city={state.property.city} />
+      <ProgressList steps={state.steps} />
+
+      {state.complete && state.completionMessage && (
+        <Card className="border-green-200 bg-green-50 p-4 sm:p-6" role="status" data-testid="kyc-complete">
+          <div className="flex items-start gap-3">
+            <PartyPopper aria-hidden="true" className="size-8 shrink-0 text-green-700" />
+            <div>
+              <h2 className="text-lg font-bold text-green-900">Pratica completata</h2>
+              <p className="mt-1 text-green-900">{state.completionMessage}</p>
+            </div>
+          </div>
+        </Card>
+      )}
+
+      {identityStep && (
+        <StepCard
+          step={identityStep}
+          summary={
+            <div className="space-y-2 text-sm" data-testid="identity-summary">
+              <p className="flex items-center gap-2 text-slate-800">
+                <ShieldCheck aria-hidden="true" className="size-5 text-green-700" />
+                Identità verificata{state.identity ? ` (corrispondenza ${formatDecimal(state.identity.confidence)}%)` : ''}.
+              </p>
+              {state.identity && state.identity.confidence < LOW_CONFIDENCE && (
+                <p className="rounded-md bg-amber-50 p-2 text-amber-900" data-testid="identity-low-confidence">
+                  <strong>Attenzione</strong>: corrispondenza bassa ({formatDecimal(state.identity.confidence)}%), la verifica potrebbe essere controllata manualmente.
+                </p>
+              )}
+            </div>
+          }
+        >
+          <div className="space-y-3">
+            <p className="text-sm text-slate-700">Scatta una foto del tuo volto e del tuo documento d&apos;identità: li confronteremo automaticamente.</p>
+            {state.identity?.status === 'rejected' && (
+              <div role="alert" className="rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-800" data-testid="identity-rejected">
+                <p className="font-semibold">Verifica non riuscita</p>
+                <p>{state.identity.reason || 'La foto del volto non corrisponde al documento o i dati non sono validi.'}</p>
+              </div>
+            )}
+            <Button onClick={() => setIdentityOpen(true)} data-testid="identity-open">
+              <ShieldCheck aria-hidden="true" className="size-4" />
+              {state.identity?.status === 'rejected' ? 'Riprova la verifica' : 'Verifica identità'}
+            </Button>
+          </div>
+        </StepCard>
+      )}
+
+      {coOwnersStep && (
+        <StepCard
+          step={coOwnersStep}
+          summary={
+            editing === 'coOwners' ? undefined : (
+              <div className="space-y-3 text-sm" data-testid="coowners-summary">
+                {state.coOwners.length ? (
+                  <ul className="space-y-2">
+                    {state.coOwners.map((c) => (
+                      <li key={c.id} className="flex flex-wrap items-center gap-2">
+                        <span className="font-medium text-slate-800">{c.fullName}</span>
+                        <span className="text-slate-600">
+                          {c.email} · {formatDecimal(c.share)}%
+                        </span>
+                        {c.badge && <Badge variant={c.badge === 'Verificato' ? 'success' : 'secondary'}>{c.badge}</Badge>}
+                      </li>
+                    ))}
+                  </ul>
+                ) : (
+                  <p className="text-slate-700">Proprietà singola: nessun comproprietario.</p>
+                )}
+                <Button variant="outline" size="sm" onClick={() => setEditing('coOwners')}>
+                  Modifica
+                </Button>
+              </div>
+            )
+          }
+        >
+          <CoOwnersStep
+            propertyId={propertyId}
+            coOwners={state.coOwners}
+            singleOwner={state.singleOwner}
+            onChanged={() => {
+              setEditing(null);
+              refresh();
+            }}
+          />
+        </StepCard>
+      )}
+
+      {delegationsStep && (
+        <StepCard
+          step={delegationsStep}
+          summary={
+            editing === 'delegations' ? undefined : (
+              <div className="space-y-3 text-sm" data-testid="delegations-summary">
+                <ul className="space-y-1">
+                  {state.delegations.map((d) => (
+                    <li key={d.type} className="flex items-center gap-2">
+                      <CheckCircle2 aria-hidden="true" className="size-4 text-green-700" />
+                      {d.label} · {d.municipality} ({d.province})
+                    </li>
+                  ))}
+                </ul>
+                <Button variant="outline" size="sm" onClick={() => setEditing('delegations')}>
+                  Gestisci deleghe
+                </Button>
+              </div>
+            )
+          }
+        >
+          <DelegationsStep
+            propertyId={propertyId}
+            delegations={state.delegations}
+            canComplete={state.canCompleteDelegations}
+            defaultProvince={state.property.province}
+            defaultMunicipality={state.property.city}
+            verifiedName={verifiedName}
+            onChanged={() => {
+              // stay open until 'Completa Fase' or 'Salva e Chiudi'
+              setEditing('delegations');
+              refresh();
+            }}
+            onDone={() => {
+              setEditing(null);
+              if (state.canCompleteDelegations) toast.success('Fase completata', { description: 'Tutte le deleghe sono firmate.' });
+              else toast.info('Deleghe salvate', { description: 'Carica tutte le deleghe firmate per completare questa fase' });
+              refresh();
+            }}
+          />
+        </StepCard>
+      )}
+
+      {optionStep && state.option && (
+        <StepCard step={optionStep}>
+          <OptionStep propertyId={propertyId} option={state.option} onChanged={onReload} reloading={reloading} />
+        </StepCard>
+      )}
+
+      {!state.option && (
+        <div className="flex flex-col items-start gap-2 rounded-lg border border-dashed border-slate-300 p-4 text-sm text-slate-700 sm:flex-row sm:items-center sm:justify-between">
+          <p>L&apos;opzione di acquisto comparirà qui quando il nostro team l&apos;avrà preparata.</p>
+          <Button variant="outline" size="sm" onClick={onReload} loading={reloading} data-testid="kyc-reload">
+            <RotateCcw aria-hidden="true" className="size-4" />
+            Ricarica
+          </Button>
+        </div>
+      )}
+
+      <IdentityDialog open={identityOpen} onClose={() => setIdentityOpen(false)} propertyId={propertyId} onVerified={refresh} />
+    </div>
+  );
+}
+
+function CoOwnerView({ state }: { state: CoOwnerKycState }) {
+  return (
+    <div className="space-y-6" data-testid="kyc-coowner">
+      <Welcome firstName={state.coOwner.fullName.split(/\s+/)[0]} address={state.property.address} city={state.property.city} />
+      <ProgressList steps={state.steps} />
+      <Card className="p-4 sm:p-6">
+        <p className="text-slate-700">
+          Sei stato indicato come comproprietario con una quota del {formatDecimal(state.coOwner.share)}%.
+          {state.coOwner.badge === 'Verificato' ? ' La tua identità è verificata.' : ' Ti contatteremo per la verifica della tua identità.'}
+        </p>
+      </Card>
+    </div>
   );
 }

@@ -1,0 +1,296 @@
+/**
+ * /seller-kyc?token= in Chromium with a fake camera (a face photo as a one-frame MJPEG): a
+ * fresh seller with a submitted property completes the identity check (face from the
+ * camera, document front and back by file upload), skips the co-owners, generates a
+ * delegation, downloads it and uploads a signed PDF; then the admin creates the purchase
+ * option through the API and the seller signs it; the completion card shows. axe at
+ * desktop and at 390 px (screenshots in /tmp/kyc-*.png).
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { ddb } from '../../functions/lib/aws/ddb';
+import { keys } from '../../functions/lib/keys';
+import { fiscalCodeCheckChar } from '../../functions/domain/onboarding/rules';
+import { COMPLETION_MESSAGES } from '../../functions/domain/onboarding/rules';
+import { expectAccessible, launchBrowser, signedInContext, toastWith } from '../support/browser';
+import { documentFront, facePhoto } from '../support/faces';
+import { api, signUp, stack, tokenForRole, uniqueEmail, useStackEnv } from '../support/helpers';
+import { apiFrom, fullBody, newClientIp, newId, pngBytes, upload } from '../support/submission';
+
+const web = () => stack().webUrl!;
+const TABLE = () => stack().env.TABLE_NAME!;
+const PASSWORD = 'segreta1';
+const PHONE = { width: 390, height: 844 };
+const DIR = '/tmp/kyc-e2e';
+const CAMERA_FILE = `${DIR}/face.mjpeg`;
+const FISCAL_CODE = (() => {
+  const first = 'RSSMRA80A01H501';
+  return first + fiscalCodeCheckChar(first);
+})();
+const SIGNED_PDF = Buffer.from('%PDF-1.4\n1 0 obj<</Type/Catalog>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n');
+
+let browser: Browser;
+
+/** A wizard submission linked to the seller (as the invitation claim does); answers its id and token. */
+async function linkedProperty(userId: string): Promise<{ id: string; token: string }> {
+  const id = newId();
+  const ip = newClientIp();
+  const roomId = newId();
+  const form = await upload(ip, id, roomId, 'soggiorno.png', 'image/png', pngBytes(4, 4));
+  const res = await apiFrom(ip, 'POST', '/properties', {
+    ...fullBody(id, [{ id: roomId, type: 'soggiorno', media: [{ key: form.key }] }]),
+    firstName: 'Mario',
+    address: 'Via Carlo Goldoni 7',
+    city: 'Milano',
+    province: 'MI',
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  const item = (await ddb().send(new GetCommand({ TableName: TABLE(), Key: keys.property(id), ConsistentRead: true }))).Item!;
+  const index = keys.sellerIndex(userId, item.createdAt as string);
+  await ddb().send(
+    new UpdateCommand({
+      TableName: TABLE(),
+      Key: keys.property(id),
+      UpdateExpression: 'SET userId = :u, gsi1pk = :pk, gsi1sk = :sk',
+      ExpressionAttributeValues: { ':u': userId, ':pk': index.gsi1pk, ':sk': index.gsi1sk },
+    }),
+  );
+  return { id, token: item.invitationToken as string };
+}
+
+async function closeOtherPages(page: Page) {
+  for (const p of page.context().pages()) if (p !== page) await p.close().catch(() => undefined);
+}
+
+const step = (page: Page, id: string) => page.getByTestId(`kyc-step-${id}`);
+
+beforeAll(async () => {
+  useStackEnv();
+  mkdirSync(DIR, { recursive: true });
+  // one 640x480 JPEG frame is a valid MJPEG stream for Chromium's fake capture device
+  const frame = await sharp(facePhoto('person-a')).resize(640, 480, { fit: 'contain', background: '#dde3ea' }).jpeg({ quality: 92 }).toBuffer();
+  writeFileSync(CAMERA_FILE, frame);
+  writeFileSync(`${DIR}/front.jpg`, await documentFront('person-a'));
+  writeFileSync(`${DIR}/back.jpg`, facePhoto('person-a'));
+  writeFileSync(`${DIR}/face-a.jpg`, facePhoto('person-a'));
+  writeFileSync(`${DIR}/front-b.jpg`, await documentFront('person-b'));
+  browser = await launchBrowser(['--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', `--use-file-for-fake-video-capture=${CAMERA_FILE}`]);
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+describe('/seller-kyc', () => {
+  it('an unknown token: toast and the invalid-link screen', async () => {
+    const email = uniqueEmail('e2e.kyc');
+    await signUp({ email, password: PASSWORD, name: 'Giulia Bianchi', userType: 'venditore' });
+    const context = await signedInContext(browser, web(), { email, password: PASSWORD }, '/seller-dashboard');
+    const page = await context.newPage();
+    await page.goto(`${web()}/seller-kyc?token=${'x'.repeat(32)}`);
+    await toastWith(page, 'Proprietà non trovata o link scaduto').waitFor();
+    await page.getByRole('heading', { name: 'Link non valido o scaduto' }).waitFor();
+    await page.getByTestId('kyc-invalid').getByRole('link', { name: 'Home' }).waitFor();
+    await context.close();
+  });
+
+  it('identity by camera, co-owners skipped, a signed delegation, then the option signed', async () => {
+    const email = uniqueEmail('e2e.kyc');
+    const res = await signUp({ email, password: PASSWORD, name: 'Mario Rossi', userType: 'venditore' });
+    const { id, token } = await linkedProperty(res.UserSub!);
+    expect(token).toBeTruthy();
+
+    const context = await signedInContext(browser, web(), { email, password: PASSWORD }, '/seller-dashboard');
+    await context.grantPermissions(['camera'], { origin: web() });
+    const page = await context.newPage();
+    page.setDefaultTimeout(30_000);
+    await page.goto(`${web()}/seller-kyc?token=${token}`);
+    page.on('console', (m) => m.type() === 'error' && console.log('[browser]', m.text()));
+    await page.locator('[data-testid="kyc-page"], [data-testid="kyc-error"], [data-testid="kyc-invalid"]').first().waitFor();
+    if (!(await page.getByTestId('kyc-page').isVisible())) throw new Error(`kyc page: ${await page.locator('main').innerText()}`);
+
+    // welcome, 3 steps (no option yet), step 1 open, the others locked
+    await page.getByTestId('kyc-welcome').getByText('Benvenuto, Mario').waitFor();
+    expect(await page.getByTestId('kyc-address').textContent()).toContain('Via Carlo Goldoni 7, Milano');
+    expect(await page.getByTestId('kyc-progress').locator('li').count()).toBe(3);
+    expect(await step(page, 'identity').getAttribute('data-status')).toBe('todo');
+    expect(await step(page, 'coOwners').getAttribute('data-status')).toBe('locked');
+    await expectAccessible(page);
+
+    // 390 px: the first step and the identity dialog
+    const phoneStart = await context.newPage();
+    await phoneStart.setViewportSize(PHONE);
+    await phoneStart.goto(`${web()}/seller-kyc?token=${token}`);
+    await phoneStart.getByTestId('kyc-page').waitFor();
+    await expectAccessible(phoneStart);
+    await phoneStart.screenshot({ path: '/tmp/kyc-390-start.png', fullPage: true });
+    await phoneStart.getByTestId('identity-open').click();
+    await phoneStart.getByTestId('identity-dialog').waitFor();
+    await expectAccessible(phoneStart);
+    await phoneStart.screenshot({ path: '/tmp/kyc-390-identity.png' });
+    await phoneStart.close();
+
+    // 1. identity: face from the fake camera, document by file upload
+    await page.getByTestId('identity-open').click();
+    const dialog = page.getByTestId('identity-dialog');
+    await dialog.getByTestId('identity-face-camera-open').click();
+    await dialog.getByTestId('identity-face-camera-shoot').click({ timeout: 20_000 });
+    await dialog.getByTestId('identity-face-preview').waitFor();
+    expect(await dialog.getByTestId('identity-document-type').inputValue()).toBe('carta_identita');
+    // missing data: the toast
+    await page.getByTestId('identity-submit').click();
+    await toastWith(page, 'Dati mancanti').waitFor();
+    await dialog.getByTestId('identity-front-file').setInputFiles(`${DIR}/front.jpg`);
+    await dialog.getByTestId('identity-back-file').setInputFiles(`${DIR}/back.jpg`);
+    await dialog.getByTestId('identity-document-number').fill('CA12345AB');
+    await dialog.getByTestId('identity-full-name').fill('Mario Rossi');
+    await dialog.getByTestId('identity-confirm').waitFor();
+    await expectAccessible(page);
+    await page.getByTestId('identity-submit').click();
+    await step(page, 'identity').and(page.locator('[data-status="done"]')).waitFor({ timeout: 60_000 });
+
+    // 2. co-owners: skip
+    await step(page, 'coOwners').getByTestId('coowner-add').click();
+    await step(page, 'coOwners').getByTestId('coowner-share').fill('60');
+    await step(page, 'coOwners').getByTestId('coowner-total').getByText('La somma delle quote è 60% (dovrebbe essere 100%)').waitFor();
+    expect(await step(page, 'coOwners').getByTestId('coowner-send').isDisabled()).toBe(true);
+    await step(page, 'coOwners').getByRole('button', { name: 'Salta (Proprietà Singola)' }).click();
+    await step(page, 'coOwners').and(page.locator('[data-status="done"]')).waitFor();
+
+    // 3. delegations: the verified name is reused and locked
+    const delegations = step(page, 'delegations');
+    expect(await delegations.getByTestId('delegation-name').inputValue()).toBe('Mario Rossi');
+    expect(await delegations.getByTestId('delegation-name').getAttribute('readonly')).not.toBeNull();
+    expect(await delegations.getByTestId('delegation-province').inputValue()).toBe('MI');
+    await delegations.getByTestId('delegation-type-catasto').check();
+    await delegations.getByTestId('delegation-fiscal-code').fill(FISCAL_CODE.toLowerCase());
+    expect(await delegations.getByTestId('delegation-fiscal-code').inputValue()).toBe(FISCAL_CODE);
+    await delegations.getByTestId('delegation-generate').click();
+    await delegations.getByTestId('delegation-catasto').waitFor();
+    await delegations.getByTestId('delegation-hint').getByText('Carica tutte le deleghe firmate per completare questa fase').waitFor();
+    await page.setViewportSize(PHONE);
+    await expectAccessible(page);
+    await delegations.screenshot({ path: '/tmp/kyc-390-delegations.png' });
+    await page.setViewportSize({ width: 1280, height: 900 });
+    // the presigned GET of the generated PDF opens in a new tab
+    const pdfRequest = context.waitForEvent('request', { predicate: (r) => r.url().includes(`${id}/delegations/catasto`) });
+    await delegations.getByTestId('delegation-catasto-download').click();
+    await pdfRequest;
+    await closeOtherPages(page);
+    await delegations.getByTestId('delegation-catasto-upload').setInputFiles({ name: 'delega-firmata.pdf', mimeType: 'application/pdf', buffer: SIGNED_PDF });
+    await toastWith(page, 'Delega firmata caricata').waitFor();
+    await delegations.getByTestId('delegation-complete').click();
+    await step(page, 'delegations').and(page.locator('[data-status="done"]')).waitFor();
+
+    // without an option: the completion card with the first text
+    await page.getByTestId('kyc-complete').getByText(COMPLETION_MESSAGES.noOption).waitFor();
+    await page.screenshot({ path: '/tmp/kyc-desktop-no-option.png', fullPage: true });
+
+    // the admin creates the option; the 4th step appears
+    const admin = await tokenForRole('admin');
+    const created = await api('POST', `/admin/properties/${id}/option`, {
+      token: admin,
+      body: { propertyValue: 300_000, hasKeys: false, agentCommissionPercentage: 3, minAgentCommissionPercentage: 2, salePricePercentage: 10, minMonthlySlots: 4 },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    await page.reload();
+    await step(page, 'option').waitFor();
+    expect(await page.getByTestId('kyc-progress').locator('li').count()).toBe(4);
+    const option = step(page, 'option');
+    // the document may still be in preparation: 'Ricarica' until it is ready
+    for (let i = 0; i < 20 && (await option.getByTestId('option-pending').isVisible()); i++) {
+      await option.getByTestId('option-reload').click();
+      await page.waitForTimeout(1_000);
+    }
+    const optionRequest = context.waitForEvent('request', { predicate: (r) => r.url().includes(`${id}/`) && /option/i.test(r.url()) });
+    await option.getByTestId('option-download').click();
+    await optionRequest;
+    await closeOtherPages(page);
+    await option.getByTestId('option-upload').setInputFiles({ name: 'opzione-firmata.pdf', mimeType: 'application/pdf', buffer: SIGNED_PDF });
+    await option.getByTestId('option-confirm').click();
+    await option.getByTestId('option-signed').getByText('Firmata').waitFor();
+    await page.getByTestId('kyc-complete').getByText(COMPLETION_MESSAGES.optionSigned).waitFor();
+    await expectAccessible(page);
+    await page.screenshot({ path: '/tmp/kyc-desktop.png', fullPage: true });
+
+    // 390 px
+    const phone = await context.newPage();
+    await phone.setViewportSize(PHONE);
+    await phone.goto(`${web()}/seller-kyc?token=${token}`);
+    await phone.getByTestId('kyc-complete').waitFor();
+    await expectAccessible(phone);
+    await phone.screenshot({ path: '/tmp/kyc-390.png', fullPage: true });
+    await context.close();
+  });
+  it('camera refused, then a document of another person: Verifica non riuscita with the reason', async () => {
+    const email = uniqueEmail('e2e.kyc');
+    const res = await signUp({ email, password: PASSWORD, name: 'Luca Verdi', userType: 'venditore' });
+    const { token } = await linkedProperty(res.UserSub!);
+    const context = await signedInContext(browser, web(), { email, password: PASSWORD }, '/seller-dashboard');
+    // this seller's camera is refused
+    await context.addInitScript(() => {
+      navigator.mediaDevices.getUserMedia = () => Promise.reject(new DOMException('Permission denied', 'NotAllowedError'));
+    });
+    const page = await context.newPage();
+    page.setDefaultTimeout(30_000);
+    await page.goto(`${web()}/seller-kyc?token=${token}`);
+    await page.getByTestId('identity-open').click();
+    const dialog = page.getByTestId('identity-dialog');
+    await dialog.getByTestId('identity-face-camera-open').click();
+    await toastWith(page, 'Impossibile accedere alla fotocamera: Permission denied. Verifica i permessi.').waitFor();
+    // the camera mode closes
+    await dialog.getByTestId('identity-face-camera-open').waitFor();
+    await dialog.getByTestId('identity-face-file').setInputFiles(`${DIR}/face-a.jpg`);
+    await dialog.getByTestId('identity-document-type').selectOption('passaporto');
+    await dialog.getByTestId('identity-front-file').setInputFiles(`${DIR}/front-b.jpg`);
+    await dialog.getByTestId('identity-back-file').setInputFiles(`${DIR}/front-b.jpg`);
+    // the number is required
+    await dialog.getByTestId('identity-document-number').focus();
+    await dialog.getByTestId('identity-document-number').blur();
+    await dialog.getByText('Il numero del documento è obbligatorio').waitFor();
+    await dialog.getByTestId('identity-document-number').fill('YA1234567');
+    await page.getByTestId('identity-submit').click();
+    await dialog.getByTestId('identity-failure').getByText('Verifica non riuscita').waitFor({ timeout: 60_000 });
+    expect(await dialog.getByTestId('identity-failure').textContent()).toContain('Il volto non corrisponde alla foto del documento');
+    await toastWith(page, 'Verifica non riuscita').waitFor();
+    await expectAccessible(page);
+    await context.close();
+  });
+
+  it('co-owners: shares must total 100, invitations sent, badges', async () => {
+    const email = uniqueEmail('e2e.kyc');
+    const res = await signUp({ email, password: PASSWORD, name: 'Anna Neri', userType: 'venditore' });
+    const { id, token } = await linkedProperty(res.UserSub!);
+    // identity already verified: the co-owners step is open
+    await ddb().send(new PutCommand({ TableName: TABLE(), Item: { ...keys.identity(id), entity: 'identity', status: 'verified', confidence: 88, reason: 'Identità verificata', documentType: 'carta_identita' } }));
+    const context = await signedInContext(browser, web(), { email, password: PASSWORD }, '/seller-dashboard');
+    const page = await context.newPage();
+    page.setDefaultTimeout(30_000);
+    await page.setViewportSize(PHONE);
+    await page.goto(`${web()}/seller-kyc?token=${token}`);
+    const card = step(page, 'coOwners');
+    expect(await card.getAttribute('data-status')).toBe('todo');
+    await card.getByTestId('coowner-add').click();
+    await card.getByTestId('coowner-add').click();
+    const rows = card.getByTestId('coowner-row');
+    await rows.nth(0).getByTestId('coowner-email').fill(uniqueEmail('e2e.coprop'));
+    await rows.nth(0).getByTestId('coowner-name').fill('Paolo Neri');
+    await rows.nth(0).getByTestId('coowner-share').fill('50');
+    await rows.nth(1).getByTestId('coowner-email').fill(uniqueEmail('e2e.coprop'));
+    await rows.nth(1).getByTestId('coowner-name').fill('Sara Neri');
+    await rows.nth(1).getByTestId('coowner-share').fill('30');
+    await card.getByText('La somma delle quote è 80% (dovrebbe essere 100%)').waitFor();
+    expect(await card.getByTestId('coowner-send').isDisabled()).toBe(true);
+    await expectAccessible(page);
+    await rows.nth(1).getByTestId('coowner-share').fill('50');
+    await card.getByRole('button', { name: 'Invia inviti' }).click();
+    await card.and(page.locator('[data-status="done"]')).waitFor();
+    const summary = card.getByTestId('coowners-summary');
+    expect(await summary.getByText('Invito inviato').count()).toBe(2);
+    await expectAccessible(page);
+    await page.screenshot({ path: '/tmp/kyc-390-coowners.png', fullPage: true });
+    await context.close();
+  });
+});

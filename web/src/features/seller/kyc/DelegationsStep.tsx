@@ -1,0 +1,266 @@
+import { useEffect, useState } from 'react';
+import { CheckCircle2, Download, FileSignature } from 'lucide-react';
+import { toast } from 'sonner';
+import type { KycDelegation } from '@domain/onboarding/kyc';
+import { DELEGATION_LABELS, DELEGATION_TYPES, FISCAL_CODE_LENGTH, isValidFiscalCode, normalizeFiscalCode, ONBOARDING_MESSAGES, SIGNED_DELEGATION_MAX_BYTES, SIGNED_DELEGATION_TYPES, extensionOf, type DelegationType } from '@domain/onboarding/rules';
+import { tooLargeMessage } from '@domain/uploads';
+import { loadComuni, provinces, type ComuniModule } from '@domain/places';
+import { Badge, Button, Field, Input, Select } from '@/components/ui';
+import { errorMessage } from '@/lib/api';
+import { ComuneCombobox } from '@/features/home/wizard/ComuneCombobox';
+import { delegationDocument, generateDelegations, openDownload, uploadSignedDelegation } from './api';
+
+const PROVINCES = provinces();
+export const SIGNED_DELEGATION_ACCEPT = '.pdf,.jpg,.jpeg,.png,.doc,.docx,.txt';
+
+/** Step 3: the delegations for the municipality's records: generate, download, upload the signed copies. */
+export function DelegationsStep({
+  propertyId,
+  delegations,
+  canComplete,
+  defaultProvince,
+  defaultMunicipality,
+  verifiedName,
+  onChanged,
+  onDone,
+}: {
+  propertyId: string;
+  delegations: KycDelegation[];
+  canComplete: boolean;
+  defaultProvince: string | null;
+  defaultMunicipality: string | null;
+  /** the full name of the verified identity, when known: it fills and locks the name */
+  verifiedName: string | null;
+  onChanged: () => void;
+  onDone: () => void;
+}) {
+  const first = delegations[0];
+  const [province, setProvince] = useState(first?.province ?? defaultProvince ?? '');
+  const [municipality, setMunicipality] = useState(first?.municipality ?? defaultMunicipality ?? '');
+  const [types, setTypes] = useState<DelegationType[]>(delegations.map((d) => d.type));
+  const [useIdentity, setUseIdentity] = useState(Boolean(verifiedName));
+  const [fullName, setFullName] = useState(verifiedName ?? '');
+  const [fiscalCode, setFiscalCode] = useState('');
+  const [fiscalError, setFiscalError] = useState<string>();
+  const [places, setPlaces] = useState<ComuniModule>();
+  const [generating, setGenerating] = useState(false);
+  const [progress, setProgress] = useState<Partial<Record<DelegationType, number>>>({});
+
+  useEffect(() => {
+    let alive = true;
+    void loadComuni().then((m) => alive && setPlaces(m));
+    return () => {
+      alive = false;
+    };
+  }, []);
+
+  const comuni = province && places ? places.comuniOf(province) : undefined;
+  const name = useIdentity && verifiedName ? verifiedName : fullName;
+
+  const generate = async () => {
+    if (!province || !municipality.trim() || types.length === 0) {
+      toast.error('Dati mancanti', { description: ONBOARDING_MESSAGES.delegationsRequired });
+      return;
+    }
+    if (!name.trim()) {
+      toast.error('Dati mancanti', { description: ONBOARDING_MESSAGES.delegatorName });
+      return;
+    }
+    if (!isValidFiscalCode(fiscalCode)) {
+      setFiscalError(ONBOARDING_MESSAGES.fiscalCode);
+      return;
+    }
+    setGenerating(true);
+    try {
+      await generateDelegations(propertyId, { province, municipality: municipality.trim(), types, delegator: { fullName: name.trim(), fiscalCode } });
+      toast.success('Deleghe generate', { description: 'Scarica ogni delega, firmala e carica la copia firmata.' });
+      onChanged();
+    } catch (err) {
+      toast.error('Impossibile generare le deleghe', { description: errorMessage(err) });
+    } finally {
+      setGenerating(false);
+    }
+  };
+
+  const download = async (type: DelegationType) => {
+    try {
+      const link = await delegationDocument(propertyId, type);
+      openDownload(link.url);
+    } catch (err) {
+      toast.error('Errore', { description: errorMessage(err) });
+    }
+  };
+
+  const upload = async (type: DelegationType, file: File | undefined) => {
+    if (!file) return;
+    if (!SIGNED_DELEGATION_TYPES[extensionOf(file.name)]) {
+      toast.error('Impossibile caricare il documento', { description: ONBOARDING_MESSAGES.uploadType });
+      return;
+    }
+    if (file.size > SIGNED_DELEGATION_MAX_BYTES) {
+      toast.error('Impossibile caricare il documento', { description: tooLargeMessage(SIGNED_DELEGATION_MAX_BYTES) });
+      return;
+    }
+    setProgress((p) => ({ ...p, [type]: 0 }));
+    try {
+      await uploadSignedDelegation(propertyId, type, file, (loaded, total) => setProgress((p) => ({ ...p, [type]: Math.round((loaded / Math.max(total, 1)) * 100) })));
+      toast.success('Delega firmata caricata', { description: DELEGATION_LABELS[type] });
+      onChanged();
+    } catch (err) {
+      toast.error('Impossibile caricare il documento', { description: errorMessage(err) });
+    } finally {
+      setProgress((p) => {
+        const next = { ...p };
+        delete next[type];
+        return next;
+      });
+    }
+  };
+
+  return (
+    <div className="space-y-5" data-testid="delegations-step">
+      <div className="grid gap-4 sm:grid-cols-2">
+        <Field label="Provincia">
+          <Select
+            value={province}
+            onChange={(e) => {
+              setProvince(e.target.value);
+              setMunicipality('');
+            }}
+            data-testid="delegation-province"
+          >
+            <option value="">Seleziona la provincia</option>
+            {PROVINCES.map((p) => (
+              <option key={p.code} value={p.code}>
+                {p.name} ({p.code})
+              </option>
+            ))}
+          </Select>
+        </Field>
+        <Field label="Comune" hint={!province ? 'Scegli prima la provincia' : !comuni ? 'Caricamento dei comuni...' : undefined}>
+          <ComuneCombobox value={municipality} onChange={setMunicipality} comuni={comuni} disabled={!province} placeholder={province ? 'Cerca il comune' : undefined} data-testid="delegation-municipality" />
+        </Field>
+      </div>
+
+      <fieldset className="space-y-2">
+        <legend className="text-sm font-medium text-slate-800">Tipi di delega</legend>
+        <div className="grid gap-2 sm:grid-cols-2">
+          {DELEGATION_TYPES.map((t) => (
+            <label key={t} className="flex min-h-11 items-center gap-3 rounded-md border border-slate-200 px-3 text-sm">
+              <input
+                type="checkbox"
+                className="size-5 accent-brand-navy"
+                checked={types.includes(t)}
+                onChange={(e) => setTypes((ts) => (e.target.checked ? [...ts, t] : ts.filter((x) => x !== t)))}
+                data-testid={`delegation-type-${t}`}
+              />
+              {DELEGATION_LABELS[t]}
+            </label>
+          ))}
+        </div>
+      </fieldset>
+
+      <div className="grid gap-4 sm:grid-cols-2">
+        <div className="space-y-2">
+          <Field label="Nome e cognome del delegante">
+            <Input value={name} readOnly={useIdentity && Boolean(verifiedName)} onChange={(e) => setFullName(e.target.value)} autoComplete="name" data-testid="delegation-name" />
+          </Field>
+          <label className="flex items-center gap-2 text-sm text-slate-700">
+            <input
+              type="checkbox"
+              className="size-4 accent-brand-navy"
+              checked={useIdentity && Boolean(verifiedName)}
+              disabled={!verifiedName}
+              onChange={(e) => setUseIdentity(e.target.checked)}
+              data-testid="delegation-use-identity"
+            />
+            Usa i dati del documento verificato
+          </label>
+        </div>
+        <Field label="Codice fiscale" error={fiscalError}>
+          <Input
+            value={fiscalCode}
+            maxLength={FISCAL_CODE_LENGTH}
+            autoCapitalize="characters"
+            autoComplete="off"
+            onChange={(e) => {
+              const cf = normalizeFiscalCode(e.target.value);
+              setFiscalCode(cf);
+              if (fiscalError && isValidFiscalCode(cf)) setFiscalError(undefined);
+            }}
+            onBlur={() => setFiscalError(fiscalCode && !isValidFiscalCode(fiscalCode) ? ONBOARDING_MESSAGES.fiscalCode : undefined)}
+            data-testid="delegation-fiscal-code"
+          />
+        </Field>
+      </div>
+
+      <Button onClick={() => void generate()} loading={generating} data-testid="delegation-generate">
+        <FileSignature aria-hidden="true" className="size-4" />
+        Genera Deleghe
+      </Button>
+
+      {delegations.length > 0 && (
+        <ul className="space-y-3" aria-label="Deleghe generate">
+          {delegations.map((d) => (
+            <li key={d.type} className="space-y-2 rounded-lg border border-slate-200 p-3" data-testid={`delegation-${d.type}`}>
+              <div className="flex flex-wrap items-center justify-between gap-2">
+                <p className="font-semibold text-slate-800">
+                  {d.label} <span className="font-normal text-slate-600">· {d.municipality} ({d.province})</span>
+                </p>
+                {d.signed ? (
+                  <Badge variant="success">
+                    <CheckCircle2 aria-hidden="true" className="mr-1 inline size-3.5" />
+                    Firmata
+                  </Badge>
+                ) : (
+                  <Badge variant="warning">Da firmare</Badge>
+                )}
+              </div>
+              <div className="flex flex-col gap-2 sm:flex-row">
+                <Button variant="outline" onClick={() => void download(d.type)} disabled={!d.generated} data-testid={`delegation-${d.type}-download`}>
+                  <Download aria-hidden="true" className="size-4" />
+                  Scarica delega
+                </Button>
+                <label className="inline-flex min-h-11 cursor-pointer items-center justify-center gap-2 rounded-md border border-slate-300 px-3 text-sm font-medium text-slate-800 hover:bg-slate-50 focus-within:ring-2 focus-within:ring-brand-navy">
+                  {d.signed ? 'Sostituisci copia firmata' : 'Carica copia firmata'}
+                  <input
+                    type="file"
+                    accept={SIGNED_DELEGATION_ACCEPT}
+                    className="sr-only"
+                    disabled={progress[d.type] !== undefined}
+                    onChange={(e) => {
+                      void upload(d.type, e.target.files?.[0]);
+                      e.target.value = '';
+                    }}
+                    data-testid={`delegation-${d.type}-upload`}
+                  />
+                </label>
+              </div>
+              {progress[d.type] !== undefined && (
+                <progress className="w-full" max={100} value={progress[d.type]} aria-label={`Caricamento: ${d.label}`}>
+                  {progress[d.type]}%
+                </progress>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+
+      {delegations.length > 0 &&
+        (canComplete ? (
+          <Button onClick={onDone} data-testid="delegation-complete">
+            Completa Fase
+          </Button>
+        ) : (
+          <div className="space-y-2">
+            <p className="text-sm text-slate-700" data-testid="delegation-hint">
+              {ONBOARDING_MESSAGES.completeHint}
+            </p>
+            <Button variant="outline" onClick={onDone} data-testid="delegation-save-close">
+              Salva e Chiudi
+            </Button>
+          </div>
+        ))}
+    </div>
+  );
+}

@@ -1,0 +1,140 @@
+/**
+ * Client of the seller onboarding routes (functions/routes.ts): the KYC read by invitation
+ * token, identity, co-owners, delegations and the purchase-option signature.
+ */
+import type { DocumentType, IdentityCheckResult, IdentityFileKind, IdentityRecord } from '@domain/identity';
+import type { DelegationType } from '@domain/onboarding/rules';
+import type { SellerCoOwner, SellerDelegation } from '@domain/onboarding/schemas';
+import type { PresignedUpload } from '@domain/uploads';
+import { api } from '@/lib/api';
+import { uploadFile } from '@/lib/upload';
+import type { KycState, OptionDocumentLink, OptionSignedResult } from '@domain/onboarding/kyc';
+
+export const kycKeys = {
+  all: ['seller', 'kyc'] as const,
+  byToken: (token: string) => ['seller', 'kyc', token] as const,
+};
+
+export function getKyc(token: string, signal?: AbortSignal): Promise<KycState> {
+  return api.get<KycState>('/seller/kyc', { query: { token }, signal });
+}
+
+const base = (propertyId: string) => `/seller/properties/${encodeURIComponent(propertyId)}`;
+
+// ---- identity ----
+
+export type Progress = (loaded: number, total: number) => void;
+
+export async function uploadIdentityFile(propertyId: string, kind: IdentityFileKind, file: Blob, fileName: string, onProgress?: Progress): Promise<string> {
+  const contentType = file.type === 'image/png' ? 'image/png' : 'image/jpeg';
+  const target = await api.post<PresignedUpload>(`${base(propertyId)}/identity/uploads`, { kind, fileName, contentType, size: file.size });
+  await uploadFile(target, file, { onProgress });
+  return target.key;
+}
+
+export interface VerifyIdentityBody {
+  documentType: DocumentType;
+  documentNumber: string;
+  fullName?: string;
+  faceKey: string;
+  documentFrontKey: string;
+  documentBackKey?: string;
+}
+
+export function verifyIdentity(propertyId: string, body: VerifyIdentityBody): Promise<IdentityCheckResult> {
+  return api.post<IdentityCheckResult>(`${base(propertyId)}/identity`, body);
+}
+
+export function getIdentity(propertyId: string, signal?: AbortSignal): Promise<{ identity: IdentityRecord | null }> {
+  return api.get(`${base(propertyId)}/identity`, { signal });
+}
+
+// ---- co-owners ----
+
+export interface CoOwnerInput {
+  email: string;
+  fullName: string;
+  share: number;
+}
+
+export function replaceCoOwners(propertyId: string, coOwners: CoOwnerInput[]): Promise<{ coOwners: SellerCoOwner[] }> {
+  return api.put(`${base(propertyId)}/co-owners`, { coOwners });
+}
+
+export function inviteCoOwners(propertyId: string): Promise<unknown> {
+  return api.post(`${base(propertyId)}/co-owners/invitations`);
+}
+
+export function skipCoOwners(propertyId: string): Promise<{ singleOwner: true }> {
+  return api.post(`${base(propertyId)}/co-owners/skip`);
+}
+
+// ---- delegations ----
+
+export interface GenerateDelegationsBody {
+  province: string;
+  municipality: string;
+  types: DelegationType[];
+  delegator: { fullName: string; fiscalCode: string };
+}
+
+export function generateDelegations(propertyId: string, body: GenerateDelegationsBody): Promise<{ delegations: SellerDelegation[] }> {
+  return api.put(`${base(propertyId)}/delegations`, body);
+}
+
+export function delegationDocument(propertyId: string, type: DelegationType): Promise<{ url: string; fileName: string }> {
+  return api.get(`${base(propertyId)}/delegations/${type}/document`);
+}
+
+/** Content-Type from the extension when the browser gives none (doc, docx on some systems). */
+const TYPE_BY_EXT: Record<string, string> = {
+  pdf: 'application/pdf',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  png: 'image/png',
+  doc: 'application/msword',
+  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  txt: 'text/plain',
+};
+
+export function contentTypeOf(file: File): string {
+  const ext = /\.([A-Za-z0-9]+)$/.exec(file.name)?.[1]?.toLowerCase() ?? '';
+  return TYPE_BY_EXT[ext] ?? (file.type || 'application/octet-stream');
+}
+
+export async function uploadSignedDelegation(propertyId: string, type: DelegationType, file: File, onProgress?: Progress): Promise<SellerDelegation> {
+  const target = await api.post<PresignedUpload>(`${base(propertyId)}/delegations/${type}/uploads`, {
+    fileName: file.name,
+    contentType: contentTypeOf(file),
+    size: file.size,
+  });
+  await uploadFile(target, file, { onProgress });
+  return api.post<SellerDelegation>(`${base(propertyId)}/delegations/${type}/signed`, { key: target.key });
+}
+
+/** Opens a presigned GET in a new tab (the browser downloads it: Content-Disposition). */
+export function openDownload(url: string) {
+  const a = document.createElement('a');
+  a.href = url;
+  a.rel = 'noopener';
+  a.target = '_blank';
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+}
+
+// ---- purchase option ----
+
+export function optionDocument(propertyId: string): Promise<OptionDocumentLink> {
+  return api.get(`${base(propertyId)}/option/document`);
+}
+
+export async function uploadSignedOption(propertyId: string, file: File, onProgress?: Progress): Promise<OptionSignedResult> {
+  const target = await api.post<PresignedUpload>(`${base(propertyId)}/option/uploads`, {
+    fileName: file.name,
+    contentType: contentTypeOf(file),
+    size: file.size,
+  });
+  await uploadFile(target, file, { onProgress });
+  return api.post<OptionSignedResult>(`${base(propertyId)}/option/signed`, { key: target.key });
+}
