@@ -77,7 +77,7 @@ export const routes = [
   // Dashboard Admin (/admin): the requests (properties) and their dossier
   { id: 'listRequests', method: 'GET', path: '/admin/properties', handler: 'requests/list-requests', access: ['admin'], grants: ['table:read'] },
   { id: 'getRequest', method: 'GET', path: '/admin/properties/{propertyId}', handler: 'requests/get-request', access: ['admin'], grants: ['table:read', 'media:read'] },
-  { id: 'deleteRequest', method: 'DELETE', path: '/admin/properties/{propertyId}', handler: 'requests/delete-request', access: ['admin'], grants: ['table:read', 'table:write', 'media:write'], timeoutSeconds: 60 },
+  { id: 'deleteRequest', method: 'DELETE', path: '/admin/properties/{propertyId}', handler: 'requests/delete-request', access: ['admin'], grants: ['table:read', 'table:write', 'media:read', 'media:write'], timeoutSeconds: 60 },
   { id: 'assignRequest', method: 'PUT', path: '/admin/properties/{propertyId}/assignee', handler: 'requests/assign-request', access: ['admin'], grants: ['table:read', 'table:write'] },
   { id: 'createRequestUpload', method: 'POST', path: '/admin/properties/{propertyId}/uploads', handler: 'requests/create-media-upload', access: ['admin'], grants: ['table:read', 'media:write'] },
   { id: 'addRequestMedia', method: 'POST', path: '/admin/properties/{propertyId}/media', handler: 'requests/add-media', access: ['admin'], grants: ['table:read', 'table:write', 'media:read'] },
@@ -94,7 +94,7 @@ export const routes = [
   // Area venditore (/seller-dashboard, /seller-profile)
   { id: 'listSellerProperties', method: 'GET', path: '/seller/properties', handler: 'seller/list-properties', access: ['seller'], owner: 'the caller\'s own properties only (gsi1 SELLER#{caller})', grants: ['table:read'] },
   { id: 'updateOwnProfile', method: 'PATCH', path: '/me/profile', handler: 'seller/update-profile', access: ['seller'], owner: 'the caller\'s own profile only', grants: ['table:read', 'table:write'] },
-  { id: 'deleteOwnAccount', method: 'DELETE', path: '/me', handler: 'seller/delete-account', access: ['seller'], owner: 'the caller\'s own account only (user type venditore): own properties, profile, login', grants: ['table:read', 'table:write', 'media:write', 'cognito:admin'], timeoutSeconds: 60 },
+  { id: 'deleteOwnAccount', method: 'DELETE', path: '/me', handler: 'seller/delete-account', access: ['seller'], owner: 'the caller\'s own account only (user type venditore): own properties, profile, login', grants: ['table:read', 'table:write', 'media:read', 'media:write', 'cognito:admin'], timeoutSeconds: 60 },
 
   // Onboarding venditore, passo 1: verifica dell'identità (/seller-kyc)
   { id: 'createIdentityUpload', method: 'POST', path: '/seller/properties/{propertyId}/identity/uploads', handler: 'identity/create-upload', access: ['seller'], owner: 'the property\'s owner only (property.userId = caller); anyone else 404', grants: ['table:read', 'media:write'] },

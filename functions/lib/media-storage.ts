@@ -1,4 +1,4 @@
-import { HeadObjectCommand } from '@aws-sdk/client-s3';
+import { HeadObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { s3 } from './aws/s3';
 import { requireConfig } from './config';
 
@@ -17,6 +17,20 @@ export async function headMedia(key: string): Promise<{ contentType: string; siz
     if (e.name === 'NotFound' || e.name === 'NoSuchKey' || e.$metadata?.httpStatusCode === 404) return undefined;
     throw err;
   }
+}
+
+/** Every key of the media bucket under `prefix` (ListObjectsV2, all pages). */
+export async function listMediaKeys(prefix: string): Promise<string[]> {
+  const keys: string[] = [];
+  let token: string | undefined;
+  do {
+    const res = await s3().send(
+      new ListObjectsV2Command({ Bucket: requireConfig('MEDIA_BUCKET'), Prefix: prefix, ContinuationToken: token }),
+    );
+    for (const o of res.Contents ?? []) if (o.Key) keys.push(o.Key);
+    token = res.IsTruncated ? res.NextContinuationToken : undefined;
+  } while (token);
+  return keys;
 }
 
 /** Runs `fn` over `items` with at most `limit` in flight. */

@@ -11,7 +11,7 @@ import { requireConfig } from '../lib/config';
 import { NotFoundError, ValidationError } from '../lib/errors';
 import { keys } from '../lib/keys';
 import { logger } from '../lib/logger';
-import { mapLimit } from '../lib/media-storage';
+import { listMediaKeys, mapLimit } from '../lib/media-storage';
 import { isDeleteConfirmed, REQUEST_MESSAGES } from '../domain/requests';
 import { PROPERTY_EDITABLE } from './conditions';
 import { isPropertyId, loadDossierItems, type DossierItem } from './dossier-store';
@@ -45,8 +45,8 @@ export function objectKeysOf(propertyId: string, items: readonly DossierItem[]):
  * DELETE /admin/properties/{propertyId}, in an order that a retry can always finish:
  * 1. mark the property `deletingAt` (condition: it exists) and drop its index attributes,
  *    so it leaves the lists at once and every edit (PROPERTY_EDITABLE) is refused;
- * 2. delete every S3 object the dossier references under `{propertyId}/` (deleting a missing
- *    object succeeds);
+ * 2. delete every S3 object under `{propertyId}/`, referenced by the dossier or not (deleting a
+ *    missing object succeeds);
  * 3. delete every dossier item and the invitation token (BatchWrite, UnprocessedItems retried);
  * 4. delete the PROPERTY item last: while it exists, a retry finds the job and finishes it.
  * 404 when there is no PROPERTY item (never existed, or already deleted).
@@ -101,7 +101,9 @@ export async function purgeRequest(propertyId: string, now: Date = new Date()): 
   const property = dossier.property;
   const others = dossier.all.filter((i) => i !== property);
 
-  const objects = objectKeysOf(propertyId, dossier.all);
+  // what the items reference, and whatever else lies under the request's prefix (an upload
+  // never confirmed, a signed copy replaced): deleting a request leaves none of its files
+  const objects = [...new Set([...objectKeysOf(propertyId, dossier.all), ...(await listMediaKeys(`${propertyId}/`))])];
   const bucket = requireConfig('MEDIA_BUCKET');
   await mapLimit(objects, 8, (key) => s3().send(new DeleteObjectCommand({ Bucket: bucket, Key: key })));
 

@@ -341,7 +341,7 @@ describe('room media', () => {
 });
 
 describe('DELETE /admin/properties/{id}', () => {
-  it("needs 'elimina' (any case) and deletes every item, the invitation and every S3 object; again is 404", async () => {
+  it("needs 'elimina' (any case) and deletes every item, the invitation and every S3 object (referenced or not); again is 404", async () => {
     const r = await submit({}, [
       { type: 'cucina', files: 2 },
       { type: 'garage', files: 1 },
@@ -349,6 +349,9 @@ describe('DELETE /admin/properties/{id}', () => {
     const docKey = `${r.id}/documents/opzione.pdf`;
     await s3().send(new PutObjectCommand({ Bucket: BUCKET(), Key: docKey, Body: Buffer.from('%PDF-1.4'), ContentType: 'application/pdf' }));
     await ddb().send(new PutCommand({ TableName: TABLE(), Item: { ...keys.document(r.id, 'd1'), entity: 'document', key: docKey, fileName: 'opzione.pdf', kind: 'option' } }));
+    // an upload no item references (never confirmed): it must go too
+    const strayKey = `${r.id}/identity/face-1767225600000.jpg`;
+    await s3().send(new PutObjectCommand({ Bucket: BUCKET(), Key: strayKey, Body: pngBytes(2, 2), ContentType: 'image/jpeg' }));
     const token = (await property(r.id))?.invitationToken as string;
     expect(token).toBeTruthy();
 
@@ -365,7 +368,7 @@ describe('DELETE /admin/properties/{id}', () => {
     expect(res.status, JSON.stringify(res.body)).toBe(204);
     expect(await dossier(r.id)).toEqual([]);
     expect((await ddb().send(new GetCommand({ TableName: TABLE(), Key: keys.invitation(token), ConsistentRead: true }))).Item).toBeUndefined();
-    for (const key of [...r.keys, docKey]) expect(await objectExists(key), key).toBe(false);
+    for (const key of [...r.keys, docKey, strayKey]) expect(await objectExists(key), key).toBe(false);
     expect((await list('?limit=100')).body.items.some((i) => i.id === r.id)).toBe(false);
 
     const again = await api<Err>('DELETE', `/admin/properties/${r.id}`, { token: admin, body: { confirm: 'elimina' } });
