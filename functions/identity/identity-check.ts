@@ -31,21 +31,46 @@ export const identityParams = z.object({
   propertyId: z.string({ error: IDENTITY_MESSAGES.propertyNotFound }).min(1, IDENTITY_MESSAGES.propertyNotFound).max(100, IDENTITY_MESSAGES.propertyNotFound),
 });
 
-/** `{propertyId}/identity/{kind}-{timestamp}.{ext}` */
-export function identityObjectKey(propertyId: string, kind: IdentityFileKind, ext: string, now = Date.now()): string {
-  return `${identityKeyPrefix(propertyId)}${kind}-${now}.${ext}`;
+/**
+ * Whose identity is checked: the owner of the property, or one of its invited co-owners
+ * (functions/kyc/co-owner-identity.ts). The use case is the same; the subject says where the
+ * images go (`namePrefix` before `{kind}-` under the property's `identity/` prefix) and where
+ * the outcome is stored. The caller's right to act for the subject is checked before.
+ */
+export interface IdentitySubject {
+  propertyId: string;
+  /** '' for the owner, 'coowner-{coOwnerId}-' for a co-owner */
+  namePrefix: string;
+  save(outcome: IdentityOutcome): Promise<void>;
+}
+
+export interface IdentityOutcome {
+  result: IdentityCheckResult;
+  input: VerifyIdentityInput;
+  engine: string;
+  now: string;
+}
+
+/** `{propertyId}/identity/{namePrefix}{kind}-{timestamp}.{ext}` */
+export function identityObjectKey(propertyId: string, kind: IdentityFileKind, ext: string, now = Date.now(), namePrefix = ''): string {
+  return `${identityKeyPrefix(propertyId)}${namePrefix}${kind}-${now}.${ext}`;
+}
+
+/** A presigned POST for one identity image of the subject. */
+export function presignIdentityUpload(subject: Pick<IdentitySubject, 'propertyId' | 'namePrefix'>, input: IdentityUploadInput): Promise<PresignedUpload> {
+  return presignUpload({
+    bucket: requireConfig('MEDIA_BUCKET'),
+    key: identityObjectKey(subject.propertyId, input.kind, identityExtension(input.contentType), Date.now(), subject.namePrefix),
+    maxBytes: IDENTITY_MAX_BYTES,
+    expiresSeconds: MEDIA_UPLOAD_TTL_SECONDS,
+    contentType: { value: input.contentType, family: 'image' },
+  });
 }
 
 /** POST .../identity/uploads: a presigned POST for one identity image of the caller's property. */
 export async function createIdentityUpload(propertyId: string, userId: string, input: IdentityUploadInput): Promise<PresignedUpload> {
   await requireOwnedProperty(propertyId, userId);
-  return presignUpload({
-    bucket: requireConfig('MEDIA_BUCKET'),
-    key: identityObjectKey(propertyId, input.kind, identityExtension(input.contentType)),
-    maxBytes: IDENTITY_MAX_BYTES,
-    expiresSeconds: MEDIA_UPLOAD_TTL_SECONDS,
-    contentType: { value: input.contentType, family: 'image' },
-  });
+  return presignIdentityUpload({ propertyId, namePrefix: '' }, input);
 }
 
 const KEY_FIELDS = [
@@ -54,9 +79,9 @@ const KEY_FIELDS = [
   ['documentBackKey', 'documentBack'],
 ] as const;
 
-/** Each key is one this route signed for that image of this property, and S3 holds it. */
-async function checkKeys(propertyId: string, input: VerifyIdentityInput): Promise<void> {
-  const prefix = identityKeyPrefix(propertyId);
+/** Each key is one signed for that image of this subject, and S3 holds it. */
+async function checkKeys(subject: Pick<IdentitySubject, 'propertyId' | 'namePrefix'>, input: VerifyIdentityInput): Promise<void> {
+  const prefix = identityKeyPrefix(subject.propertyId) + subject.namePrefix;
   const wrong: Record<string, string> = {};
   for (const [field, kind] of KEY_FIELDS) {
     const key = input[field];
@@ -68,10 +93,10 @@ async function checkKeys(propertyId: string, input: VerifyIdentityInput): Promis
   if (Object.keys(missing).length > 0) throw new ValidationError(IDENTITY_MESSAGES.missingData, missing);
 }
 
-/** POST .../identity: compares the face photo with the document's front and stores the outcome. */
-export async function verifyIdentity(propertyId: string, userId: string, input: VerifyIdentityInput): Promise<IdentityCheckResult> {
-  await requireOwnedProperty(propertyId, userId);
-  await checkKeys(propertyId, input);
+/** The check itself: keys, face comparison, decision; the subject stores the outcome whatever it is. */
+export async function runIdentityCheck(subject: IdentitySubject, input: VerifyIdentityInput): Promise<IdentityCheckResult> {
+  const { propertyId } = subject;
+  await checkKeys(subject, input);
   const [face, front] = await Promise.all([readMedia(input.faceKey, IDENTITY_MAX_BYTES), readMedia(input.documentFrontKey, IDENTITY_MAX_BYTES)]);
   if (!face || !front) throw new ValidationError(IDENTITY_MESSAGES.missingData);
 
@@ -80,7 +105,7 @@ export async function verifyIdentity(propertyId: string, userId: string, input: 
   try {
     const comparison = await (await faceMatcher()).compareFaces(face, front);
     result = decideIdentity(comparison.faces, comparison.similarity);
-    logger.info('identity check', { propertyId, faces: comparison.faces, similarity: comparison.similarity, ms: Date.now() - started });
+    logger.info('identity check', { propertyId, coOwner: subject.namePrefix !== '', faces: comparison.faces, similarity: comparison.similarity, ms: Date.now() - started });
   } catch (err) {
     if (!(err instanceof FaceImageError)) throw err;
     result = {
@@ -89,23 +114,36 @@ export async function verifyIdentity(propertyId: string, userId: string, input: 
       confidence: 0,
     };
   }
-
-  await saveIdentity({
-    propertyId,
-    userId,
-    status: result.valid ? 'verified' : 'rejected',
-    documentType: input.documentType,
-    documentNumber: input.documentNumber,
-    fullName: input.fullName && input.fullName !== '' ? input.fullName : null,
-    confidence: result.confidence,
-    reason: result.reason,
-    facePhotoKey: input.faceKey,
-    documentFrontKey: input.documentFrontKey,
-    documentBackKey: input.documentBackKey ?? null,
-    engine: requireConfig('FACE_MATCHER'),
-    now: new Date().toISOString(),
-  });
+  await subject.save({ result, input, engine: requireConfig('FACE_MATCHER'), now: new Date().toISOString() });
   return result;
+}
+
+/** POST .../identity: compares the face photo with the document's front and stores the outcome on the dossier. */
+export async function verifyIdentity(propertyId: string, userId: string, input: VerifyIdentityInput): Promise<IdentityCheckResult> {
+  await requireOwnedProperty(propertyId, userId);
+  return runIdentityCheck(
+    {
+      propertyId,
+      namePrefix: '',
+      save: ({ result, input: i, engine, now }) =>
+        saveIdentity({
+          propertyId,
+          userId,
+          status: result.valid ? 'verified' : 'rejected',
+          documentType: i.documentType,
+          documentNumber: i.documentNumber,
+          fullName: i.fullName && i.fullName !== '' ? i.fullName : null,
+          confidence: result.confidence,
+          reason: result.reason,
+          facePhotoKey: i.faceKey,
+          documentFrontKey: i.documentFrontKey,
+          documentBackKey: i.documentBackKey ?? null,
+          engine,
+          now,
+        }),
+    },
+    input,
+  );
 }
 
 /** GET .../identity: the caller's check of the property, or null when none was made. */

@@ -152,26 +152,62 @@ async function ownerState(propertyId: string, token: string, caller: Caller): Pr
   return sellerKycState(raw, token);
 }
 
-async function coOwnerState(invite: Item, token: string, caller: Caller): Promise<CoOwnerKycState> {
+export interface InvitedCoOwner {
+  propertyId: string;
+  coOwnerId: string;
+  email: string;
+  property: Item;
+  coOwner: Item;
+}
+
+/**
+ * The co-owner a COINVITE token (not expired) invites, when the caller is signed in with the
+ * invited e-mail and the property is not being deleted; anything else 404. The one rule of
+ * the co-owner's link: the state below and the co-owner's identity check (co-owner-identity.ts).
+ */
+export async function requireInvitedCoOwner(token: string, caller: Caller): Promise<InvitedCoOwner> {
+  const res = await ddb().send(new GetCommand({ TableName: table(), Key: keys.coOwnerInvitation(token), ConsistentRead: true }));
+  const invite = res.Item;
+  if (!invite || isExpired(invite.expiresAt as number | undefined)) throw notFound();
   const propertyId = str(invite.propertyId);
   const coOwnerId = str(invite.coOwnerId);
   if (!propertyId || !coOwnerId || !isPropertyId(propertyId)) throw notFound();
+  const email = caller.email.trim().toLowerCase();
   // only the invited e-mail opens a co-owner's link
-  if (String(invite.email ?? '').toLowerCase() !== caller.email.trim().toLowerCase()) throw notFound();
+  if (String(invite.email ?? '').toLowerCase() !== email) throw notFound();
   const T = table();
   const [property, coOwner] = await Promise.all([
     ddb().send(new GetCommand({ TableName: T, Key: keys.property(propertyId), ConsistentRead: true })),
     ddb().send(new GetCommand({ TableName: T, Key: keys.coOwner(propertyId, coOwnerId), ConsistentRead: true })),
   ]);
   if (!property.Item || isDeleting(property.Item) || !coOwner.Item) throw notFound();
-  const co = toKycCoOwner(coOwner.Item);
-  if (co.email.toLowerCase() !== caller.email.trim().toLowerCase()) throw notFound();
+  if (String(coOwner.Item.email ?? '').toLowerCase() !== email) throw notFound();
+  return { propertyId, coOwnerId, email: String(coOwner.Item.email), property: property.Item, coOwner: coOwner.Item };
+}
+
+/** The co-owner's last identity check stored on the COOWNER item (co-owner-identity.ts), or null. */
+export function coOwnerIdentity(c: Item): KycIdentity | null {
+  const status = str(c.identityStatus);
+  if (status !== 'verified' && status !== 'rejected') return null;
+  return {
+    status,
+    documentType: (str(c.documentType) ?? 'carta_identita') as KycIdentity['documentType'],
+    confidence: typeof c.confidence === 'number' ? c.confidence : 0,
+    reason: str(c.identityReason),
+    verifiedAt: str(c.verifiedAt),
+  };
+}
+
+function coOwnerState(invited: InvitedCoOwner, token: string): CoOwnerKycState {
+  const { propertyId, property } = invited;
+  const co = toKycCoOwner(invited.coOwner);
   const done = co.verifiedAt !== null;
   return {
     role: 'coOwner',
     token,
-    property: { id: propertyId, address: String(property.Item.address ?? ''), city: str(property.Item.city), province: str(property.Item.province) },
+    property: { id: propertyId, address: String(property.address ?? ''), city: str(property.city), province: str(property.province) },
     coOwner: { id: co.id, fullName: co.fullName, share: co.share, verifiedAt: co.verifiedAt, badge: co.badge },
+    identity: coOwnerIdentity(invited.coOwner),
     steps: [{ id: 'identity', number: 1, title: STEP_TITLES.identity, status: done ? 'done' : 'todo' }],
     complete: done,
   };
@@ -180,7 +216,5 @@ async function coOwnerState(invite: Item, token: string, caller: Caller): Promis
 export async function kycState(token: string, caller: Caller): Promise<KycState> {
   const propertyId = await invitedPropertyId(token);
   if (propertyId) return ownerState(propertyId, token, caller);
-  const co = await ddb().send(new GetCommand({ TableName: table(), Key: keys.coOwnerInvitation(token), ConsistentRead: true }));
-  if (co.Item && !isExpired(co.Item.expiresAt as number | undefined)) return coOwnerState(co.Item, token, caller);
-  throw notFound();
+  return coOwnerState(await requireInvitedCoOwner(token, caller), token);
 }

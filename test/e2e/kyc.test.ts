@@ -14,6 +14,7 @@ import type { Browser, Page } from 'playwright-core';
 import { ddb } from '../../functions/lib/aws/ddb';
 import { keys } from '../../functions/lib/keys';
 import { fiscalCodeCheckChar } from '../../functions/domain/onboarding/rules';
+import { newToken } from '../../functions/properties/invitations';
 import { COMPLETION_MESSAGES } from '../../functions/domain/onboarding/rules';
 import { expectAccessible, launchBrowser, signedInContext, toastWith } from '../support/browser';
 import { documentFront, facePhoto } from '../support/faces';
@@ -291,6 +292,39 @@ describe('/seller-kyc', () => {
     expect(await summary.getByText('Invito inviato').count()).toBe(2);
     await expectAccessible(page);
     await page.screenshot({ path: '/tmp/kyc-390-coowners.png', fullPage: true });
+    await context.close();
+  });
+
+  it("a co-owner's link: their own identity check with the same dialog, then Verificato", async () => {
+    const owner = await signUp({ email: uniqueEmail('e2e.kyc'), password: PASSWORD, name: 'Marco Blu', userType: 'venditore' });
+    const { id } = await linkedProperty(owner.UserSub!);
+    const email = uniqueEmail('e2e.coprop');
+    await signUp({ email, password: PASSWORD, name: 'Elena Blu', userType: 'venditore' });
+    const coOwnerId = newId();
+    const coToken = newToken();
+    const at = new Date().toISOString();
+    await ddb().send(new PutCommand({ TableName: TABLE(), Item: { ...keys.coOwner(id, coOwnerId), entity: 'coOwner', propertyId: id, id: coOwnerId, email, fullName: 'Elena Blu', share: 50, invitedAt: at, verifiedAt: null } }));
+    await ddb().send(
+      new PutCommand({ TableName: TABLE(), Item: { ...keys.coOwnerInvitation(coToken), entity: 'coOwnerInvitation', propertyId: id, coOwnerId, email, createdAt: at, expiresAt: Math.floor(Date.now() / 1000) + 3600 } }),
+    );
+    const context = await signedInContext(browser, web(), { email, password: PASSWORD }, '/seller-dashboard');
+    const page = await context.newPage();
+    page.setDefaultTimeout(30_000);
+    await page.goto(`${web()}/seller-kyc?token=${coToken}`);
+    await page.getByTestId('kyc-coowner').waitFor();
+    expect(await step(page, 'identity').getAttribute('data-status')).toBe('todo');
+    await page.getByTestId('identity-open').click();
+    const dialog = page.getByTestId('identity-dialog');
+    await dialog.getByTestId('identity-face-file').setInputFiles(`${DIR}/face-a.jpg`);
+    await dialog.getByTestId('identity-front-file').setInputFiles(`${DIR}/front.jpg`);
+    await dialog.getByTestId('identity-back-file').setInputFiles(`${DIR}/back.jpg`);
+    await dialog.getByTestId('identity-document-number').fill('CB7654321');
+    await page.getByTestId('identity-submit').click();
+    await step(page, 'identity').and(page.locator('[data-status="done"]')).waitFor({ timeout: 60_000 });
+    await page.getByTestId('coowner-verified').getByText('Verificato').waitFor();
+    const item = (await ddb().send(new GetCommand({ TableName: TABLE(), Key: keys.coOwner(id, coOwnerId), ConsistentRead: true }))).Item!;
+    expect(typeof item.verifiedAt).toBe('string');
+    await expectAccessible(page);
     await context.close();
   });
 });

@@ -58,6 +58,8 @@ const EXPECTED: Record<string, Caller[]> = {
   createDelegationUpload: ['seller'],
   confirmDelegationSigned: ['seller'],
   getKycState: ['seller'],
+  createCoOwnerIdentityUpload: ['seller'],
+  verifyCoOwnerIdentity: ['seller'],
   getOptionDocument: ['seller'],
   createOptionUpload: ['seller'],
   confirmOptionSigned: ['seller'],

@@ -150,6 +150,8 @@ export interface CoOwnerKycState {
   token: string;
   property: Omit<KycProperty, 'firstName'>;
   coOwner: { id: string; fullName: string; share: number; verifiedAt: string | null; badge: 'Verificato' | 'Invito inviato' | null };
+  /** the co-owner's own last identity check (POST /seller/kyc/identity), or null */
+  identity: KycIdentity | null;
   /** one step: identity */
   steps: KycStep[];
   complete: boolean;

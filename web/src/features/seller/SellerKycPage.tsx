@@ -310,12 +310,18 @@ function OwnerView({ state, reloading, onReload }: { state: SellerKycState; relo
         </div>
       )}
 
-      <IdentityDialog open={identityOpen} onClose={() => setIdentityOpen(false)} propertyId={propertyId} onVerified={refresh} />
+      <IdentityDialog open={identityOpen} onClose={() => setIdentityOpen(false)} target={{ propertyId }} onVerified={refresh} />
     </div>
   );
 }
 
+/** A co-owner's link: their own identity check, with the same dialog as the owner's. */
 function CoOwnerView({ state }: { state: CoOwnerKycState }) {
+  const queryClient = useQueryClient();
+  const [identityOpen, setIdentityOpen] = useState(false);
+  const identityStep = state.steps.find((s) => s.id === 'identity');
+  const verified = state.coOwner.badge === 'Verificato';
+  const refresh = () => void queryClient.invalidateQueries({ queryKey: kycKeys.all });
   return (
     <div className="space-y-6" data-testid="kyc-coowner">
       <Welcome firstName={state.coOwner.fullName.split(/\s+/)[0]} address={state.property.address} city={state.property.city} />
@@ -323,9 +329,38 @@ function CoOwnerView({ state }: { state: CoOwnerKycState }) {
       <Card className="p-4 sm:p-6">
         <p className="text-slate-700">
           Sei stato indicato come comproprietario con una quota del {formatDecimal(state.coOwner.share)}%.
-          {state.coOwner.badge === 'Verificato' ? ' La tua identità è verificata.' : ' Ti contatteremo per la verifica della tua identità.'}
+          {verified ? ' La tua identità è verificata.' : ' Verifica la tua identità per completare la tua parte.'}
         </p>
       </Card>
+      {identityStep && (
+        <StepCard
+          step={identityStep}
+          summary={
+            <p className="flex items-center gap-2 text-sm text-slate-800" data-testid="identity-summary">
+              <ShieldCheck aria-hidden="true" className="size-5 text-green-700" />
+              Identità verificata{state.identity ? ` (corrispondenza ${formatDecimal(state.identity.confidence)}%)` : ''}.
+              <Badge variant="success" data-testid="coowner-verified">
+                Verificato
+              </Badge>
+            </p>
+          }
+        >
+          <div className="space-y-3">
+            <p className="text-sm text-slate-700">Scatta una foto del tuo volto e del tuo documento d&apos;identità: li confronteremo automaticamente.</p>
+            {state.identity?.status === 'rejected' && (
+              <div role="alert" className="rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-800" data-testid="identity-rejected">
+                <p className="font-semibold">Verifica non riuscita</p>
+                <p>{state.identity.reason || 'La foto del volto non corrisponde al documento o i dati non sono validi.'}</p>
+              </div>
+            )}
+            <Button onClick={() => setIdentityOpen(true)} data-testid="identity-open">
+              <ShieldCheck aria-hidden="true" className="size-4" />
+              {state.identity?.status === 'rejected' ? 'Riprova la verifica' : 'Verifica identità'}
+            </Button>
+          </div>
+        </StepCard>
+      )}
+      <IdentityDialog open={identityOpen} onClose={() => setIdentityOpen(false)} target={{ coOwnerToken: state.token }} onVerified={refresh} />
     </div>
   );
 }

@@ -4,7 +4,7 @@ import { DOCUMENT_TYPE_LABELS, DOCUMENT_TYPES, IDENTITY_MESSAGES, LOW_CONFIDENCE
 import { formatDecimal } from '@domain/format';
 import { Button, Dialog, Field, Input, Select } from '@/components/ui';
 import { errorMessage } from '@/lib/api';
-import { uploadIdentityFile, verifyIdentity } from './api';
+import { uploadIdentityFile, verifyIdentity, type IdentityTarget } from './api';
 import { ImageSlot } from './ImageSlot';
 
 export const IDENTITY_TEXTS = {
@@ -19,8 +19,11 @@ export const IDENTITY_TEXTS = {
 
 type Slot = 'face' | 'documentFront' | 'documentBack';
 
-/** Step 1: face photo, then the document (type, front, back, number), then confirm. */
-export function IdentityDialog({ open, onClose, propertyId, onVerified }: { open: boolean; onClose: () => void; propertyId: string; onVerified: () => void }) {
+/**
+ * Step 1: face photo, then the document (type, front, back, number), then confirm. `target`
+ * is the owner's property or a co-owner's link token (their own check).
+ */
+export function IdentityDialog({ open, onClose, target, onVerified }: { open: boolean; onClose: () => void; target: IdentityTarget; onVerified: () => void }) {
   const [face, setFace] = useState<File | null>(null);
   const [front, setFront] = useState<File | null>(null);
   const [back, setBack] = useState<File | null>(null);
@@ -45,12 +48,12 @@ export function IdentityDialog({ open, onClose, propertyId, onVerified }: { open
     const onProgress = (slot: Slot) => (loaded: number, total: number) => setProgress((p) => ({ ...p, [slot]: Math.round((loaded / Math.max(total, 1)) * 100) }));
     let keys: [string, string, string];
     try {
-      const faceKey = await uploadIdentityFile(propertyId, 'face', face, face.name || 'volto.jpg', onProgress('face')).catch((err: unknown) => {
+      const faceKey = await uploadIdentityFile(target, 'face', face, face.name || 'volto.jpg', onProgress('face')).catch((err: unknown) => {
         throw Object.assign(new Error(errorMessage(err)), { title: IDENTITY_TEXTS.photoError });
       });
       const [frontKey, backKey] = await Promise.all([
-        uploadIdentityFile(propertyId, 'documentFront', front, front.name || 'fronte.jpg', onProgress('documentFront')),
-        uploadIdentityFile(propertyId, 'documentBack', back, back.name || 'retro.jpg', onProgress('documentBack')),
+        uploadIdentityFile(target, 'documentFront', front, front.name || 'fronte.jpg', onProgress('documentFront')),
+        uploadIdentityFile(target, 'documentBack', back, back.name || 'retro.jpg', onProgress('documentBack')),
       ]).catch((err: unknown) => {
         throw Object.assign(new Error(errorMessage(err)), { title: IDENTITY_TEXTS.documentError });
       });
@@ -62,7 +65,7 @@ export function IdentityDialog({ open, onClose, propertyId, onVerified }: { open
       return;
     }
     try {
-      const result = await verifyIdentity(propertyId, {
+      const result = await verifyIdentity(target, {
         documentType,
         documentNumber: documentNumber.trim(),
         ...(fullName.trim() ? { fullName: fullName.trim() } : {}),

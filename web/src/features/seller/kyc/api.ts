@@ -25,11 +25,23 @@ const base = (propertyId: string) => `/seller/properties/${encodeURIComponent(pr
 
 export type Progress = (loaded: number, total: number) => void;
 
-export async function uploadIdentityFile(propertyId: string, kind: IdentityFileKind, file: Blob, fileName: string, onProgress?: Progress): Promise<string> {
+/**
+ * Whose identity the dialog checks: the property's owner (by property id) or an invited
+ * co-owner (by their link token, POST /seller/kyc/identity...). Same body, same answers.
+ */
+export type IdentityTarget = { propertyId: string } | { coOwnerToken: string };
+
+const identityPath = (target: IdentityTarget, suffix = ''): { path: string; query?: { token: string } } =>
+  'propertyId' in target
+    ? { path: `${base(target.propertyId)}/identity${suffix}` }
+    : { path: `/seller/kyc/identity${suffix}`, query: { token: target.coOwnerToken } };
+
+export async function uploadIdentityFile(target: IdentityTarget, kind: IdentityFileKind, file: Blob, fileName: string, onProgress?: Progress): Promise<string> {
   const contentType = file.type === 'image/png' ? 'image/png' : 'image/jpeg';
-  const target = await api.post<PresignedUpload>(`${base(propertyId)}/identity/uploads`, { kind, fileName, contentType, size: file.size });
-  await uploadFile(target, file, { onProgress });
-  return target.key;
+  const { path, query } = identityPath(target, '/uploads');
+  const form = await api.post<PresignedUpload>(path, { kind, fileName, contentType, size: file.size }, query ? { query } : undefined);
+  await uploadFile(form, file, { onProgress });
+  return form.key;
 }
 
 export interface VerifyIdentityBody {
@@ -41,8 +53,9 @@ export interface VerifyIdentityBody {
   documentBackKey?: string;
 }
 
-export function verifyIdentity(propertyId: string, body: VerifyIdentityBody): Promise<IdentityCheckResult> {
-  return api.post<IdentityCheckResult>(`${base(propertyId)}/identity`, body);
+export function verifyIdentity(target: IdentityTarget, body: VerifyIdentityBody): Promise<IdentityCheckResult> {
+  const { path, query } = identityPath(target);
+  return api.post<IdentityCheckResult>(path, body, query ? { query } : undefined);
 }
 
 export function getIdentity(propertyId: string, signal?: AbortSignal): Promise<{ identity: IdentityRecord | null }> {

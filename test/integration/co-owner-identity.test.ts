@@ -1,0 +1,177 @@
+/**
+ * The co-owner's own identity check through the API (issue 10, local face-api engine):
+ * authorised by the co-owner's link token for the invited e-mail (another account, an
+ * expired token: 404), images under `{propertyId}/identity/coowner-{coOwnerId}-`, a valid
+ * check sets the COOWNER item's verifiedAt (the owner's list shows 'Verificato') and never
+ * touches the owner's IDENTITY item; different people set nothing; bad input is a 400 in
+ * Italian that writes nothing.
+ */
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ddb } from '../../functions/lib/aws/ddb';
+import { keys } from '../../functions/lib/keys';
+import type { IdentityCheckResult, IdentityFileKind } from '../../functions/domain/identity';
+import type { CoOwnerKycState, SellerKycState } from '../../functions/domain/onboarding/kyc';
+import type { PresignedUpload } from '../../functions/domain/uploads';
+import { newToken } from '../../functions/properties/invitations';
+import { api, idTokenFor, signUp, stack, uniqueEmail, useStackEnv } from '../support/helpers';
+import { apiFrom, fullBody, newClientIp, newId, postToBucket } from '../support/submission';
+import { documentFront, facePhoto } from '../support/faces';
+
+type Answer<T> = T & { message?: string; fields?: Record<string, string> };
+interface Seller {
+  token: string;
+  userId: string;
+  email: string;
+}
+const TABLE = () => stack().env.TABLE_NAME!;
+const NOT_FOUND = 'Proprietà non trovata o link scaduto';
+
+async function freshSeller(): Promise<Seller> {
+  const email = uniqueEmail('comproprietario');
+  await signUp({ email, password: 'segreta1', userType: 'venditore', name: 'Anna Rossi' });
+  const token = await idTokenFor(email, 'segreta1');
+  const me = await api<{ id: string }>('GET', '/me', { token });
+  return { token, userId: me.body.id, email };
+}
+
+const get = async (Key: Record<string, string>) => (await ddb().send(new GetCommand({ TableName: TABLE(), Key, ConsistentRead: true }))).Item;
+const put = (Item: Record<string, unknown>) => ddb().send(new PutCommand({ TableName: TABLE(), Item }));
+const at = () => new Date().toISOString();
+const kyc = <T>(token: string, seller: Seller) => api<Answer<T>>('GET', `/seller/kyc?token=${encodeURIComponent(token)}`, { token: seller.token });
+const uploadsPath = (token: string) => `/seller/kyc/identity/uploads?token=${encodeURIComponent(token)}`;
+const verifyPath = (token: string) => `/seller/kyc/identity?token=${encodeURIComponent(token)}`;
+
+let owner: Seller;
+let coOwner: Seller;
+let other: Seller;
+
+/** A property claimed by the owner with one invited co-owner (the invited e-mail is `coOwner`'s). */
+async function invited(expiresInSeconds = 3600): Promise<{ id: string; coOwnerId: string; coToken: string; ownerToken: string }> {
+  const id = newId();
+  const res = await apiFrom(newClientIp(), 'POST', '/properties', { ...fullBody(id), email: uniqueEmail('contatto') });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  const ownerToken = (await get(keys.property(id)))!.invitationToken as string;
+  expect((await kyc(ownerToken, owner)).status).toBe(200);
+  const coOwnerId = newId();
+  const coToken = newToken();
+  await put({ ...keys.coOwner(id, coOwnerId), entity: 'coOwner', propertyId: id, id: coOwnerId, email: coOwner.email, fullName: 'Anna Rossi', share: 40, invitedAt: at(), verifiedAt: null });
+  await put({ ...keys.coOwnerInvitation(coToken), entity: 'coOwnerInvitation', propertyId: id, coOwnerId, email: coOwner.email, createdAt: at(), expiresAt: Math.floor(Date.now() / 1000) + expiresInSeconds });
+  return { id, coOwnerId, coToken, ownerToken };
+}
+
+async function upload(seller: Seller, coToken: string, kind: IdentityFileKind, bytes: Buffer): Promise<string> {
+  const form = await api<Answer<PresignedUpload>>('POST', uploadsPath(coToken), {
+    token: seller.token,
+    body: { kind, fileName: `${kind}.jpg`, contentType: 'image/jpeg', size: bytes.length },
+  });
+  expect(form.status, JSON.stringify(form.body)).toBe(200);
+  const posted = await postToBucket(form.body, bytes, 'foto');
+  expect(posted.status, posted.text).toBeLessThan(300);
+  return form.body.key;
+}
+
+beforeAll(async () => {
+  useStackEnv();
+  [owner, coOwner, other] = await Promise.all([freshSeller(), freshSeller(), freshSeller()]);
+});
+
+describe("the co-owner's identity check", () => {
+  it('verifies the invited co-owner: verifiedAt set, the owner sees Verificato, the owner\'s identity untouched', async () => {
+    const { id, coOwnerId, coToken, ownerToken } = await invited();
+    const faceKey = await upload(coOwner, coToken, 'face', facePhoto('person-a'));
+    const documentFrontKey = await upload(coOwner, coToken, 'documentFront', await documentFront('person-a'));
+    expect(faceKey).toMatch(new RegExp(`^${id}/identity/coowner-${coOwnerId}-face-\\d+\\.jpg$`));
+    expect(documentFrontKey).toMatch(new RegExp(`^${id}/identity/coowner-${coOwnerId}-documentFront-\\d+\\.jpg$`));
+
+    const res = await api<Answer<IdentityCheckResult>>('POST', verifyPath(coToken), {
+      token: coOwner.token,
+      body: { documentNumber: 'ca 98765 zz', fullName: 'Anna Rossi', faceKey, documentFrontKey },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.valid).toBe(true);
+    expect(res.body.confidence).toBeGreaterThanOrEqual(60);
+
+    const item = (await get(keys.coOwner(id, coOwnerId)))!;
+    expect(item).toMatchObject({ identityStatus: 'verified', documentType: 'carta_identita', documentNumber: 'CA98765ZZ', confidence: res.body.confidence, facePhotoKey: faceKey, documentFrontKey, documentBackKey: null });
+    expect(typeof item.verifiedAt).toBe('string');
+    expect(await get(keys.identity(id))).toBeUndefined();
+
+    const mine = await kyc<CoOwnerKycState>(coToken, coOwner);
+    expect(mine.body).toMatchObject({
+      role: 'coOwner',
+      coOwner: { id: coOwnerId, verifiedAt: item.verifiedAt, badge: 'Verificato' },
+      identity: { status: 'verified', verifiedAt: item.verifiedAt },
+      steps: [{ id: 'identity', status: 'done' }],
+      complete: true,
+    });
+    const owners = await kyc<SellerKycState>(ownerToken, owner);
+    expect(owners.body.identity).toBeNull();
+    expect(owners.body.coOwners.find((c) => c.id === coOwnerId)).toMatchObject({ verifiedAt: item.verifiedAt, badge: 'Verificato' });
+  });
+
+  it('answers 404 to another account, to the owner and to an expired token, and writes nothing', async () => {
+    const { id, coOwnerId, coToken } = await invited();
+    const faceKey = await upload(coOwner, coToken, 'face', facePhoto('person-b'));
+    const documentFrontKey = await upload(coOwner, coToken, 'documentFront', await documentFront('person-b'));
+    const before = await get(keys.coOwner(id, coOwnerId));
+    for (const seller of [other, owner]) {
+      const up = await api<Answer<object>>('POST', uploadsPath(coToken), { token: seller.token, body: { kind: 'face', fileName: 'volto.jpg', contentType: 'image/jpeg', size: 100 } });
+      expect(up.status).toBe(404);
+      expect(up.body.message).toBe(NOT_FOUND);
+      const post = await api<Answer<object>>('POST', verifyPath(coToken), { token: seller.token, body: { documentNumber: 'X1', faceKey, documentFrontKey } });
+      expect(post.status).toBe(404);
+      expect(post.body.message).toBe(NOT_FOUND);
+    }
+    const expired = await invited(-60);
+    const up = await api<Answer<object>>('POST', uploadsPath(expired.coToken), { token: coOwner.token, body: { kind: 'face', fileName: 'volto.jpg', contentType: 'image/jpeg', size: 100 } });
+    expect(up.status).toBe(404);
+    const post = await api<Answer<object>>('POST', verifyPath(expired.coToken), { token: coOwner.token, body: { documentNumber: 'X1', faceKey, documentFrontKey } });
+    expect(post.status).toBe(404);
+    expect(post.body.message).toBe(NOT_FOUND);
+    expect(await get(keys.coOwner(id, coOwnerId))).toEqual(before);
+    expect((await get(keys.coOwner(expired.id, expired.coOwnerId)))!.verifiedAt).toBeNull();
+  });
+
+  it('does not verify different people', async () => {
+    const { id, coOwnerId, coToken, ownerToken } = await invited();
+    const faceKey = await upload(coOwner, coToken, 'face', facePhoto('person-b'));
+    const documentFrontKey = await upload(coOwner, coToken, 'documentFront', await documentFront('person-c'));
+    const res = await api<Answer<IdentityCheckResult>>('POST', verifyPath(coToken), { token: coOwner.token, body: { documentNumber: 'X1', faceKey, documentFrontKey } });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ valid: false, reason: 'Il volto non corrisponde alla foto del documento' });
+    expect(await get(keys.coOwner(id, coOwnerId))).toMatchObject({ identityStatus: 'rejected', verifiedAt: null });
+    const mine = await kyc<CoOwnerKycState>(coToken, coOwner);
+    expect(mine.body).toMatchObject({ coOwner: { verifiedAt: null, badge: 'Invito inviato' }, identity: { status: 'rejected', verifiedAt: null }, complete: false });
+    const owners = await kyc<SellerKycState>(ownerToken, owner);
+    expect(owners.body.coOwners.find((c) => c.id === coOwnerId)!.badge).toBe('Invito inviato');
+  });
+
+  it('refuses bad input with Italian messages and writes nothing', async () => {
+    const { id, coOwnerId, coToken } = await invited();
+    const before = await get(keys.coOwner(id, coOwnerId));
+    const faceKey = await upload(coOwner, coToken, 'face', facePhoto('person-a'));
+    const documentFrontKey = await upload(coOwner, coToken, 'documentFront', await documentFront('person-a'));
+
+    const pdf = await api<Answer<object>>('POST', uploadsPath(coToken), { token: coOwner.token, body: { kind: 'face', fileName: 'volto.pdf', contentType: 'application/pdf', size: 100 } });
+    expect(pdf.status).toBe(400);
+    expect(pdf.body.message).toBe('Sono ammesse solo immagini JPEG o PNG');
+    const noNumber = await api<Answer<object>>('POST', verifyPath(coToken), { token: coOwner.token, body: { faceKey, documentFrontKey } });
+    expect(noNumber.status).toBe(400);
+    expect(noNumber.body.fields?.documentNumber).toBe('Il numero del documento è obbligatorio');
+    // the owner's own images (no co-owner prefix) are not this check's
+    const ownerKey = `${id}/identity/face-1.jpg`;
+    const foreign = await api<Answer<object>>('POST', verifyPath(coToken), { token: coOwner.token, body: { documentNumber: 'X1', faceKey: ownerKey, documentFrontKey } });
+    expect(foreign.status).toBe(400);
+    expect(foreign.body.message).toBe('Il file non appartiene a questa verifica: caricalo di nuovo');
+    const missing = await api<Answer<object>>('POST', verifyPath(coToken), {
+      token: coOwner.token,
+      body: { documentNumber: 'X1', faceKey: `${id}/identity/coowner-${coOwnerId}-face-1.jpg`, documentFrontKey },
+    });
+    expect(missing.status).toBe(400);
+    expect(missing.body.message).toBe('Dati mancanti');
+    const badToken = await api<Answer<object>>('POST', verifyPath('x'), { token: coOwner.token, body: { documentNumber: 'X1', faceKey, documentFrontKey } });
+    expect(badToken.status).toBe(400);
+    expect(await get(keys.coOwner(id, coOwnerId))).toEqual(before);
+  });
+});
