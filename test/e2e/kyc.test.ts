@@ -18,7 +18,9 @@ import { newToken } from '../../functions/properties/invitations';
 import { COMPLETION_MESSAGES } from '../../functions/domain/onboarding/rules';
 import { expectAccessible, launchBrowser, signedInContext, toastWith } from '../support/browser';
 import { documentFront, facePhoto } from '../support/faces';
-import { api, signUp, stack, tokenForRole, uniqueEmail, useStackEnv } from '../support/helpers';
+import { api, sentMail, signUp, stack, tokenForRole, uniqueEmail, useStackEnv } from '../support/helpers';
+import { importOmi } from '../support/omi-import';
+import { MILANO } from '../support/omi-samples';
 import { apiFrom, fullBody, newClientIp, newId, pngBytes, upload } from '../support/submission';
 
 const web = () => stack().webUrl!;
@@ -62,6 +64,32 @@ async function linkedProperty(userId: string): Promise<{ id: string; token: stri
   return { id, token: item.invitationToken as string };
 }
 
+/**
+ * The way a seller really arrives: a request submitted with their e-mail, valued by the
+ * admin, and the estimate e-mail sent; answers the registration link the e-mail carries.
+ */
+async function invitedByEstimate(email: string): Promise<{ id: string; link: string }> {
+  const id = newId();
+  const submitted = await apiFrom(newClientIp(), 'POST', '/properties', {
+    ...fullBody(id),
+    firstName: 'Mario',
+    email,
+    address: 'Via Carlo Goldoni 7',
+    city: 'Milano',
+    province: 'MI',
+  });
+  expect(submitted.status, JSON.stringify(submitted.body)).toBe(201);
+  const admin = await tokenForRole('admin');
+  const valued = await api<{ available: boolean }>('POST', `/admin/properties/${id}/valuations`, { token: admin, body: {} });
+  expect(valued.body.available, JSON.stringify(valued.body)).toBe(true);
+  const sent = await api('POST', `/admin/properties/${id}/estimate-email`, { token: admin, body: {} });
+  expect(sent.status, JSON.stringify(sent.body)).toBe(200);
+  const mail = (await sentMail()).find((m) => m.destination.to.includes(email));
+  const path = /\/seller-register\?token=[A-Za-z0-9_-]+/.exec(mail?.body.text ?? '')?.[0];
+  if (!path) throw new Error(`no registration link in the estimate e-mail to ${email}`);
+  return { id, link: `${web()}${path}` };
+}
+
 async function closeOtherPages(page: Page) {
   for (const p of page.context().pages()) if (p !== page) await p.close().catch(() => undefined);
 }
@@ -78,6 +106,9 @@ beforeAll(async () => {
   writeFileSync(`${DIR}/back.jpg`, facePhoto('person-a'));
   writeFileSync(`${DIR}/face-a.jpg`, facePhoto('person-a'));
   writeFileSync(`${DIR}/front-b.jpg`, await documentFront('person-b'));
+  // the estimate needs a valuation: the Milano quotations, imported as /omi-import does
+  await importOmi(MILANO.valori2025, '2025-S1');
+  await importOmi(MILANO.zone2025, '2025-S1');
   browser = await launchBrowser(['--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', `--use-file-for-fake-video-capture=${CAMERA_FILE}`]);
 });
 afterAll(async () => {
@@ -97,17 +128,27 @@ describe('/seller-kyc', () => {
     await context.close();
   });
 
-  it('identity by camera, co-owners skipped, a signed delegation, then the option signed', async () => {
+  it('from the estimate e-mail: registration, identity by camera, co-owners skipped, a signed delegation, then the option signed', async () => {
     const email = uniqueEmail('e2e.kyc');
-    const res = await signUp({ email, password: PASSWORD, name: 'Mario Rossi', userType: 'venditore' });
-    const { id, token } = await linkedProperty(res.UserSub!);
-    expect(token).toBeTruthy();
+    const { id, link } = await invitedByEstimate(email);
+    const token = new URL(link).searchParams.get('token')!;
 
-    const context = await signedInContext(browser, web(), { email, password: PASSWORD }, '/seller-dashboard');
+    // the e-mail's link: register, then sign in, and the page claims the request
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'it-IT', timezoneId: 'Europe/Rome' });
     await context.grantPermissions(['camera'], { origin: web() });
     const page = await context.newPage();
     page.setDefaultTimeout(30_000);
-    await page.goto(`${web()}/seller-kyc?token=${token}`);
+    await page.goto(link);
+    await page.getByTestId('tab-seller-signup').click();
+    await page.getByTestId('seller-signup-name').fill('Mario Rossi');
+    await page.getByTestId('seller-signup-email').fill(email);
+    await page.getByTestId('seller-signup-password').fill(PASSWORD);
+    await page.getByTestId('seller-signup-phone').fill('347 123 4567');
+    await page.getByTestId('seller-signup-submit').click();
+    await page.getByTestId('seller-login-password').fill(PASSWORD);
+    expect(await page.getByTestId('seller-login-email').inputValue()).toBe(email);
+    await page.getByTestId('seller-login-submit').click();
+    await page.waitForURL((u) => u.pathname === '/seller-kyc' && u.searchParams.get('token') === token);
     page.on('console', (m) => m.type() === 'error' && console.log('[browser]', m.text()));
     await page.locator('[data-testid="kyc-page"], [data-testid="kyc-error"], [data-testid="kyc-invalid"]').first().waitFor();
     if (!(await page.getByTestId('kyc-page').isVisible())) throw new Error(`kyc page: ${await page.locator('main').innerText()}`);

@@ -5,7 +5,7 @@
  * option once the seller side is complete, receive the signature while polling, then edit
  * the option from /active-options. axe at desktop and at 390 px; screenshots in the temp folder.
  */
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
@@ -14,8 +14,9 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { ddb } from '../../functions/lib/aws/ddb';
 import { keys } from '../../functions/lib/keys';
 import { DESKTOP, expectAccessible, launchBrowser, signedInContext, toastWith } from '../support/browser';
-import { api, sentMail, stack, tokenForRole, uniqueEmail, useStackEnv } from '../support/helpers';
+import { sentMail, stack, uniqueEmail, useStackEnv } from '../support/helpers';
 import { apiFrom, fullBody, newClientIp, newId } from '../support/submission';
+import { importOmi } from '../support/omi-import';
 import { MILANO } from '../support/omi-samples';
 
 const PHONE = { width: 390, height: 844 };
@@ -28,25 +29,6 @@ const toast = (page: Page, text: string) => toastWith(page, text).first();
 
 async function shot(page: Page, name: string) {
   await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
-}
-
-/** Imports an OMI file the way /omi-import does (presigned POST, then the job), so the valuation has data. */
-async function importOmi(file: string, semester: string): Promise<void> {
-  const token = await tokenForRole('admin');
-  const name = path.basename(file);
-  const up = await api<{ jobId: string; upload: { url: string; fields: Record<string, string> } }>('POST', '/omi/uploads', { token, body: { fileName: name, semester } });
-  expect(up.status, JSON.stringify(up.body)).toBe(201);
-  const form = new FormData();
-  for (const [k, v] of Object.entries(up.body.upload.fields)) form.append(k, v);
-  form.append('file', new Blob([new Uint8Array(readFileSync(file))]), name);
-  expect((await fetch(up.body.upload.url, { method: 'POST', body: form })).status).toBe(204);
-  const start = Date.now();
-  for (;;) {
-    const status = (await api<{ status: string }>('GET', `/omi/imports/${up.body.jobId}`, { token })).body.status;
-    if (status === 'completed') return;
-    if (status === 'failed' || Date.now() - start > 60_000) throw new Error(`OMI import ${name}: ${status}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
 }
 
 async function submitted(): Promise<{ id: string; email: string }> {
