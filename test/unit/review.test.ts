@@ -14,7 +14,8 @@ import {
   subStepsOf,
 } from '../../functions/domain/review/rules';
 import { createOptionSchema, createValuationSchema, updateOptionSchema } from '../../functions/domain/review/schemas';
-import { renderOptionPdf, winAnsi } from '../../functions/review/option-pdf';
+import { renderOptionPdf } from '../../functions/review/option-pdf';
+import { winAnsi } from '../../functions/lib/pdf';
 
 const label = (t: string) => DELEGATION_LABELS[t as DelegationType] ?? t;
 const signed = (type: string) => ({ type: type as DelegationType, documentKey: `p/${type}.pdf`, signedAt: '2026-11-20T10:00:00.000Z' });

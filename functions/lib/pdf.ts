@@ -1,0 +1,65 @@
+/**
+ * THE document PDF of the product (option, delegations): a title, a subtitle and titled
+ * sections of lines, A4, standard Helvetica (pdf-lib). The texts come from pure builders in
+ * functions/domain; this only lays them out.
+ */
+import { PDFDocument, rgb, StandardFonts, type PDFFont } from 'pdf-lib';
+
+export interface PdfDocumentContent {
+  title: string;
+  subtitle: string;
+  sections: { title: string; lines: string[] }[];
+}
+
+/** Characters the standard fonts cannot encode become spaces (Intl's narrow spaces, for one). */
+export function winAnsi(text: string): string {
+  return text.replace(/[^\x20-\x7E\u00A0-\u00FF€—–’‘“”…•]/g, ' ');
+}
+
+function wrap(text: string, font: PDFFont, size: number, width: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const w of text.split(/\s+/)) {
+    const next = line ? `${line} ${w}` : w;
+    if (font.widthOfTextAtSize(next, size) > width && line) {
+      lines.push(line);
+      line = w;
+    } else line = next;
+  }
+  if (line) lines.push(line);
+  return lines;
+}
+
+const A4: [number, number] = [595.28, 841.89];
+
+export async function renderDocumentPdf(doc: PdfDocumentContent): Promise<Uint8Array> {
+  const pdf = await PDFDocument.create();
+  pdf.setTitle(winAnsi(doc.title));
+  pdf.setLanguage('it-IT');
+  pdf.setProducer('Opzione Casa');
+  const regular = await pdf.embedFont(StandardFonts.Helvetica);
+  const bold = await pdf.embedFont(StandardFonts.HelveticaBold);
+  const margin = 56;
+  let page = pdf.addPage(A4);
+  const width = page.getWidth() - margin * 2;
+  let y = page.getHeight() - margin;
+  const write = (text: string, font: PDFFont, size: number, color = rgb(0.07, 0.07, 0.07), gap = 4) => {
+    for (const line of wrap(winAnsi(text), font, size, width)) {
+      if (y < margin + size) {
+        page = pdf.addPage(A4);
+        y = page.getHeight() - margin;
+      }
+      page.drawText(line, { x: margin, y: y - size, size, font, color });
+      y -= size + gap;
+    }
+  };
+  // brand colours: navy headings, orange section titles
+  write(doc.title, bold, 18, rgb(0.13, 0.24, 0.45));
+  write(doc.subtitle, regular, 10, rgb(0.35, 0.35, 0.35));
+  for (const section of doc.sections) {
+    y -= 14;
+    write(section.title, bold, 13, rgb(1, 0.4, 0.01));
+    for (const line of section.lines) write(line, regular, 11);
+  }
+  return pdf.save();
+}
