@@ -14,26 +14,14 @@ import type { IdentityCheckResult, IdentityFileKind } from '../../functions/doma
 import type { CoOwnerKycState, SellerKycState } from '../../functions/domain/onboarding/kyc';
 import type { PresignedUpload } from '../../functions/domain/uploads';
 import { newToken } from '../../functions/properties/invitations';
-import { api, idTokenFor, signUp, stack, uniqueEmail, useStackEnv } from '../support/helpers';
+import { api, stack, uniqueEmail, useStackEnv } from '../support/helpers';
 import { apiFrom, fullBody, newClientIp, newId, postToBucket } from '../support/submission';
 import { documentFront, facePhoto } from '../support/faces';
+import { freshSeller, type Seller } from '../support/seller';
 
 type Answer<T> = T & { message?: string; fields?: Record<string, string> };
-interface Seller {
-  token: string;
-  userId: string;
-  email: string;
-}
 const TABLE = () => stack().env.TABLE_NAME!;
 const NOT_FOUND = 'Proprietà non trovata o link scaduto';
-
-async function freshSeller(): Promise<Seller> {
-  const email = uniqueEmail('comproprietario');
-  await signUp({ email, password: 'segreta1', userType: 'venditore', name: 'Anna Rossi' });
-  const token = await idTokenFor(email, 'segreta1');
-  const me = await api<{ id: string }>('GET', '/me', { token });
-  return { token, userId: me.body.id, email };
-}
 
 const get = async (Key: Record<string, string>) => (await ddb().send(new GetCommand({ TableName: TABLE(), Key, ConsistentRead: true }))).Item;
 const put = (Item: Record<string, unknown>) => ddb().send(new PutCommand({ TableName: TABLE(), Item }));

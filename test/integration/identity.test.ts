@@ -5,7 +5,7 @@
  * admin dossier. Also measures the local engine's accuracy on the sample faces and the time
  * of a verification, cold and warm (figures in docs/identity.md).
  */
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ddb } from '../../functions/lib/aws/ddb';
 import { keys } from '../../functions/lib/keys';
@@ -13,38 +13,13 @@ import type { IdentityCheckResult, IdentityFileKind, IdentityRecord } from '../.
 import type { RequestDossier } from '../../functions/domain/requests';
 import type { PresignedUpload } from '../../functions/domain/uploads';
 import { localFaceMatcher, SAME_PERSON_DISTANCE } from '../../functions/identity/local-face-matcher';
-import { api, idTokenFor, signUp, stack, tokenForRole, uniqueEmail, useStackEnv } from '../support/helpers';
-import { apiFrom, fullBody, newClientIp, newId, pngBytes, postToBucket } from '../support/submission';
+import { api, stack, tokenForRole, useStackEnv } from '../support/helpers';
+import { newId, pngBytes, postToBucket } from '../support/submission';
 import { documentFront, facePhoto, PEOPLE, twoFaces, type Person } from '../support/faces';
+import { freshSeller, ownedProperty } from '../support/seller';
 
 type Answer<T> = T & { message?: string; fields?: Record<string, string>; error?: string };
 const TABLE = () => stack().env.TABLE_NAME!;
-
-async function freshSeller(): Promise<{ token: string; userId: string }> {
-  const email = uniqueEmail('venditore');
-  await signUp({ email, password: 'segreta1', userType: 'venditore', name: 'Mario Rossi' });
-  const token = await idTokenFor(email, 'segreta1');
-  const me = await api<{ id: string }>('GET', '/me', { token });
-  return { token, userId: me.body.id };
-}
-
-/** A submitted property given to the seller (userId + the seller index, as a claim does). */
-async function ownedProperty(userId: string): Promise<string> {
-  const id = newId();
-  const res = await apiFrom(newClientIp(), 'POST', '/properties', { ...fullBody(id), email: uniqueEmail('contatto') });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  const item = (await ddb().send(new GetCommand({ TableName: TABLE(), Key: keys.property(id), ConsistentRead: true }))).Item!;
-  const idx = keys.sellerIndex(userId, item.createdAt as string);
-  await ddb().send(
-    new UpdateCommand({
-      TableName: TABLE(),
-      Key: keys.property(id),
-      UpdateExpression: 'SET userId = :u, gsi1pk = :p, gsi1sk = :s',
-      ExpressionAttributeValues: { ':u': userId, ':p': idx.gsi1pk, ':s': idx.gsi1sk },
-    }),
-  );
-  return id;
-}
 
 const base = (id: string) => `/seller/properties/${id}/identity`;
 

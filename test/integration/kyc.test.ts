@@ -15,25 +15,13 @@ import type { CoOwnerKycState, OptionDocumentLink, OptionSignedResult, SellerKyc
 import type { OptionPoll } from '../../functions/domain/review/schemas';
 import type { PresignedUpload } from '../../functions/domain/uploads';
 import { newToken } from '../../functions/properties/invitations';
-import { api, idTokenFor, signUp, stack, tokenForRole, uniqueEmail, useStackEnv } from '../support/helpers';
+import { api, stack, tokenForRole, uniqueEmail, useStackEnv } from '../support/helpers';
 import { apiFrom, dossier, fullBody, newClientIp, newId, postToBucket } from '../support/submission';
+import { freshSeller, type Seller } from '../support/seller';
 
 type Answer<T> = T & { message?: string; fields?: Record<string, string> };
-interface Seller {
-  token: string;
-  userId: string;
-  email: string;
-}
 const TABLE = () => stack().env.TABLE_NAME!;
 const NOT_FOUND = 'Proprietà non trovata o link scaduto';
-
-async function freshSeller(): Promise<Seller> {
-  const email = uniqueEmail('venditore');
-  await signUp({ email, password: 'segreta1', userType: 'venditore', name: 'Mario Rossi' });
-  const token = await idTokenFor(email, 'segreta1');
-  const me = await api<{ id: string }>('GET', '/me', { token });
-  return { token, userId: me.body.id, email };
-}
 
 const property = async (id: string) => (await ddb().send(new GetCommand({ TableName: TABLE(), Key: keys.property(id), ConsistentRead: true }))).Item!;
 

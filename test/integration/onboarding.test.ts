@@ -9,38 +9,13 @@ import { keys } from '../../functions/lib/keys';
 import type { RequestDossier } from '../../functions/domain/requests';
 import type { SellerCoOwner, SellerDelegation } from '../../functions/domain/onboarding/schemas';
 import type { PresignedUpload } from '../../functions/domain/uploads';
-import { api, idTokenFor, sentMail, signUp, stack, tokenForRole, uniqueEmail, useStackEnv } from '../support/helpers';
-import { apiFrom, dossier, fullBody, newClientIp, newId, postToBucket } from '../support/submission';
+import { api, sentMail, stack, tokenForRole, useStackEnv } from '../support/helpers';
+import { dossier, postToBucket } from '../support/submission';
+import { freshSeller, ownedProperty } from '../support/seller';
 
 type Answer<T> = T & { message?: string; fields?: Record<string, string> };
 const TABLE = () => stack().env.TABLE_NAME!;
 const CF = 'RSSMRA85T10A562S';
-
-async function freshSeller(): Promise<{ token: string; userId: string }> {
-  const email = uniqueEmail('venditore');
-  await signUp({ email, password: 'segreta1', userType: 'venditore', name: 'Mario Rossi' });
-  const token = await idTokenFor(email, 'segreta1');
-  const me = await api<{ id: string }>('GET', '/me', { token });
-  return { token, userId: me.body.id };
-}
-
-/** A submitted property given to the seller (userId + the seller index, as a claim does). */
-async function ownedProperty(userId: string): Promise<string> {
-  const id = newId();
-  const res = await apiFrom(newClientIp(), 'POST', '/properties', { ...fullBody(id), email: uniqueEmail('contatto') });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  const item = (await ddb().send(new GetCommand({ TableName: TABLE(), Key: keys.property(id), ConsistentRead: true }))).Item!;
-  const idx = keys.sellerIndex(userId, item.createdAt as string);
-  await ddb().send(
-    new UpdateCommand({
-      TableName: TABLE(),
-      Key: keys.property(id),
-      UpdateExpression: 'SET userId = :u, gsi1pk = :p, gsi1sk = :s',
-      ExpressionAttributeValues: { ':u': userId, ':p': idx.gsi1pk, ':s': idx.gsi1sk },
-    }),
-  );
-  return id;
-}
 
 const base = (id: string) => `/seller/properties/${id}`;
 const items = async (id: string, entity: string) => (await dossier(id)).filter((i) => i.entity === entity);
