@@ -12,6 +12,12 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/no-non-null-assertion': 'off',
+      // `import { z }` makes esbuild keep zod whole (~450 KB in every Lambda, locales included);
+      // the namespace import lets it drop what is unused (~85 KB)
+      'no-restricted-syntax': ['error', {
+        selector: "ImportDeclaration[source.value='zod'] > ImportSpecifier",
+        message: "Import zod as a namespace: `import * as z from 'zod'` (keeps Lambda bundles small).",
+      }],
     },
   },
   // Layers (docs/architecture.md): lib/ never imports an area, domain/ stays pure, the SPA

@@ -4,7 +4,7 @@
  * a property being deleted, is 404 'Immobile non trovato') and the condition every write
  * carries on the PROPERTY item.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb } from '../lib/aws/ddb';
 import { requireConfig } from '../lib/config';

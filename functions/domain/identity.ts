@@ -3,7 +3,7 @@
  * document's front (and back), compared by a face matcher. Shared by the server
  * (functions/identity/) and, later, the SPA's identity dialog.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { MEGABYTE, tooLargeMessage } from './uploads';
 
 export const DOCUMENT_TYPES = ['carta_identita', 'passaporto', 'patente'] as const;

@@ -3,7 +3,7 @@
  * the profile and account-deletion inputs, the identity badge. Shared by the server
  * (functions/seller) and the SPA (web/src/features/seller).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const SELLER_MESSAGES = {
   fullNameRequired: 'Il nome è obbligatorio',

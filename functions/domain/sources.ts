@@ -3,7 +3,7 @@
  * shared by the handlers and the admin page. A source link is the site origin plus
  * `?id={sourceId}`: the home page keeps that id and the submission stores it on the property.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** The `?id=` a submission accepts (functions/domain/property/schema.ts); every source id matches it. */
 export const SOURCE_ID_PATTERN = /^[A-Za-z0-9_-]{1,100}$/;

@@ -3,7 +3,7 @@
  * the SPA. The spec's role (user_roles: user or admin) is membership of the Cognito
  * `admin` group.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Profile } from './profile';
 import { USER_TYPES, type UserType } from './roles';
 

@@ -28,7 +28,7 @@
  * 6. Cautious discount (default -10, from -50 to 0): adjusted = round(rounded value x
  *    (100 + discount) / 100), i.e. rounded value x (1 + discount/100) to the euro.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { formatEuro, formatNumber } from './format';
 import { compareSemestersDesc } from './omi/semester';
 import {

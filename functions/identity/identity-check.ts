@@ -6,7 +6,7 @@
  * is: 'verified' (also below LOW_CONFIDENCE: the client warns 'Attenzione') or 'rejected'
  * with the reason.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { requireConfig } from '../lib/config';
 import { ValidationError } from '../lib/errors';
 import { logger } from '../lib/logger';

@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import { z } from 'zod';
+import * as z from 'zod';
 import { callerFrom, type Caller } from './auth';
 import { AppError, ForbiddenError, GENERIC_ERROR_MESSAGE, UnauthorizedError, ValidationError } from './errors';
 import { logger } from './logger';

@@ -21,10 +21,10 @@
 import { isAscii, isUtf8 } from 'node:buffer';
 import { Readable, Transform, type TransformCallback } from 'node:stream';
 import { parse } from 'csv-parse';
-import iconv from 'iconv-lite';
 import { semesterFromTitle, type Semester } from '../domain/omi/semester';
 import { isStato } from '../domain/omi/tipologia';
 import type { OmiValoriRow, OmiZoneRow } from '../domain/omi/types';
+import { decodeWin1252 } from './win1252';
 
 export type OmiFileKind = 'valori' | 'zone';
 
@@ -115,7 +115,7 @@ class LineDecoder extends Transform {
       return b.toString('utf8');
     }
     this.latin1Lines++;
-    return iconv.decode(b, 'win1252');
+    return decodeWin1252(b);
   }
 
   private decodeBlock(block: Buffer): string {

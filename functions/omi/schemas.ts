@@ -1,5 +1,5 @@
 /** zod schemas of the OMI routes, with the spec's Italian messages. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { isSemester, SEMESTER_FORMAT_MESSAGE } from '../domain/omi/semester';
 import { isStato, parseTipologia, type Stato } from '../domain/omi/tipologia';
 import { OMI_MAX_BYTES, tooLargeMessage } from '../domain/uploads';

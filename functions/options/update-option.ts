@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { updateOptionSchema } from '../domain/review/schemas';
 import { route } from '../lib/http';
 import { updateOption } from './option-store';

@@ -1,5 +1,5 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { z } from 'zod';
+import * as z from 'zod';
 import { ddb } from '../lib/aws/ddb';
 import { requireConfig } from '../lib/config';
 import { ConflictError, GoneError } from '../lib/errors';

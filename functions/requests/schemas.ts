@@ -1,5 +1,5 @@
 /** zod schemas of the /admin/properties routes, with Italian messages. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { uploadRequestSchema } from '../domain/property/upload';
 import { REQUEST_MESSAGES, REQUESTS_PAGE_MAX, REQUESTS_PAGE_SIZE } from '../domain/requests';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { REVIEW_MESSAGES } from '../domain/review/rules';
 
 /** The path parameter; an unknown id is a missing property (404) for the use case. */

@@ -1,5 +1,5 @@
 /** zod schemas of the /sources routes, with the spec's Italian messages. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { createSourceInput, SOURCE_MESSAGES } from '../domain/sources';
 
 export const createSourceBody = createSourceInput;

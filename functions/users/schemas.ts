@@ -1,5 +1,5 @@
 /** zod schemas of the /users routes, with the spec's Italian messages (functions/domain/users.ts). */
-import { z } from 'zod';
+import * as z from 'zod';
 import { agentDecisionInput, updateRoleInput, updateUserInput, USER_MESSAGES } from '../domain/users';
 
 export const updateUserBody = updateUserInput;

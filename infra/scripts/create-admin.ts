@@ -8,7 +8,7 @@
  * this writes the profile with the same module the trigger uses.
  */
 import { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
-import { z } from 'zod';
+import * as z from 'zod';
 import { ensureAccount } from '../local/seed';
 import { MIN_PASSWORD_LENGTH } from '../../functions/domain/roles';
 

@@ -1,5 +1,5 @@
 import type { Construct } from 'constructs';
-import { z } from 'zod';
+import * as z from 'zod';
 import { DEFAULT_COMPANY, voiceWidgetSchema, type RuntimeConfig, type VoiceWidgetConfig } from '../../functions/domain/runtime-config';
 
 /**

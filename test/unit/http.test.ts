@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { route } from '../../functions/lib/http';
 import { NotFoundError } from '../../functions/lib/errors';

@@ -2,6 +2,7 @@ import { createReadStream, readFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import iconv from 'iconv-lite';
+import { decodeWin1252 } from '../../functions/omi/win1252';
 import { MILANO } from '../support/omi-samples';
 import { formatValoriLine, formatZoneLine, OmiFormatError, parseOmiFile, readValoriLine, readZoneLine } from '../../functions/omi/parse-omi';
 
@@ -83,6 +84,12 @@ describe('OMI parser on crafted bad files', () => {
 
   it('refuses an empty file', async () => {
     await expect(parseOmiFile('')).rejects.toThrow(/vuoto/);
+  });
+
+  it('decodes every Windows-1252 byte as iconv-lite does', () => {
+    const all = Uint8Array.from({ length: 256 }, (_, i) => i);
+    expect(decodeWin1252(all)).toBe(iconv.decode(Buffer.from(all), 'win1252'));
+    expect(decodeWin1252(Buffer.from([0x80, 0x92, 0xe0, 0xcc]))).toBe('€’àÌ');
   });
 
   it('reads Latin-1 bytes, backtick accents, 0 values, an empty Stato, CRLF and mixed encodings', async () => {

@@ -11,7 +11,7 @@
  * - POST /seller/properties/{propertyId}/option/uploads  OptionUploadBody  -> PresignedUpload (../uploads)
  * - POST /seller/properties/{propertyId}/option/signed   OptionSignedBody  -> OptionSignedResult
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { DocumentType } from '../identity';
 import { MEGABYTE, tooLargeMessage } from '../uploads';
 import { extensionOf, type DelegationType, type OnboardingStepId } from './rules';

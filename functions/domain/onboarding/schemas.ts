@@ -1,5 +1,5 @@
 /** Request bodies of the seller onboarding (co-owners, delegations), with Italian messages. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { isProvinceCode } from '../places';
 import { DELEGATION_TYPES, FISCAL_CODE_LENGTH, isValidFiscalCode, MAX_CO_OWNERS, ONBOARDING_MESSAGES as M, SIGNED_DELEGATION_MAX_BYTES } from './rules';
 import { tooLargeMessage } from '../uploads';

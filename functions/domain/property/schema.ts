@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { SOURCE_ID_PATTERN } from '../sources';
 import { parseAmount } from '../format';
 import { isProvinceCode, provinceByCode } from '../places/provinces';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { MAX_UPLOAD_BYTES } from './limits';
 import { mediaKindOf, ONLY_MEDIA_MESSAGE, TOO_LARGE_MESSAGE } from './media';
 

@@ -1,5 +1,5 @@
 /** zod schemas of the review and option routes, Italian messages; the SPA's forms use the same ones. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { OPTION_STATUSES, type PurchaseOption } from '../requests';
 import { DEFAULT_CAUTIOUS_DISCOUNT, DEFAULT_CORRECTIONS, REVIEW_MESSAGES } from './rules';
 

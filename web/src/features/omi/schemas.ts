@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { isSemester, SEMESTER_FORMAT_MESSAGE, semesterFromFileName } from '@domain/omi/semester';
 
 export const MISSING_INPUT_MESSAGE = 'Seleziona un file e specifica il semestre';

@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { z } from 'zod';
+import * as z from 'zod';
 import { OPTION_STATUSES, OPTION_STATUS_LABELS, type OptionStatus } from '@domain/requests';
 import { PERCENT_MESSAGES } from '@domain/review/schemas';
 import { Button, Dialog, Field, Input, Select } from '@/components/ui';

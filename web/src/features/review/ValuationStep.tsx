@@ -4,7 +4,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { toast } from 'sonner';
 import { Calculator } from 'lucide-react';
-import { z } from 'zod';
+import * as z from 'zod';
 import { formatDateTime, formatEuro, formatNumber } from '@domain/format';
 import { FEATURE_LABELS, labelOf } from '@domain/property/enums';
 import type { DossierValuation, RequestDossier } from '@domain/requests';

@@ -1,7 +1,7 @@
 import { useEffect, useId } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { z } from 'zod';
+import * as z from 'zod';
 import { contactFields } from '@domain/property/schema';
 import { Button, Dialog, Field, Input } from '@/components/ui';
 import { useConfig } from '@/lib/config';
