@@ -1,4 +1,4 @@
-import { fetchAuthSession } from 'aws-amplify/auth';
+import { auth } from './amplify';
 import { getConfig } from './config';
 
 export const NETWORK_ERROR_MESSAGE = 'Impossibile contattare il server. Verifica la connessione e riprova.';
@@ -29,7 +29,7 @@ export function errorMessage(err: unknown): string {
 
 async function idToken(): Promise<string | undefined> {
   try {
-    const session = await fetchAuthSession();
+    const session = await (await auth()).fetchAuthSession();
     return session.tokens?.idToken?.toString();
   } catch {
     return undefined;

@@ -1,14 +1,9 @@
 import { useCallback } from 'react';
 import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router-dom';
-import {
-  fetchAuthSession,
-  signIn as amplifySignIn,
-  signOut as amplifySignOut,
-  signUp as amplifySignUp,
-} from 'aws-amplify/auth';
 import type { Me } from '@domain/profile';
 import { GROUPS, type Group, type SelfSignupUserType } from '@domain/roles';
+import { auth } from './amplify';
 import { api, NETWORK_ERROR_MESSAGE } from './api';
 
 export type { Me };
@@ -25,7 +20,7 @@ export const meKey = ['me'] as const;
 
 async function readSession(): Promise<Session | null> {
   try {
-    const { tokens } = await fetchAuthSession();
+    const { tokens } = await (await auth()).fetchAuthSession();
     const payload = tokens?.idToken?.payload;
     if (!payload?.sub) return null;
     const rawGroups = payload['cognito:groups'];
@@ -111,6 +106,7 @@ export class AuthFlowError extends Error {}
  * no SRP). A leftover session of another user is closed first.
  */
 export async function signInWithEmail(email: string, password: string): Promise<void> {
+  const { signIn: amplifySignIn, signOut: amplifySignOut } = await auth();
   const attempt = () =>
     amplifySignIn({ username: email.trim(), password, options: { authFlowType: 'USER_PASSWORD_AUTH' } });
   let result;
@@ -143,7 +139,7 @@ export interface SignUpInput {
 export async function signUpWithEmail(input: SignUpInput): Promise<void> {
   const email = input.email.trim();
   const fullName = input.fullName?.trim();
-  await amplifySignUp({
+  await (await auth()).signUp({
     username: email,
     password: input.password,
     options: {
@@ -178,7 +174,7 @@ export function useSignOut(): (opts?: { to?: string; fullReload?: boolean }) => 
     async ({ to = '/', fullReload = false } = {}) => {
       signingOut = true;
       try {
-        await amplifySignOut();
+        await (await auth()).signOut();
       } finally {
         if (fullReload) {
           window.location.assign(to);
