@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { isIPv6 } from 'node:net';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, isConditionFailure } from './aws/ddb';
 import { requireConfig } from './config';
@@ -18,16 +19,39 @@ export function clientKey(ip: string): string {
   return createHash('sha256').update(ip || 'unknown').digest('base64url').slice(0, 22);
 }
 
+/**
+ * Whom a per-IP limit counts: an IPv4 address as it is, an IPv6 address by its /64 (a
+ * subscriber line gets at least a /64 and may use any address in it, so counting single
+ * IPv6 addresses would give each request a fresh counter); an IPv4-mapped IPv6 address is
+ * its IPv4 address. Anything else is returned unchanged.
+ */
+export function rateLimitNetwork(ip: string): string {
+  const address = ip.trim().replace(/%.*$/, '');
+  if (!isIPv6(address)) return ip;
+  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(address);
+  if (mapped) return mapped[1]!;
+  // an embedded IPv4 tail (e.g. 64:ff9b::192.0.2.33) is the last two groups
+  const withoutDots = address.replace(/(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/, (_m, a: string, b: string, c: string, d: string) =>
+    `${((Number(a) << 8) | Number(b)).toString(16)}:${((Number(c) << 8) | Number(d)).toString(16)}`,
+  );
+  const [head = '', tail] = withoutDots.split('::');
+  const headGroups = head ? head.split(':') : [];
+  const tailGroups = tail ? tail.split(':') : [];
+  const groups = tail === undefined ? headGroups : [...headGroups, ...Array<string>(8 - headGroups.length - tailGroups.length).fill('0'), ...tailGroups];
+  return `${groups.slice(0, 4).map((g) => parseInt(g, 16).toString(16)).join(':')}::/64`;
+}
+
 export async function enforceRateLimit(scope: RateLimitScope, ip: string, now: number = Date.now()): Promise<{ count: number; limit: number }> {
   const { limit, windowSeconds } = RATE_LIMITS[scope];
   const nowSeconds = Math.floor(now / 1000);
   const windowStart = nowSeconds - (nowSeconds % windowSeconds);
   const windowEnd = windowStart + windowSeconds;
+  const client = clientKey(rateLimitNetwork(ip));
   try {
     const res = await ddb().send(
       new UpdateCommand({
         TableName: requireConfig('TABLE_NAME'),
-        Key: keys.rateLimit(scope, clientKey(ip), windowStart),
+        Key: keys.rateLimit(scope, client, windowStart),
         UpdateExpression: 'ADD #c :one SET expiresAt = if_not_exists(expiresAt, :ttl), entity = :entity',
         ConditionExpression: 'attribute_not_exists(#c) OR #c < :limit',
         ExpressionAttributeNames: { '#c': 'count' },
@@ -39,7 +63,7 @@ export async function enforceRateLimit(scope: RateLimitScope, ip: string, now: n
   } catch (err) {
     if (!isConditionFailure(err)) throw err;
     const minutes = Math.max(1, Math.ceil((windowEnd - nowSeconds) / 60));
-    logger.warn('Rate limit reached', { scope, client: clientKey(ip), limit, windowStart });
+    logger.warn('Rate limit reached', { scope, client, limit, windowStart });
     throw new TooManyRequestsError(
       `Hai fatto troppe richieste in poco tempo. Riprova tra ${minutes} ${minutes === 1 ? 'minuto' : 'minuti'}.`,
     );
