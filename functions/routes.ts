@@ -120,6 +120,11 @@ export const routes = [
   { id: 'getOptionDocument', method: 'GET', path: '/seller/properties/{propertyId}/option/document', handler: 'kyc/get-option-document', access: ['seller'], owner: 'the property\'s userId is the caller (else 404 Immobile non trovato)', grants: ['table:read', 'media:read'] },
   { id: 'createOptionUpload', method: 'POST', path: '/seller/properties/{propertyId}/option/uploads', handler: 'kyc/create-option-upload', access: ['seller'], owner: 'the property\'s userId is the caller (else 404 Immobile non trovato)', grants: ['table:read', 'media:write'] },
   { id: 'confirmOptionSigned', method: 'POST', path: '/seller/properties/{propertyId}/option/signed', handler: 'kyc/confirm-option-signed', access: ['seller'], owner: 'the property\'s userId is the caller (else 404 Immobile non trovato); the key under the property\'s own option/ prefix', grants: ['table:read', 'table:write', 'media:read', 'media:write'] },
+  // Disponibilità per le visite (/availability/{token}): il link che l'admin invia per un'opzione firmata senza chiavi
+  { id: 'getAvailability', method: 'GET', path: '/seller/availability/{token}', handler: 'availability/get-availability', access: ['seller'], owner: 'the AVAIL token (not expired, still the option\'s link) names a property whose userId is the caller; anything else 404 Link non valido', grants: ['table:read'] },
+  { id: 'saveAvailability', method: 'PUT', path: '/seller/availability/{token}', handler: 'availability/save-availability', access: ['seller'], owner: 'as getAvailability, checked again inside the write transaction', grants: ['table:read', 'table:write'] },
+  // /seller-register?token=...: which kind of e-mailed link a token is (where to go after sign-in)
+  { id: 'getLinkKind', method: 'GET', path: '/links/{token}', handler: 'properties/get-link-kind', access: 'public', owner: 'anyone: answers only the kind (invitation, coOwner, availability, unknown) of an unguessable token', grants: ['table:read'] },
 ] as const satisfies readonly RouteDef[];
 
 export type RouteId = (typeof routes)[number]['id'];

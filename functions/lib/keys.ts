@@ -16,8 +16,8 @@
  * | seller identity   | PROPERTY#{id}       | IDENTITY     |                                 |                         |
  * | co-owner          | PROPERTY#{id}       | COOWNER#{coOwnerId}      |                     |                         |
  * | delegation        | PROPERTY#{id}       | DELEGATION#{type}        |                     |                         |
- * | availability slot | PROPERTY#{id}       | SLOT#{yyyy-MM-dd}#{slotId} |                   |                         |
- * | monthly quota     | PROPERTY#{id}       | QUOTA#{yyyy}-{MM}        |                     |                         |
+ * | availability slot | PROPERTY#{id}       | SLOT#{yyyy-MM-dd}#{slotId} | (date, start, end HH:mm, isBooked) |          |
+ * | monthly quota     | PROPERTY#{id}       | QUOTA#{yyyy}-{MM}        | (year, month, slotsCount, quotaReached, version) |  |
  * | document          | PROPERTY#{id}       | DOCUMENT#{documentId}    |                     |                         |
  * | mail outbox       | OUTBOX#{id}         | OUTBOX       | gsi3: OUTBOX#PENDING / {nextAttemptAt}#{id} (sparse: only while pending) |
  * | requests counter  | STATS#PROPERTIES    | COUNT        | (count: every request not being deleted) |          |

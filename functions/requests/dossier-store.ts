@@ -303,7 +303,8 @@ function mapOption(o: DossierItem | null, propertyId: string): PurchaseOption | 
   };
 }
 
-function mapSlot(s: DossierItem): DossierSlot {
+/** A SLOT# item as the dossier and the seller's availability page show it. */
+export function mapSlot(s: DossierItem): DossierSlot {
   // sk SLOT#{yyyy-MM-dd}#{slotId}
   const [, skDate, skId] = String(s.sk).split('#');
   return {

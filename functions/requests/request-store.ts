@@ -47,7 +47,7 @@ export function objectKeysOf(propertyId: string, items: readonly DossierItem[]):
  *    so it leaves the lists at once and every edit (PROPERTY_EDITABLE) is refused;
  * 2. delete every S3 object under `{propertyId}/`, referenced by the dossier or not (deleting a
  *    missing object succeeds);
- * 3. delete every dossier item and the invitation token (BatchWrite, UnprocessedItems retried);
+ * 3. delete every dossier item, the invitation token and the availability link (BatchWrite, UnprocessedItems retried);
  * 4. delete the PROPERTY item last: while it exists, a retry finds the job and finishes it.
  * 404 when there is no PROPERTY item (never existed, or already deleted).
  */
@@ -111,6 +111,9 @@ export async function purgeRequest(propertyId: string, now: Date = new Date()): 
   for (const item of others) await writer.delete({ pk: item.pk, sk: item.sk });
   const tokens = new Set([property?.invitationToken, ...others.map((i) => i.invitationToken)].filter((t): t is string => typeof t === 'string' && t !== ''));
   for (const token of tokens) await writer.delete(keys.invitation(token));
+  // the option's availability link (/availability/{token}) goes with it
+  const availabilityToken = dossier.option?.availabilityToken;
+  if (typeof availabilityToken === 'string' && availabilityToken) await writer.delete(keys.availabilityToken(availabilityToken));
   await writer.flush();
 
   await ddb().send(new DeleteCommand({ TableName: T, Key: keys.property(propertyId) }));

@@ -66,6 +66,9 @@ const EXPECTED: Record<string, Caller[]> = {
   listSellerProperties: ['seller'],
   updateOwnProfile: ['seller'],
   deleteOwnAccount: ['seller'],
+  getAvailability: ['seller'],
+  saveAvailability: ['seller'],
+  getLinkKind: ['anonymous', 'seller', 'agent', 'admin'],
 };
 
 /** What a handler may answer an allowed caller for the probe's placeholder input (besides a 2xx). */
