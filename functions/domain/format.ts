@@ -49,3 +49,18 @@ export function parseAmount(text: string): number | null {
   if (digits === '') return null;
   return /^\d+$/.test(digits) ? Number(digits) : Number.NaN;
 }
+
+const slotWeekday = new Intl.DateTimeFormat('it-IT', { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
+
+/** '2026-12-01' -> 'Martedì 1 dicembre 2026' (spec 001: slot dates in long weekday format). */
+export function formatSlotDate(date: string): string {
+  const d = new Date(`${date}T00:00:00Z`);
+  if (Number.isNaN(d.getTime())) return date;
+  const text = slotWeekday.format(d);
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** '09:00:00' or '09:00' -> '09:00' (spec 001: slot times HH:mm) */
+export function formatSlotTime(time: string): string {
+  return /^\d{2}:\d{2}/.test(time) ? time.slice(0, 5) : time;
+}

@@ -67,13 +67,21 @@ export function RequireInvitationSession() {
   return <GuardView decision={decision} />;
 }
 
-/** /availability/:token: no session -> /seller-register?token={token}. */
+/**
+ * /availability/:token: no session -> 'Accesso richiesto' and /seller-register?token={token},
+ * which sends the seller back here after sign-in (it asks GET /links/{token} what the token is).
+ */
 export function RequireTokenSession() {
   const { token = '' } = useParams();
   const { session, isLoading } = useSession();
   let decision: GuardDecision;
   if (isLoading) decision = { status: 'loading' };
-  else if (!session) decision = { status: 'deny', to: `/seller-register?token=${encodeURIComponent(token)}` };
+  else if (!session)
+    decision = {
+      status: 'deny',
+      to: `/seller-register?token=${encodeURIComponent(token)}`,
+      toast: { title: 'Accesso richiesto', description: 'Registrati o accedi per continuare.' },
+    };
   else decision = { status: 'allow' };
   return <GuardView decision={decision} />;
 }

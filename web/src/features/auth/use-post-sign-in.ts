@@ -4,11 +4,14 @@ import { useNavigate } from 'react-router-dom';
 import { toast } from 'sonner';
 import { api, errorMessage } from '@/lib/api';
 import { fetchMe, meKey, resetSessionState, type Me } from '@/lib/auth';
+import type { LinkKind } from '@domain/links';
+import { fetchLinkKind, linkKindKey } from './link-kind';
 import { decidePostSignIn, type SignInOrigin } from './post-sign-in';
 
 /**
- * Runs once after a successful sign-in: refreshes the session, loads /api/me and
- * follows `decidePostSignIn` (claiming the invitation when there is a token).
+ * Runs once after a successful sign-in: refreshes the session, loads /api/me (and, on the
+ * seller sign-up page with a token, what kind of link the token is) and follows
+ * `decidePostSignIn` (claiming the invitation when the token is one).
  */
 export function usePostSignIn() {
   const queryClient = useQueryClient();
@@ -22,7 +25,16 @@ export function usePostSignIn() {
       } catch {
         me = null;
       }
-      const step = decidePostSignIn({ me, origin, token });
+      let linkKind: LinkKind | null = null;
+      const cleanToken = token?.trim();
+      if (origin === 'seller-register' && cleanToken) {
+        try {
+          linkKind = await queryClient.fetchQuery({ queryKey: linkKindKey(cleanToken), queryFn: ({ signal }) => fetchLinkKind(cleanToken, signal), staleTime: 60_000 });
+        } catch {
+          linkKind = null; // as before: the claim answers for an unknown token
+        }
+      }
+      const step = decidePostSignIn({ me, origin, token, linkKind });
       if (step.kind === 'navigate') {
         navigate(step.to, { replace: true });
         return;

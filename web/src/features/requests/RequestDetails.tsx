@@ -2,11 +2,12 @@ import { useEffect, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { toast } from 'sonner';
 import { CalendarDays, UserCheck } from 'lucide-react';
+import { formatSlotDate, formatSlotTime } from '@domain/format';
 import { OPTION_STATUS_LABELS } from '@domain/requests';
 import { Badge, Button, ErrorState, LoadingState } from '@/components/ui';
 import { errorMessage } from '@/lib/api';
 import { assignRequest, getRequest, listUsers, requestKeys, type RequestDossier } from './api';
-import { propertySections, formatSlotDate, formatSlotTime } from './property-fields';
+import { propertySections } from './property-fields';
 import { AssignUserDialog } from './RequestDialogs';
 import { RoomMedia } from './RoomMedia';
 

@@ -113,18 +113,3 @@ export function propertySections(p: Property, assignee: string | null): FieldSec
     },
   ];
 }
-
-const weekday = new Intl.DateTimeFormat('it-IT', { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
-
-/** '2026-12-01' -> 'Martedì 1 dicembre 2026' (spec: slot dates in long weekday format). */
-export function formatSlotDate(date: string): string {
-  const d = new Date(`${date}T00:00:00Z`);
-  if (Number.isNaN(d.getTime())) return date;
-  const text = weekday.format(d);
-  return text.charAt(0).toUpperCase() + text.slice(1);
-}
-
-/** '09:00:00' or '09:00' -> '09:00' */
-export function formatSlotTime(time: string): string {
-  return /^\d{2}:\d{2}/.test(time) ? time.slice(0, 5) : time;
-}
