@@ -23,7 +23,9 @@ export type Grant =
   | 'omi:write'
   | 'ses:send'
   | 'cognito:admin'
-  | 'rekognition:compare';
+  | 'rekognition:compare'
+  /** the Stripe secrets in the function's environment (card payments of the agents) */
+  | 'stripe';
 
 export interface RouteDef {
   /** unique id; also the Lambda's logical name */
@@ -106,6 +108,21 @@ export const routes = [
   { id: 'updateOption', method: 'PATCH', path: '/admin/options/{propertyId}', handler: 'options/update-option', access: ['admin'], grants: ['table:read', 'table:write'] },
 
   // Onboarding del venditore (/seller-kyc): comproprietari e deleghe del proprio immobile
+  // ... e le richieste di assegnazione degli agenti: approva, rifiuta, segna come pagata (bonifico)
+  { id: 'listAgentRequestsAdmin', method: 'GET', path: '/admin/agent-requests', handler: 'options/list-agent-requests', access: ['admin'], grants: ['table:read'] },
+  { id: 'approveAgentRequest', method: 'POST', path: '/admin/agent-requests/{requestId}/approve', handler: 'options/approve-agent-request', access: ['admin'], owner: 'only a pending request (else 409)', grants: ['table:read', 'table:write', 'ses:send'] },
+  { id: 'rejectAgentRequest', method: 'POST', path: '/admin/agent-requests/{requestId}/reject', handler: 'options/reject-agent-request', access: ['admin'], owner: 'only a pending request (else 409)', grants: ['table:read', 'table:write', 'ses:send'] },
+  { id: 'markAgentRequestPaid', method: 'POST', path: '/admin/agent-requests/{requestId}/paid', handler: 'options/mark-agent-request-paid', access: ['admin'], owner: 'only a request awaiting payment, on an option nobody else has (else 409)', grants: ['table:read', 'table:write', 'ses:send'] },
+
+  // Area agente (/agent-area/purchase-options): solo il gruppo agent (un agente non approvato non lo ha)
+  { id: 'listAgentOptions', method: 'GET', path: '/agent/options', handler: 'agents/list-options', access: ['agent'], owner: 'options listed to every agent (pending, no agent assigned); no seller personal data', grants: ['table:read'] },
+  { id: 'listAgentAssignedOptions', method: 'GET', path: '/agent/options/assigned', handler: 'agents/list-assigned-options', access: ['agent'], owner: 'the options assigned to the caller only (gsi3 AGENTOPTIONS#{caller})', grants: ['table:read'] },
+  { id: 'getAgentOptionMedia', method: 'GET', path: '/agent/options/{propertyId}/media', handler: 'agents/get-option-media', access: ['agent'], owner: 'an option listed to agents or assigned to the caller; anything else 404 Opzione non trovata', grants: ['table:read', 'media:read'] },
+  { id: 'requestAgentOption', method: 'POST', path: '/agent/options/{propertyId}/requests', handler: 'agents/request-option', access: ['agent'], owner: 'the caller\'s own request (item keyed by the caller), on a listed option only', grants: ['table:read', 'table:write'] },
+  { id: 'listAgentRequests', method: 'GET', path: '/agent/requests', handler: 'agents/list-requests', access: ['agent'], owner: 'the caller\'s own requests only (gsi1 AGENTREQS#{caller})', grants: ['table:read'] },
+  { id: 'createAgentPayment', method: 'POST', path: '/agent/requests/{requestId}/payment', handler: 'agents/create-payment', access: ['agent'], owner: 'the caller\'s own request awaiting payment (else 404 Richiesta non trovata / 409)', grants: ['table:read', 'table:write', 'stripe'] },
+  // Stripe: pagamento con carta completato (pubblica: la firma del webhook è il controllo)
+  { id: 'stripeWebhook', method: 'POST', path: '/payments/stripe/webhook', handler: 'agents/stripe-webhook', access: 'public', owner: 'Stripe only: the Stripe-Signature of the raw body, else 400 and no change', grants: ['table:read', 'table:write', 'ses:send', 'stripe'], timeoutSeconds: 30 },
   { id: 'replaceCoOwners', method: 'PUT', path: '/seller/properties/{propertyId}/co-owners', handler: 'coowners/replace-co-owners', access: ['seller'], owner: 'the property\'s userId is the caller (else 404 Immobile non trovato)', grants: ['table:read', 'table:write'] },
   { id: 'inviteCoOwners', method: 'POST', path: '/seller/properties/{propertyId}/co-owners/invitations', handler: 'coowners/invite-co-owners', access: ['seller'], owner: 'the property\'s userId is the caller (else 404 Immobile non trovato)', grants: ['table:read', 'table:write', 'ses:send'] },
   { id: 'skipCoOwners', method: 'POST', path: '/seller/properties/{propertyId}/co-owners/skip', handler: 'coowners/skip-co-owners', access: ['seller'], owner: 'the property\'s userId is the caller (else 404 Immobile non trovato)', grants: ['table:read', 'table:write'] },

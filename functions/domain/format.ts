@@ -24,6 +24,15 @@ export function formatEuro(value: number): string {
 }
 
 /** dd/MM/yyyy in Europe/Rome */
+const cents = new Intl.NumberFormat('it-IT', { minimumFractionDigits: 2, maximumFractionDigits: 2, useGrouping: true });
+
+/** 2575.5 -> "2.575,50 €": an amount to pay, to the cent (grouping always on). */
+export function formatEuroCents(value: number): string {
+  const [whole, fraction] = cents.format(Math.abs(value)).split(',');
+  const grouped = formatNumber(Number((whole ?? '0').replace(/\./g, '')));
+  return `${value < 0 ? '-' : ''}${grouped},${fraction ?? '00'} €`;
+}
+
 export function formatDate(value: Date | string | number): string {
   return date.format(new Date(value));
 }

@@ -16,6 +16,13 @@ export type VoiceWidgetConfig = z.infer<typeof voiceWidgetSchema>;
 /** The widget's box on the home page (spec 000 section 9). */
 export const VOICE_WIDGET_SIZE = { width: 238, height: 423 } as const;
 
+/** The account agents pay the commission to by bank transfer (beneficiary: the provider's company). */
+export const bankTransferSchema = z.object({
+  iban: z.string().min(15).max(42),
+  beneficiary: z.string().min(1).max(140),
+});
+export type BankTransferConfig = z.infer<typeof bankTransferSchema>;
+
 export const runtimeConfigSchema = z.object({
   apiUrl: z.string().min(1),
   region: z.string().min(1),
@@ -37,6 +44,16 @@ export const runtimeConfigSchema = z.object({
   voiceWidget: voiceWidgetSchema.nullable().default(null),
   /** only locally: the mail viewer */
   mailViewerUrl: z.string().url().optional(),
+  /**
+   * How agents pay a request (spec 001, bank transfer dialog): by card only when Stripe is
+   * configured at deploy; by bank transfer always, to this account.
+   */
+  payments: z
+    .object({
+      card: z.boolean(),
+      bankTransfer: bankTransferSchema,
+    })
+    .default(() => ({ card: false, bankTransfer: DEMO_BANK_TRANSFER })),
 });
 
 export type RuntimeConfig = z.infer<typeof runtimeConfigSchema>;
@@ -46,4 +63,13 @@ export const DEFAULT_COMPANY: RuntimeConfig['company'] = {
   address: 'Via Alessandro Manzoni 12, 20121 Milano (MI)',
   vatNumber: 'IT12345678901',
   email: 'info@opzionecasa.it',
+};
+
+/**
+ * DEMO bank details, NOT a real account: what the local runtime shows, and what a deploy
+ * without the `bankTransfer` context would show. Set the real ones at deploy (docs/deploy.md).
+ */
+export const DEMO_BANK_TRANSFER: BankTransferConfig = {
+  iban: 'IT60 X054 2811 1010 0000 0123 456',
+  beneficiary: DEFAULT_COMPANY.name,
 };

@@ -27,6 +27,28 @@ const schema = z.object({
   /** Rekognition's region when it differs from the Lambda's (Rekognition is not in eu-south-1) */
   /** Rekognition is not offered in eu-south-1 (Milano): the nearest EU region that has it */
   REKOGNITION_REGION: z.string().min(1).default('eu-central-1'),
+  /**
+   * Stripe (the agents' card payments, functions/lib/stripe.ts): on AWS only the payment
+   * Lambdas get them (grant 'stripe', resolved at deploy from Secrets Manager, docs/deploy.md).
+   * Without the secret key the card is "not configured" and only the bank transfer is offered.
+   */
+  STRIPE_SECRET_KEY: z.string().min(1).optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
+  /** only locally and in tests: where the Stripe client sends its calls (a local stand-in) */
+  STRIPE_API_URL: z.string().url().optional(),
+  /**
+   * The secret CloudFront adds to every API request (functions/lib/origin.ts): on AWS the
+   * ARN of the Secrets Manager secret (read through the Parameters and Secrets extension),
+   * locally the value itself (generated at each start by infra/local/stack.ts).
+   */
+  ORIGIN_SECRET_ARN: z.string().startsWith('arn:').optional(),
+  ORIGIN_SECRET: z.string().min(32).optional(),
+  /**
+   * The key of the per-IP rate limit's client hash (functions/lib/rate-limit.ts): on AWS
+   * generated at deploy in Secrets Manager and resolved into the api stack's functions by
+   * CloudFormation; locally one per data folder (infra/local/setup.ts ensureIpHashSalt).
+   */
+  IP_HASH_SALT: z.string().min(32).optional(),
   DYNAMODB_ENDPOINT: z.string().url().optional(),
   S3_ENDPOINT: z.string().url().optional(),
   SES_ENDPOINT: z.string().url().optional(),

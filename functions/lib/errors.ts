@@ -40,8 +40,9 @@ export class NotFoundError extends AppError {
 }
 
 export class ConflictError extends AppError {
-  constructor(message = 'La risorsa è stata modificata da un altro utente. Ricarica la pagina.') {
-    super(409, 'CONFLICT', message);
+  /** `code`: a more precise reason the client may tell apart (default CONFLICT) */
+  constructor(message = 'La risorsa è stata modificata da un altro utente. Ricarica la pagina.', code = 'CONFLICT') {
+    super(409, code, message);
   }
 }
 

@@ -20,6 +20,9 @@
  * | monthly quota     | PROPERTY#{id}       | QUOTA#{yyyy}-{MM}        | (year, month, slotsCount, quotaReached, version) |  |
  * | document          | PROPERTY#{id}       | DOCUMENT#{documentId}    |                     |                         |
  * | mail outbox       | OUTBOX#{id}         | OUTBOX       | gsi3: OUTBOX#PENDING / {nextAttemptAt}#{id} (sparse: only while pending) |
+ * | agent request     | PROPERTY#{id}       | AGENTREQ#{agentId} | AGENTREQS#{agentId} / {createdAt}#{propertyId} | AGENTREQ_STATUS#{status} / {createdAt}#{propertyId}#{agentId} (sparse: only pending, payment_pending) |
+ * |   (one per option and agent) ...                   gsi3: AGENTREQ#{requestId} / AGENTREQ (the request by its id)      |
+ * |   option in an agent's charge ...                  on the OPTION item, gsi3: AGENTOPTIONS#{agentId} / {assignedAt}#{propertyId} (once paid) |
  * | requests counter  | STATS#PROPERTIES    | COUNT        | (count: every request not being deleted) |          |
  * | lead source       | SOURCE#{id}         | SOURCE       |                                 | SOURCES / {createdAt}#{id} |
  * | rate-limit window | RATE#{scope}#{client} | WINDOW#{windowStart} | (expiresAt = TTL)     |                         |
@@ -114,6 +117,38 @@ export const keys = {
 
   /** a mail to send, written in the same transaction as what caused it (transactional outbox) */
   outbox: (id: string) => ({ pk: `OUTBOX#${id}`, sk: 'OUTBOX' }),
+  /**
+   * An agent's request to take charge of a property's option (spec agent_assignment_requests):
+   * ONE item per (option, agent), created with attribute_not_exists, so two simultaneous
+   * requests of the same agent cannot both succeed; a rejected one is reset to pending.
+   */
+  agentRequest: (propertyId: string, agentId: string) => ({ pk: `PROPERTY#${propertyId}`, sk: `AGENTREQ#${agentId}` }),
+  /** every request on a property's option (Query pk + begins_with sk) */
+  agentRequestsOfOption: (propertyId: string) => ({ pk: `PROPERTY#${propertyId}`, skPrefix: 'AGENTREQ#' }),
+  /** the agent's list (gsi1) and the lookup by id (gsi3); createdAt stays the first request's */
+  agentRequestIndexes: (r: { id: string; agentId: string; propertyId: string; createdAt: string }) => ({
+    gsi1pk: `AGENTREQS#${r.agentId}`,
+    gsi1sk: `${r.createdAt}#${r.propertyId}`,
+    gsi3pk: `AGENTREQ#${r.id}`,
+    gsi3sk: 'AGENTREQ',
+  }),
+  /** the admin's lists (gsi2), only while the request is pending or payment_pending */
+  agentRequestStatusIndex: (status: string, r: { agentId: string; propertyId: string; createdAt: string }) => ({
+    gsi2pk: `AGENTREQ_STATUS#${status}`,
+    gsi2sk: `${r.createdAt}#${r.propertyId}#${r.agentId}`,
+  }),
+  /** an agent's requests, newest first with ScanIndexForward false */
+  agentRequestsOfAgent: (agentId: string) => ({ index: 'gsi1' as const, pk: `AGENTREQS#${agentId}` }),
+  /** the requests in one open status, newest first with ScanIndexForward false */
+  agentRequestsByStatus: (status: string) => ({ index: 'gsi2' as const, pk: `AGENTREQ_STATUS#${status}` }),
+  agentRequestById: (requestId: string) => ({ index: 'gsi3' as const, pk: `AGENTREQ#${requestId}` }),
+  /** on the OPTION item once an agent has paid: the options in that agent's charge */
+  assignedOptionIndex: (agentId: string, assignedAt: string, propertyId: string) => ({
+    gsi3pk: `AGENTOPTIONS#${agentId}`,
+    gsi3sk: `${assignedAt}#${propertyId}`,
+  }),
+  /** the options in an agent's charge, newest first with ScanIndexForward false */
+  optionsOfAgent: (agentId: string) => ({ index: 'gsi3' as const, pk: `AGENTOPTIONS#${agentId}` }),
   outboxPendingIndex: (nextAttemptAt: string, id: string) => ({ gsi3pk: 'OUTBOX#PENDING', gsi3sk: `${nextAttemptAt}#${id}` }),
   pendingOutbox: () => ({ index: 'gsi3' as const, pk: 'OUTBOX#PENDING' }),
 
@@ -125,6 +160,7 @@ export const keys = {
 export function normalizeForSort(text: string): string {
   return text
     .normalize('NFD')
+    agentRequest: 'AGENTREQ#',
     .replace(/[\u0300-\u036f]/g, '')
     .toLowerCase()
     .trim();

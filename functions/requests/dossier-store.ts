@@ -185,7 +185,7 @@ async function mapMedia(item: DossierItem): Promise<DossierMedia> {
 }
 
 /** Rooms in wizard order, each with its media (oldest first); media of an unknown room are dropped. */
-async function mapRooms(raw: RawDossier): Promise<DossierRoom[]> {
+export async function mapRooms(raw: RawDossier): Promise<DossierRoom[]> {
   const media = await Promise.all(raw.media.map(mapMedia));
   const byRoom = new Map<string, { item: DossierMedia; position: number; createdAt: string }[]>();
   raw.media.forEach((m, i) => {

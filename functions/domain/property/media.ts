@@ -53,5 +53,5 @@ export function parseMediaKey(key: string): { propertyId: string; roomId: string
 
 /** Video extensions the agent media dialog recognises (spec 001 section 2). */
 export function isVideoFileName(name: string): boolean {
-  return /\.(mp4|mov|avi|webm|ogg|m4v)$/i.test(name);
+  return /\.(mp4|mov|avi|webm)$/i.test(name);
 }

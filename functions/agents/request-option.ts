@@ -1,0 +1,15 @@
+import { createAgentRequestSchema } from '../domain/agent-requests';
+import { requireCaller, route } from '../lib/http';
+import { requestOption } from './agent-request-store';
+import { optionParams } from './schemas';
+
+/** POST /agent/options/{propertyId}/requests {commissionPercentage}: a new request (201) or a rejected one asked again. */
+export const handler = route(
+  'requestAgentOption',
+  { body: createAgentRequestSchema, params: optionParams },
+  async ({ caller, body, params }) => {
+    const me = requireCaller(caller);
+    return requestOption({ userId: me.userId, email: me.email }, params.propertyId, body.commissionPercentage);
+  },
+  { successStatus: 201 },
+);
