@@ -102,21 +102,6 @@ export const keys = {
   }),
   /** a file of the dossier other than room media (identity images, signed copies, option PDF) */
   document: (propertyId: string, documentId: string) => ({ pk: `PROPERTY#${propertyId}`, sk: `DOCUMENT#${documentId}` }),
-  dossierPrefixes: {
-    room: 'ROOM#',
-    media: 'MEDIA#',
-    valuation: 'VALUATION#',
-    option: 'OPTION',
-    identity: 'IDENTITY',
-    coOwner: 'COOWNER#',
-    delegation: 'DELEGATION#',
-    slot: 'SLOT#',
-    quota: 'QUOTA#',
-    document: 'DOCUMENT#',
-  } as const,
-
-  /** a mail to send, written in the same transaction as what caused it (transactional outbox) */
-  outbox: (id: string) => ({ pk: `OUTBOX#${id}`, sk: 'OUTBOX' }),
   /**
    * An agent's request to take charge of a property's option (spec agent_assignment_requests):
    * ONE item per (option, agent), created with attribute_not_exists, so two simultaneous
@@ -149,6 +134,22 @@ export const keys = {
   }),
   /** the options in an agent's charge, newest first with ScanIndexForward false */
   optionsOfAgent: (agentId: string) => ({ index: 'gsi3' as const, pk: `AGENTOPTIONS#${agentId}` }),
+  dossierPrefixes: {
+    room: 'ROOM#',
+    media: 'MEDIA#',
+    valuation: 'VALUATION#',
+    option: 'OPTION',
+    identity: 'IDENTITY',
+    coOwner: 'COOWNER#',
+    delegation: 'DELEGATION#',
+    slot: 'SLOT#',
+    quota: 'QUOTA#',
+    document: 'DOCUMENT#',
+    agentRequest: 'AGENTREQ#',
+  } as const,
+
+  /** a mail to send, written in the same transaction as what caused it (transactional outbox) */
+  outbox: (id: string) => ({ pk: `OUTBOX#${id}`, sk: 'OUTBOX' }),
   outboxPendingIndex: (nextAttemptAt: string, id: string) => ({ gsi3pk: 'OUTBOX#PENDING', gsi3sk: `${nextAttemptAt}#${id}` }),
   pendingOutbox: () => ({ index: 'gsi3' as const, pk: 'OUTBOX#PENDING' }),
 
@@ -160,7 +161,6 @@ export const keys = {
 export function normalizeForSort(text: string): string {
   return text
     .normalize('NFD')
-    agentRequest: 'AGENTREQ#',
     .replace(/[\u0300-\u036f]/g, '')
     .toLowerCase()
     .trim();

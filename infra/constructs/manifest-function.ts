@@ -37,6 +37,11 @@ export interface FunctionResources {
   mailFrom: string;
   /** variables read by functions/lib/config.ts */
   environment: Record<string, string>;
+  /**
+   * The Stripe secrets (CloudFormation dynamic references, resolved at deploy) put in the
+   * environment of the functions with the 'stripe' grant only; absent: card payments are off.
+   */
+  stripe?: { secretKey: string; webhookSecret: string };
 }
 
 export interface ManifestFunctionProps {
@@ -78,7 +83,13 @@ export class ManifestFunction extends Construct {
       removalPolicy: RemovalPolicy.DESTROY,
     });
 
+    // HTTP routes with the same grants share one execution role (see routeRole): each still
+    // has exactly its entry's permissions, and the API stack stays under CloudFormation's 500
+    // resources per stack. Triggers keep a role each (their failure queues differ).
+    const shared = 'method' in def ? routeRole(this, def.grants) : undefined;
+
     this.fn = new NodejsFunction(this, 'Function', {
+      ...(shared ? { role: shared.role } : {}),
       entry,
       handler: 'handler',
       description: `${def.id}: functions/${def.handler}.ts`,
@@ -108,14 +119,23 @@ export class ManifestFunction extends Construct {
       },
     });
 
-    for (const grant of new Set(def.grants)) this.applyGrant(grant, resources);
+    const grantee: iam.IGrantable = shared ? shared.role : this.fn;
+    const aclScope: Construct = shared ? shared.role : this;
+    if (!shared || shared.isNew) {
+      for (const grant of new Set(def.grants)) this.applyGrant(grant, resources, grantee, aclScope);
+    }
+    // what is not IAM: every function of the entry
+    if (def.grants.includes('stripe') && resources.stripe) {
+      this.fn.addEnvironment('STRIPE_SECRET_KEY', resources.stripe.secretKey);
+      this.fn.addEnvironment('STRIPE_WEBHOOK_SECRET', resources.stripe.webhookSecret);
+    }
 
     acknowledge(this.fn, {
       id: 'AwsSolutions-L1',
       reason: 'Runtime pinned to nodejs22.x on purpose (docs/architecture.md, esbuild target node22); upgraded together',
     });
     acknowledgeFindings(
-      this,
+      aclScope,
       LAMBDA_BASIC_EXECUTION,
       {
         id: 'AwsSolutions-IAM5',
@@ -140,8 +160,9 @@ export class ManifestFunction extends Construct {
     );
   }
 
-  private applyGrant(grant: Grant, r: FunctionResources): void {
-    const fn = this.fn;
+  /** `fn`: who receives the permissions (the function, or the shared role of its grants); `ackScope`: where nag acknowledgements go. */
+  private applyGrant(grant: Grant, r: FunctionResources, fn: iam.IGrantable, ackScope: Construct): void {
+    const addToPolicy = (statement: iam.PolicyStatement) => fn.grantPrincipal.addToPrincipalPolicy(statement);
     switch (grant) {
       case 'table:read':
         r.table.grantReadData(fn);
@@ -163,7 +184,7 @@ export class ManifestFunction extends Construct {
         r.omiBucket.grantWrite(fn);
         return;
       case 'ses:send':
-        fn.addToRolePolicy(
+        addToPolicy(
           new iam.PolicyStatement({
             actions: ['ses:SendEmail', 'ses:SendRawEmail'],
             resources: [Stack.of(this).formatArn({ service: 'ses', resource: 'identity', resourceName: '*' })],
@@ -176,20 +197,24 @@ export class ManifestFunction extends Construct {
         // A separate policy, not the role's default one: the function depends on its default
         // policy, so for a Cognito trigger (pool -> function) a pool ARN there would close the
         // cycle pool -> function -> default policy -> pool. Nothing depends on this policy.
-        new iam.Policy(this, 'CognitoAdmin', {
-          roles: [fn.role!],
+        new iam.Policy(ackScope, 'CognitoAdmin', {
+          roles: [fn instanceof lambda.Function ? fn.role! : (fn as iam.IRole)],
           statements: [new iam.PolicyStatement({ actions: COGNITO_ADMIN_ACTIONS, resources: [r.userPool.userPoolArn] })],
         });
         return;
       }
       case 'rekognition:compare':
         // CompareFaces with image bytes (never S3 objects): it acts on no AWS resource
-        fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['rekognition:CompareFaces'], resources: ['*'] }));
-        acknowledgeFindings(this, {
+        addToPolicy(new iam.PolicyStatement({ actions: ['rekognition:CompareFaces'], resources: ['*'] }));
+        acknowledgeFindings(ackScope, {
           id: 'AwsSolutions-IAM5',
           findings: /^Resource::\*$/,
           reason: 'rekognition:CompareFaces supports no resource-level permissions (it compares image bytes); the only action in that statement',
         });
+        return;
+      case 'stripe':
+        // no IAM: the secrets are resolved by CloudFormation at deploy into the environment of
+        // these functions only (in the constructor, for every function of the entry)
         return;
       default: {
         const unknown: never = grant;
@@ -197,4 +222,25 @@ export class ManifestFunction extends Construct {
       }
     }
   }
+}
+
+/**
+ * The execution role shared by the HTTP route functions of a stack that have the same grants
+ * ('stripe' is environment, not IAM): made by the first such function (`isNew`: it applies the
+ * grants), reused by the others. One role and one policy per set of grants instead of per
+ * function: ~70 routes use ~20 sets.
+ */
+function routeRole(scope: Construct, grants: readonly Grant[]): { role: iam.Role; isNew: boolean } {
+  const stack = Stack.of(scope);
+  const holder = (stack.node.tryFindChild('RouteRoles') as Construct | undefined) ?? new Construct(stack, 'RouteRoles');
+  const set = [...new Set(grants.filter((g) => g !== 'stripe'))].sort();
+  const id = `Grants${set.map((g) => g.replace(/(^|[^a-z0-9])([a-z0-9])/gi, (_m, _s, c: string) => c.toUpperCase())).join('') || 'None'}`;
+  const existing = holder.node.tryFindChild(id) as iam.Role | undefined;
+  if (existing) return { role: existing, isNew: false };
+  const role = new iam.Role(holder, id, {
+    assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
+    description: `Opzione Casa: the API functions with grants [${set.join(', ')}]`,
+    managedPolicies: [iam.ManagedPolicy.fromAwsManagedPolicyName('service-role/AWSLambdaBasicExecutionRole')],
+  });
+  return { role, isNew: true };
 }

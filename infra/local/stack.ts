@@ -14,9 +14,11 @@ import { triggers, type TriggerDef } from '../../functions/routes';
 import { MIN_PASSWORD_LENGTH } from '../../functions/domain/roles';
 import { resetConfig } from '../../functions/lib/config';
 import { resetAws } from '../../functions/lib/aws';
-import { DEFAULT_COMPANY, type RuntimeConfig } from '../../functions/domain/runtime-config';
+import { DEFAULT_COMPANY, DEMO_BANK_TRANSFER, type RuntimeConfig } from '../../functions/domain/runtime-config';
 
 export const TABLE_NAME = 'opzione-casa';
+/** the local Stripe webhook signing secret (not a secret: only the local runtime and tests use it) */
+export const LOCAL_STRIPE_WEBHOOK_SECRET = 'whsec_local_opzione_casa_demo';
 export const MEDIA_BUCKET = 'opzione-casa-media';
 export const OMI_BUCKET = 'opzione-casa-omi-drop';
 
@@ -167,6 +169,9 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       COGNITO_ENDPOINT: cognito.url,
       // the identity check compares faces with the local face-api engine, not Rekognition
       FACE_MATCHER: 'local',
+      // Stripe's webhook signing secret: a fixed local value (tests sign their payloads with
+      // it); no secret key unless the shell sets STRIPE_SECRET_KEY: card payments are off
+      STRIPE_WEBHOOK_SECRET: process.env.STRIPE_WEBHOOK_SECRET ?? LOCAL_STRIPE_WEBHOOK_SECRET,
     };
     Object.assign(process.env, env);
     resetConfig();
@@ -194,6 +199,8 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       company: DEFAULT_COMPANY,
       privacyUrl: '/privacy',
       voiceWidget: null,
+      // DEMO bank account (not real); the card only with a Stripe key in the shell
+      payments: { card: Boolean(process.env.STRIPE_SECRET_KEY), bankTransfer: DEMO_BANK_TRANSFER },
       mailViewerUrl: ses.url,
     };
 

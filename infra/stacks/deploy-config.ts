@@ -1,6 +1,14 @@
 import type { Construct } from 'constructs';
 import * as z from 'zod';
-import { DEFAULT_COMPANY, voiceWidgetSchema, type RuntimeConfig, type VoiceWidgetConfig } from '../../functions/domain/runtime-config';
+import {
+  DEFAULT_COMPANY,
+  DEMO_BANK_TRANSFER,
+  bankTransferSchema,
+  voiceWidgetSchema,
+  type BankTransferConfig,
+  type RuntimeConfig,
+  type VoiceWidgetConfig,
+} from '../../functions/domain/runtime-config';
 
 /**
  * Deploy-time settings, read once from CDK context (`cdk.json` "context" or `-c key=value`)
@@ -27,6 +35,20 @@ const contextSchema = z.object({
     .default({}),
   /** `-c voiceWidget='{"projectId":"...","scriptUrl":"https://..."}'` */
   voiceWidget: voiceWidgetSchema.nullable().default(null),
+  /**
+   * `-c bankTransfer='{"iban":"IT..","beneficiary":".."}'`: the account agents pay by bank
+   * transfer (beneficiary defaults to the company name). Without it: DEMO_BANK_TRANSFER.
+   */
+  bankTransfer: bankTransferSchema.partial({ beneficiary: true }).optional(),
+  /**
+   * `-c stripe='{"secretName":"opzionecasa/stripe"}'`: a Secrets Manager secret holding JSON
+   * {"secretKey":"sk_...","webhookSecret":"whsec_..."}, resolved by CloudFormation at deploy
+   * into the environment of the functions with the 'stripe' grant only. Without it card
+   * payments are off (the bank transfer remains).
+   */
+  stripe: z.object({ secretName: z.string().min(1).max(512) }).nullable().default(null),
+  /** `-c alarmEmail=ops@...`: the CloudWatch alarms (failed triggers, API 5xx) by e-mail; without it nobody is subscribed */
+  alarmEmail: z.string().email().optional(),
 });
 
 export interface DeployConfig {
@@ -38,6 +60,10 @@ export interface DeployConfig {
   tokenTtlDays: number;
   company: RuntimeConfig['company'];
   voiceWidget: VoiceWidgetConfig | null;
+  /** without the `bankTransfer` context: DEMO_BANK_TRANSFER (docs/deploy.md says to set it) */
+  bankTransfer: BankTransferConfig;
+  stripe: { secretName: string } | null;
+  alarmEmail?: string;
 }
 
 export const CONTEXT_KEYS = [
@@ -49,6 +75,9 @@ export const CONTEXT_KEYS = [
   'tokenTtlDays',
   'company',
   'voiceWidget',
+  'bankTransfer',
+  'stripe',
+  'alarmEmail',
 ] as const;
 
 /** Without appUrl or a custom domain, the product's own domain. */
@@ -59,7 +88,7 @@ export function readDeployConfig(scope: Construct): DeployConfig {
   for (const key of CONTEXT_KEYS) {
     let value: unknown = scope.node.tryGetContext(key);
     // `-c company='{"name":...}'` arrives as a string
-    if ((key === 'company' || key === 'voiceWidget') && typeof value === 'string') value = JSON.parse(value);
+    if ((key === 'company' || key === 'voiceWidget' || key === 'bankTransfer' || key === 'stripe') && typeof value === 'string') value = JSON.parse(value);
     if (value !== undefined && value !== '') raw[key] = value;
   }
   const parsed = contextSchema.safeParse(raw);
@@ -80,6 +109,11 @@ export function readDeployConfig(scope: Construct): DeployConfig {
     tokenTtlDays: c.tokenTtlDays,
     company: { ...DEFAULT_COMPANY, ...c.company },
     voiceWidget: c.voiceWidget,
+    bankTransfer: c.bankTransfer
+      ? { iban: c.bankTransfer.iban, beneficiary: c.bankTransfer.beneficiary ?? c.company.name ?? DEFAULT_COMPANY.name }
+      : DEMO_BANK_TRANSFER,
+    stripe: c.stripe,
+    alarmEmail: c.alarmEmail,
   };
 }
 

@@ -1,4 +1,4 @@
-import type { App, Environment } from 'aws-cdk-lib';
+import { SecretValue, type App, type Environment } from 'aws-cdk-lib';
 import type { RouteDef, TriggerDef } from '../../functions/routes';
 import { ApiStack, type RouteThrottle } from './api-stack';
 import { AuthStack } from './auth-stack';
@@ -54,6 +54,13 @@ export function createProductStacks(app: App, options: ProductStacksOptions = {}
     omiBucket: data.omiBucket,
     mailFrom: config.mailFrom,
   };
+  // Stripe's secrets: dynamic references CloudFormation resolves at deploy (never in the template)
+  const stripe = config.stripe
+    ? {
+        secretKey: SecretValue.secretsManager(config.stripe.secretName, { jsonField: 'secretKey' }).unsafeUnwrap(),
+        webhookSecret: SecretValue.secretsManager(config.stripe.secretName, { jsonField: 'webhookSecret' }).unsafeUnwrap(),
+      }
+    : undefined;
 
   const auth = new AuthStack(app, 'OpzioneCasaAuth', {
     env,
@@ -75,6 +82,7 @@ export function createProductStacks(app: App, options: ProductStacksOptions = {}
         USER_POOL_ID: auth.userPool.userPoolId,
         USER_POOL_CLIENT_ID: auth.userPoolClient.userPoolClientId,
       },
+      ...(stripe ? { stripe } : {}),
     },
     userPoolClient: auth.userPoolClient,
     routes: options.manifest?.routes,

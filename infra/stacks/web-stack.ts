@@ -152,6 +152,7 @@ export class WebStack extends Stack {
       company: config.company,
       privacyUrl: '/privacy',
       voiceWidget: config.voiceWidget,
+      payments: { card: config.stripe !== null, bankTransfer: config.bankTransfer },
     } satisfies RuntimeConfig);
 
     this.deploySite(props.webDistPath);

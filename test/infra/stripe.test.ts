@@ -1,0 +1,54 @@
+/**
+ * The agents' payments at deploy: Stripe's secrets reach only the functions with the 'stripe'
+ * grant, as CloudFormation dynamic references to Secrets Manager (never values in the
+ * template); config.json says whether the card is on and which account the bank transfer uses.
+ */
+import { Template } from 'aws-cdk-lib/assertions';
+import { describe, expect, it } from 'vitest';
+import { routes, type RouteDef } from '../../functions/routes';
+import { DEMO_BANK_TRANSFER } from '../../functions/domain/runtime-config';
+import { buildApp, functionIdOf } from './helpers';
+
+const withStripe = (def: RouteDef) => (def.grants as readonly string[]).includes('stripe');
+
+describe('Stripe and the bank transfer at deploy', () => {
+  it('puts the Stripe secrets only in the functions with the stripe grant, as Secrets Manager references', () => {
+    const built = buildApp({
+      context: { stripe: '{"secretName":"opzionecasa/stripe"}', bankTransfer: '{"iban":"IT02L1234512345123456789012"}', company: '{"name":"Casa Esempio S.r.l."}' },
+    });
+    try {
+      const template = Template.fromStack(built.api);
+      const stripeRoutes = (routes as readonly RouteDef[]).filter(withStripe).map((r) => r.id);
+      expect(stripeRoutes.sort()).toEqual(['createAgentPayment', 'stripeWebhook']);
+      for (const def of routes as readonly RouteDef[]) {
+        const vars = template.toJSON().Resources[functionIdOf(template, def)].Properties.Environment.Variables as Record<string, unknown>;
+        if (withStripe(def)) {
+          expect(JSON.stringify(vars.STRIPE_SECRET_KEY), def.id).toContain('{{resolve:secretsmanager:opzionecasa/stripe:SecretString:secretKey::}}');
+          expect(JSON.stringify(vars.STRIPE_WEBHOOK_SECRET), def.id).toContain('{{resolve:secretsmanager:opzionecasa/stripe:SecretString:webhookSecret::}}');
+        } else {
+          expect(Object.keys(vars).filter((k) => k.startsWith('STRIPE')), def.id).toEqual([]);
+        }
+      }
+      expect(JSON.stringify(template.toJSON())).not.toMatch(/sk_(live|test)_/);
+      expect(built.web.runtimeConfig.payments).toEqual({ card: true, bankTransfer: { iban: 'IT02L1234512345123456789012', beneficiary: 'Casa Esempio S.r.l.' } });
+    } finally {
+      built.dispose();
+    }
+  });
+
+  it('without context: no card and the demo account', () => {
+    const built = buildApp();
+    try {
+      const template = Template.fromStack(built.api);
+      expect(JSON.stringify(template.toJSON())).not.toContain('STRIPE_SECRET_KEY');
+      expect(built.web.runtimeConfig.payments).toEqual({ card: false, bankTransfer: DEMO_BANK_TRANSFER });
+    } finally {
+      built.dispose();
+    }
+  });
+
+  it('refuses a malformed context at synth', () => {
+    expect(() => buildApp({ context: { stripe: '{"secretName":""}' } })).toThrow(/Invalid CDK context: stripe/);
+    expect(() => buildApp({ context: { bankTransfer: '{"iban":"x"}' } })).toThrow(/Invalid CDK context: bankTransfer/);
+  });
+});
