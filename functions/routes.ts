@@ -161,6 +161,8 @@ export const triggers = [
   { id: 'preSignUp', handler: 'auth/pre-sign-up', source: 'cognito:preSignUp', grants: [] },
   { id: 'postConfirmation', handler: 'auth/post-confirmation', source: 'cognito:postConfirmation', grants: ['table:write', 'cognito:admin'] },
   { id: 'retryOutbox', handler: 'notifications/retry-outbox', source: 'schedule', schedule: 'rate(5 minutes)', grants: ['table:read', 'table:write', 'ses:send'], timeoutSeconds: 120 },
+  // the daily reminders (onboarding, unsigned option, monthly availability) and expired link tokens (docs/reminders.md)
+  { id: 'sendReminders', handler: 'notifications/send-reminders', source: 'schedule', schedule: 'rate(1 day)', grants: ['table:read', 'table:write', 'ses:send'], timeoutSeconds: 300 },
   { id: 'omiImport', handler: 'omi/import-omi', source: 's3:omiDrop', grants: ['omi:read', 'omi:write', 'table:read', 'table:write'], timeoutSeconds: 900, memoryMb: 1024 },
 ] as const satisfies readonly TriggerDef[];
 

@@ -15,7 +15,7 @@ import { deliverOutbox, outboxPut } from '../lib/outbox';
 import { renderCoOwnerInvitation } from '../domain/onboarding/co-owner-email';
 import { ONBOARDING_MESSAGES as M, shareWarning } from '../domain/onboarding/rules';
 import type { ReplaceCoOwnersBody, SellerCoOwner } from '../domain/onboarding/schemas';
-import { newToken, tokenExpiry } from '../properties/invitations';
+import { newToken, tokenExpiryFields } from '../properties/invitations';
 import { deliverNow } from '../review/review-store';
 import { OWNED_AND_EDITABLE, requireOwnedDossier, str, table, type Item } from './onboarding-store';
 
@@ -153,7 +153,7 @@ export async function inviteCoOwners(
                   coOwnerId: String(c.id),
                   email: String(c.email),
                   createdAt: at,
-                  expiresAt: tokenExpiry(now.getTime()),
+                  ...tokenExpiryFields(now.getTime()),
                 },
                 ConditionExpression: 'attribute_not_exists(pk)',
               },

@@ -3,6 +3,7 @@ const int = new Intl.NumberFormat('it-IT', { maximumFractionDigits: 0, useGroupi
 const dec = new Intl.NumberFormat('it-IT', { maximumFractionDigits: 2 });
 const date = new Intl.DateTimeFormat('it-IT', { day: '2-digit', month: '2-digit', year: 'numeric', timeZone: 'Europe/Rome' });
 const dateLong = new Intl.DateTimeFormat('it-IT', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'Europe/Rome' });
+const monthYear = new Intl.DateTimeFormat('it-IT', { month: 'long', year: 'numeric', timeZone: 'Europe/Rome' });
 const dateTime = new Intl.DateTimeFormat('it-IT', {
   day: '2-digit', month: '2-digit', year: 'numeric', hour: '2-digit', minute: '2-digit', hour12: false, timeZone: 'Europe/Rome',
 });
@@ -40,6 +41,11 @@ export function formatDate(value: Date | string | number): string {
 /** "22 novembre 2026" */
 export function formatDateLong(value: Date | string | number): string {
   return dateLong.format(new Date(value));
+}
+
+/** "novembre 2026" (Europe/Rome) */
+export function formatMonthYear(value: Date | string | number): string {
+  return monthYear.format(new Date(value));
 }
 
 /** dd/MM/yyyy HH:mm in Europe/Rome */

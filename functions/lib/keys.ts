@@ -9,6 +9,7 @@
  * | invitation token  | INVITE#{token}      | INVITE       |                                 |                         |
  * | co-owner invite   | COINVITE#{token}    | COINVITE     | (propertyId, coOwnerId; expiresAt = TTL)                  |
  * | availability link | AVAIL#{token}       | AVAIL        | (propertyId, optionId; expiresAt = TTL)                   |
+ * |   (every link token above) ...                     gsi3: TOKENS#EXPIRY / {expiresAt as ISO} (sparse: tokens made since the reminders job) |
  * | room              | PROPERTY#{id}       | ROOM#{roomId}|                                 |                         |
  * | room media        | PROPERTY#{id}       | MEDIA#{roomId}#{mediaId} |                     |                         |
  * | valuation         | PROPERTY#{id}       | VALUATION#{createdAt}    |                     |                         |
@@ -69,6 +70,15 @@ export const keys = {
   coOwnerInvitation: (token: string) => ({ pk: `COINVITE#${token}`, sk: 'COINVITE' }),
   /** the seller's availability link (/availability/{token}) of a signed option without keys */
   availabilityToken: (token: string) => ({ pk: `AVAIL#${token}`, sk: 'AVAIL' }),
+  /**
+   * The expiry entry every link token (INVITE, COINVITE, AVAIL) is written with (spread it
+   * into the item with `expiresAt`, epoch seconds): the daily reminders job deletes the
+   * expired ones with a Query of `expiredTokens` (DynamoDB TTL does it on AWS, up to 48 h
+   * late, and never locally).
+   */
+  tokenExpiryIndex: (expiresAt: number) => ({ gsi3pk: 'TOKENS#EXPIRY', gsi3sk: new Date(expiresAt * 1000).toISOString() }),
+  /** every token by expiry, oldest first: `gsi3sk <= now (ISO)` are the expired ones */
+  expiredTokens: () => ({ index: 'gsi3' as const, pk: 'TOKENS#EXPIRY' }),
 
   room: (propertyId: string, roomId: string) => ({ pk: `PROPERTY#${propertyId}`, sk: `ROOM#${roomId}` }),
   media: (propertyId: string, roomId: string, mediaId: string) => ({ pk: `PROPERTY#${propertyId}`, sk: `MEDIA#${roomId}#${mediaId}` }),
@@ -96,6 +106,11 @@ export const keys = {
   delegation: (propertyId: string, type: string) => ({ pk: `PROPERTY#${propertyId}`, sk: `DELEGATION#${type}` }),
   /** a visit slot of the property's option; sorts by date */
   slot: (propertyId: string, date: string, slotId: string) => ({ pk: `PROPERTY#${propertyId}`, sk: `SLOT#${date}#${slotId}` }),
+  /** the slots of one month (Query pk + begins_with sk): `SLOT#{yyyy}-{MM}-` */
+  slotsOfMonth: (propertyId: string, year: number, month: number) => ({
+    pk: `PROPERTY#${propertyId}`,
+    skPrefix: `SLOT#${year}-${String(month).padStart(2, '0')}-`,
+  }),
   monthlyQuota: (propertyId: string, year: number, month: number) => ({
     pk: `PROPERTY#${propertyId}`,
     sk: `QUOTA#${year}-${String(month).padStart(2, '0')}`,

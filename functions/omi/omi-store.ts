@@ -3,8 +3,9 @@
  * semester and LinkZona, holding that zone's records), zone descriptions, semester
  * manifests and the listing index chunks.
  */
-import { BatchGetCommand, BatchWriteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, queryAll } from '../lib/aws/ddb';
+import { BatchWriter } from '../lib/batch-writer';
 import { requireConfig } from '../lib/config';
 import { omiKeys, type OmiZoneId } from '../lib/keys';
 import { comuneSearchKey } from '../domain/omi/names';
@@ -235,19 +236,15 @@ export async function writeIndexChunk(semester: string, prov: string, entries: I
   return ref;
 }
 
+/** Deletes one version of a listing index: BatchWriter, so UnprocessedItems are sent again with backoff until none is left. */
 export async function deleteIndexParts(semester: string, prov: string, ref: IndexRef): Promise<void> {
-  const keys = Array.from({ length: ref.parts }, (_, part) => omiKeys.indexChunk(semester, prov, ref.v, part));
-  for (let i = 0; i < keys.length; i += 25) {
-    await ddb().send(
-      new BatchWriteCommand({ RequestItems: { [table()]: keys.slice(i, i + 25).map((Key) => ({ DeleteRequest: { Key } })) } }),
-    );
-  }
+  const writer = new BatchWriter(ddb(), table(), { concurrency: 4 });
+  for (let part = 0; part < ref.parts; part++) await writer.delete(omiKeys.indexChunk(semester, prov, ref.v, part));
+  await writer.flush();
 }
 
 export async function deleteSemesterManifest(semester: string): Promise<void> {
-  await ddb().send(
-    new BatchWriteCommand({ RequestItems: { [table()]: [{ DeleteRequest: { Key: omiKeys.semester(semester) } }] } }),
-  );
+  await ddb().send(new DeleteCommand({ TableName: table(), Key: omiKeys.semester(semester) }));
 }
 
 /** A (semester, province) listing index chunk, or undefined when that version is gone. */

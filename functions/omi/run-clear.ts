@@ -9,10 +9,8 @@ import { ddb } from '../lib/aws/ddb';
 import { BatchWriter } from '../lib/batch-writer';
 import { requireConfig } from '../lib/config';
 import { logger } from '../lib/logger';
-import { claimJob, updateJob } from './omi-jobs';
+import { claimJob, startHeartbeat, updateJob, type Heartbeat } from './omi-jobs';
 import { deleteIndexParts, deleteSemesterManifest, forEachKeyOf, listSemesters } from './omi-store';
-
-export const CLEAR_PROGRESS_EVERY = 5000;
 
 export async function runClear(jobId: string): Promise<{ status: 'completed' | 'skipped'; deleted: number; durationMs: number }> {
   const started = Date.now();
@@ -22,23 +20,23 @@ export async function runClear(jobId: string): Promise<{ status: 'completed' | '
     return { status: 'skipped', deleted: 0, durationMs: 0 };
   }
   const writer = new BatchWriter(ddb(), requireConfig('TABLE_NAME'), { concurrency: 16 });
+  let heartbeat: Heartbeat | undefined;
   try {
     const manifests = await listSemesters();
     // zone-quotations items are counted in the index; zone descriptions are not: the total grows if met
     let total = manifests.reduce((s, m) => s + Object.values(m.index).reduce((t, r) => t + (r.zones ?? r.rows), 0), 0);
     let issued = 0;
-    let nextReport = CLEAR_PROGRESS_EVERY;
     await updateJob(jobId, runId, { total, deleted: 0, progress: 0 });
+    // progress and heartbeat every HEARTBEAT_MS, however fast the deletes go
+    heartbeat = startHeartbeat(() =>
+      updateJob(jobId, runId, { deleted: writer.stats.items, total, progress: Math.min(99, Math.floor((writer.stats.items / Math.max(1, total)) * 100)) }),
+    );
     for (const m of manifests) {
       for (const prov of m.provinces) {
         await forEachKeyOf(m.semester, prov, async (key) => {
           await writer.delete(key);
           issued++;
           if (issued > total) total = issued;
-          if (issued >= nextReport) {
-            nextReport += CLEAR_PROGRESS_EVERY;
-            await updateJob(jobId, runId, { deleted: writer.stats.items, total, progress: Math.min(99, Math.floor((writer.stats.items / total) * 100)) });
-          }
         });
       }
     }
@@ -48,6 +46,7 @@ export async function runClear(jobId: string): Promise<{ status: 'completed' | '
       await deleteSemesterManifest(m.semester);
     }
     const durationMs = Date.now() - started;
+    await heartbeat.stop();
     await updateJob(jobId, runId, {
       status: 'completed',
       deleted: writer.stats.items,
@@ -60,6 +59,7 @@ export async function runClear(jobId: string): Promise<{ status: 'completed' | '
     return { status: 'completed', deleted: writer.stats.items, durationMs };
   } catch (err) {
     await writer.flush().catch(() => undefined);
+    await heartbeat?.stop();
     await updateJob(jobId, runId, {
       status: 'failed',
       error: `Errore durante la cancellazione dei dati: ${(err as Error).message}`,
@@ -68,5 +68,7 @@ export async function runClear(jobId: string): Promise<{ status: 'completed' | '
       durationMs: Date.now() - started,
     }).catch(() => undefined);
     throw err;
+  } finally {
+    await heartbeat?.stop();
   }
 }

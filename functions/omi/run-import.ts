@@ -2,7 +2,8 @@
  * The OMI import use case, run by the S3 ObjectCreated trigger: streams the dropped file
  * from S3 through the parser, hands each row to the handler of the file's kind (VALORI:
  * rows gathered into one item per zone; ZONE: one item per zone description), writes in
- * parallel BatchWriteItem calls, keeps the job item's progress live, then rebuilds the
+ * parallel BatchWriteItem calls, keeps the job item's progress live (a heartbeat every
+ * HEARTBEAT_MS, whatever the row rate: omi-jobs.ts startHeartbeat), then rebuilds the
  * listing index of every (semester, province) it touched.
  *
  * Exact counts: before writing the first record of a province, what the semester already
@@ -22,7 +23,7 @@ import { BatchWriter } from '../lib/batch-writer';
 import { requireConfig } from '../lib/config';
 import { omiKeys } from '../lib/keys';
 import { logger } from '../lib/logger';
-import { activeJob, claimJob, MAX_STORED_REASONS, updateJob, type RejectedRow } from './omi-jobs';
+import { activeJob, claimJob, MAX_STORED_REASONS, startHeartbeat, updateJob, type RejectedRow } from './omi-jobs';
 import {
   getSemester, getZoneQuotations, indexEntryOf, loadExisting, readZoneRows, registerProvince, writeIndexChunk, zoneItem, zoneQuotationsItem,
   type SemesterManifest,
@@ -40,8 +41,6 @@ export class OmiImportError extends Error {
     this.name = 'OmiImportError';
   }
 }
-
-export const PROGRESS_EVERY_ROWS = 5000;
 
 export interface ImportRequest {
   bucket: string;
@@ -233,6 +232,8 @@ export async function runImport(req: ImportRequest, opts: { concurrency?: number
     };
   }
 
+  // the job item is touched every HEARTBEAT_MS whatever the row rate, until the final update
+  const heartbeat = startHeartbeat(() => progress());
   try {
     if (await activeJob('clear')) {
       throw new OmiImportError('È in corso la cancellazione dei dati OMI: ricarica il file al termine');
@@ -291,7 +292,6 @@ export async function runImport(req: ImportRequest, opts: { concurrency?: number
             if (writing) await writing; // only when a write had to wait for room
           }
         }
-        if (counts.rowsRead % PROGRESS_EVERY_ROWS === 0) await progress();
       }
     }
     if (fileKind) await handlers[fileKind].finish(provinces.values());
@@ -310,10 +310,10 @@ export async function runImport(req: ImportRequest, opts: { concurrency?: number
             return writeIndexChunk(semester!, prov, merged.values(), version);
           }),
         );
-        await progress(); // heartbeat: this run is alive
       }
     }
     const durationMs = Date.now() - started;
+    await heartbeat.stop();
     await progress({
       status: 'completed',
       progress: 100,
@@ -329,6 +329,7 @@ export async function runImport(req: ImportRequest, opts: { concurrency?: number
     const message = known ? (err as Error).message : "Errore durante l'importazione: si è verificato un errore interno. Riprova; se il problema persiste contatta l'assistenza.";
     const durationMs = Date.now() - started;
     await writer.flush().catch(() => undefined);
+    await heartbeat.stop();
     await progress({ status: 'failed', error: message, finishedAt: new Date().toISOString(), durationMs }).catch((e: unknown) =>
       logger.error('OMI job update failed', { error: e as Error }),
     );
@@ -336,5 +337,7 @@ export async function runImport(req: ImportRequest, opts: { concurrency?: number
     // a bad file fails for good; anything else is thrown so Lambda retries the event
     if (!known) throw err;
     return { status: 'failed', ...counts, error: message, durationMs };
+  } finally {
+    await heartbeat.stop();
   }
 }

@@ -7,7 +7,7 @@ import { keys, normalizeForSort } from '../lib/keys';
 import { logger } from '../lib/logger';
 import { headMedia, mapLimit } from '../lib/media-storage';
 import { deliverOutbox, outboxPut } from '../lib/outbox';
-import { newToken, tokenExpiry } from './invitations';
+import { newToken, tokenExpiryFields } from './invitations';
 import { valuationItem, valueSubmission, type Valuator } from './submission-valuation';
 import { FIXED_SUBMISSION_ITEMS, MAX_UPLOAD_BYTES, TRANSACTION_MAX_ITEMS } from '../domain/property/limits';
 import { mediaKindOf, ONLY_MEDIA_MESSAGE, parseMediaKey, TOO_LARGE_MESSAGE } from '../domain/property/media';
@@ -154,7 +154,7 @@ export async function submitProperty(s: PropertySubmission, opts: SubmitOptions 
     {
       Put: {
         TableName: T,
-        Item: { ...keys.invitation(token), entity: 'invitation', propertyId, createdAt, expiresAt: tokenExpiry(now.getTime()) },
+        Item: { ...keys.invitation(token), entity: 'invitation', propertyId, createdAt, ...tokenExpiryFields(now.getTime()) },
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     },

@@ -14,7 +14,7 @@ import { deliverOutbox, outboxPut } from '../lib/outbox';
 import { renderEstimateEmail } from '../domain/review/estimate-email';
 import { REVIEW_MESSAGES } from '../domain/review/rules';
 import type { EstimateSent } from '../domain/review/schemas';
-import { newToken, tokenExpiry } from '../properties/invitations';
+import { newToken, tokenExpiryFields } from '../properties/invitations';
 import { requireDossier } from '../requests/dossier-store';
 import { deliverNow, PROPERTY_EDITABLE, sellerEmailOf, sellerNameOf, table } from './review-store';
 
@@ -68,7 +68,7 @@ export async function sendEstimate(propertyId: string, now = new Date()): Promis
           {
             Put: {
               TableName: T,
-              Item: { ...keys.invitation(token), entity: 'invitation', propertyId, createdAt: at, expiresAt: tokenExpiry(now.getTime()) },
+              Item: { ...keys.invitation(token), entity: 'invitation', propertyId, createdAt: at, ...tokenExpiryFields(now.getTime()) },
               ConditionExpression: 'attribute_not_exists(pk)',
             },
           },

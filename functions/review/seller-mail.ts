@@ -13,7 +13,7 @@ import { deliverOutbox, outboxPut } from '../lib/outbox';
 import { renderAvailabilityEmail, renderOptionNotification } from '../domain/review/option-emails';
 import { REVIEW_MESSAGES } from '../domain/review/rules';
 import type { AvailabilityLinkSent, NotificationSent } from '../domain/review/schemas';
-import { newToken, tokenExpiry } from '../properties/invitations';
+import { newToken, tokenExpiryFields } from '../properties/invitations';
 import { requireDossier } from '../requests/dossier-store';
 import { deliverNow, PROPERTY_EDITABLE, sellerEmailOf, sellerNameOf, table } from './review-store';
 
@@ -111,7 +111,7 @@ export async function sendAvailabilityLink(propertyId: string, now = new Date())
                 propertyId,
                 optionId: option.id,
                 createdAt: at,
-                expiresAt: tokenExpiry(now.getTime()),
+                ...tokenExpiryFields(now.getTime()),
               },
               ConditionExpression: 'attribute_not_exists(pk)',
             },

@@ -1,0 +1,250 @@
+/**
+ * The daily reminders job (docs/reminders.md), run by the `sendReminders` schedule:
+ *
+ * 1. onboarding incomplete 3 and 7 days after the invitation (the estimate e-mail);
+ * 2. option unsigned 3 days after its notification;
+ * 3. availability of a signed 'rateale' option below this month's quota, once a month;
+ * 4. link tokens past their expiry deleted (expired-tokens.ts).
+ *
+ * Candidates come from Queries of the gsi2 lists with a filter (reminder-store.ts); each due
+ * reminder is recorded on its item in the same transaction as its outbox mail, on condition
+ * that it was not sent yet, so a second or concurrent run sends nothing twice; then the mail
+ * is delivered (a failure stays pending for retryOutbox). `now` is injectable for tests and
+ * `npm run invoke`; the schedule uses the real clock.
+ */
+import { config } from '../lib/config';
+import { logger } from '../lib/logger';
+import { mapLimit } from '../lib/media-storage';
+import { deliverOutbox } from '../lib/outbox';
+import { formatMonthYear } from '../domain/format';
+import { coOwnersDone, delegationsDone, identityDone, STEP_TITLES, type OnboardingStepId } from '../domain/onboarding/rules';
+import { renderAvailabilityReminder, renderOnboardingReminder, renderOptionReminder } from '../domain/reminders/emails';
+import {
+  anchorRange,
+  AVAILABILITY_GRACE_DAYS,
+  availabilityKind,
+  availabilityReminderApplies,
+  DAY_MS,
+  dueOnboardingReminder,
+  dueOptionReminder,
+  groupOf,
+  ONBOARDING_REMINDERS,
+  OPTION_REMINDER,
+  optionAwaitsSignature,
+  quotaReached,
+  romeMonth,
+  type ReminderGroup,
+  type ReminderKind,
+} from '../domain/reminders/rules';
+import { deliverNow, sellerEmailOf, sellerNameOf } from '../review/review-store';
+import { deleteExpiredTokens } from './expired-tokens';
+import {
+  availabilityLinkValid,
+  loadProperty,
+  monthAvailability,
+  onboardingCandidates,
+  onboardingItems,
+  optionCandidates,
+  recordReminder,
+  REMINDERS_ATTRIBUTE,
+  reminderOutboxId,
+  type Item,
+  type ReminderWrite,
+} from './reminder-store';
+
+export interface ReminderSummary {
+  /** the run's time (ISO) */
+  now: string;
+  /** properties and options the index Queries read */
+  checked: number;
+  /** reminders recorded with their mail, by kind */
+  sent: Record<ReminderGroup, number>;
+  /** the mails of those reminders: delivered now, or pending for retryOutbox */
+  delivery: { sent: number; pending: number };
+  /** due reminders already recorded by an earlier run */
+  alreadySent: number;
+  /** due reminders not sent: recorded meanwhile by another run, onboarding complete, quota reached, no e-mail or link */
+  skipped: number;
+  /** candidates whose processing failed (logged; the next run retries them) */
+  errors: number;
+  tokensExpired: number;
+  ms: number;
+}
+
+export interface ReminderOptions {
+  now?: Date;
+  /** candidates processed at once (reads, transaction, delivery) */
+  concurrency?: number;
+}
+
+const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
+/** The property id of a PROPERTY item (its `id`) or of an OPTION item (its `propertyId`: `id` is the option's). */
+const propertyIdOf = (item: Item, entity: 'property' | 'option') => (entity === 'property' ? str(item.id) : str(item.propertyId)) ?? String(item.pk).slice('PROPERTY#'.length);
+const sentKinds = (item: Item) => (item[REMINDERS_ATTRIBUTE] && typeof item[REMINDERS_ATTRIBUTE] === 'object' ? (item[REMINDERS_ATTRIBUTE] as Record<string, unknown>) : null);
+
+/** The onboarding steps (1-3) not done yet, by title; empty when complete. */
+function missingSteps(f: Awaited<ReturnType<typeof onboardingItems>>, singleOwner: boolean): string[] {
+  const identityStatus = str(f.identity?.status) ?? str(f.identity?.verificationStatus);
+  const done: [OnboardingStepId, boolean][] = [
+    ['identity', identityDone({ identity: identityStatus ? { status: identityStatus } : null })],
+    ['coOwners', coOwnersDone({ coOwners: f.coOwners, singleOwner })],
+    ['delegations', delegationsDone({ delegations: f.delegations.map((d) => ({ documentKey: str(d.documentKey), signedAt: str(d.signedAt) })) })],
+  ];
+  return done.filter(([, d]) => !d).map(([id]) => STEP_TITLES[id]);
+}
+
+export async function sendReminders(opts: ReminderOptions = {}): Promise<ReminderSummary> {
+  const started = Date.now();
+  const now = opts.now ?? new Date();
+  const concurrency = opts.concurrency ?? 4;
+  const appUrl = config().APP_URL;
+  const sent: Record<ReminderGroup, number> = { onboarding3d: 0, onboarding7d: 0, optionUnsigned: 0, availability: 0 };
+  const delivery = { sent: 0, pending: 0 };
+  let skipped = 0;
+  let alreadySent = 0;
+  let errors = 0;
+
+  /** records the reminder with its mail, then delivers the mail */
+  const send = async (w: ReminderWrite): Promise<void> => {
+    if ((await recordReminder(w)) === 'skipped') {
+      skipped++;
+      return;
+    }
+    sent[groupOf(w.kind)]++;
+    const outcome = await deliverNow(reminderOutboxId(w.kind, w.propertyId), (id) => deliverOutbox(id));
+    delivery[outcome === 'sent' ? 'sent' : 'pending']++;
+  };
+  const guarded = (what: string, fn: (item: Item) => Promise<void>) => async (item: Item) => {
+    try {
+      await fn(item);
+    } catch (err) {
+      errors++;
+      logger.error('Reminder not processed', { what, pk: item.pk, error: err as Error });
+    }
+  };
+  const skip = () => {
+    skipped++;
+  };
+
+  // 1. onboarding incomplete, 3 and 7 days after the estimate e-mail
+  const properties = await onboardingCandidates(anchorRange(ONBOARDING_REMINDERS, now));
+  await mapLimit(
+    properties.items,
+    concurrency,
+    guarded('onboarding', async (p) => {
+      const kind = dueOnboardingReminder(str(p.estimateSentAt), now);
+      const done = sentKinds(p);
+      if (!kind) return;
+      if (done?.[kind]) return void alreadySent++;
+      const propertyId = propertyIdOf(p, 'property');
+      const to = sellerEmailOf(p);
+      const token = str(p.invitationToken);
+      if (!to || !token) return skip();
+      const registered = str(p.userId) !== null;
+      const missing = registered ? missingSteps(await onboardingItems(propertyId), p.singleOwner === true) : [];
+      if (registered && missing.length === 0) return skip(); // complete: the option is the admin's move
+      await send({
+        kind,
+        propertyId,
+        target: 'property',
+        hasMap: done !== null,
+        condition: 'NOT attribute_type(optionCreatedAt, :S)',
+        values: { ':S': 'S' },
+        invitationToken: token,
+        to,
+        mail: renderOnboardingReminder({
+          kind,
+          registered,
+          missingSteps: missing,
+          token,
+          appUrl,
+          sellerName: sellerNameOf(p),
+          propertyAddress: str(p.address) ?? '',
+          propertyCity: str(p.city),
+        }),
+        now,
+      });
+    }),
+  );
+
+  // 2 and 3. options: unsigned after the notification; availability of signed 'rateale' ones
+  const month = romeMonth(now);
+  const availability = availabilityKind(now);
+  const notified = anchorRange([OPTION_REMINDER], now);
+  const createdUpTo = new Date(now.getTime() - Math.min(OPTION_REMINDER.afterDays, AVAILABILITY_GRACE_DAYS) * DAY_MS).toISOString();
+  const options = await optionCandidates(notified, createdUpTo);
+  await mapLimit(
+    options.items,
+    concurrency,
+    guarded('option', async (o) => {
+      const done = sentKinds(o);
+      const propertyId = propertyIdOf(o, 'option');
+      let kind: ReminderKind | null = null;
+      if (optionAwaitsSignature(o)) kind = dueOptionReminder(str(o.notifiedAt), now);
+      else if (availabilityReminderApplies(o, now)) kind = availability;
+      if (!kind) return;
+      if (done?.[kind]) return void alreadySent++;
+
+      let monthSlots: { slots: number; min: number } | null = null;
+      if (kind === availability) {
+        const min = typeof o.minMonthlySlots === 'number' && Number.isFinite(o.minMonthlySlots) ? o.minMonthlySlots : 1;
+        const { slots, quota } = await monthAvailability(propertyId, month.year, month.month);
+        if (quotaReached(slots, min, quota?.quotaReached)) return skip();
+        monthSlots = { slots, min };
+      }
+      const property = await loadProperty(propertyId);
+      const to = property && sellerEmailOf(property);
+      if (!property || !to) return skip();
+      const seller = { sellerName: sellerNameOf(property), propertyAddress: str(property.address) ?? '', propertyCity: str(property.city), appUrl };
+
+      if (kind === 'option-unsigned') {
+        const token = str(property.invitationToken);
+        if (!token) return skip();
+        await send({
+          kind,
+          propertyId,
+          target: 'option',
+          hasMap: done !== null,
+          condition: 'NOT attribute_type(signedAt, :S)',
+          values: { ':S': 'S' },
+          invitationToken: token,
+          to,
+          mail: renderOptionReminder({ ...seller, token, optionAmount: Number(o.optionAmount ?? 0), propertyValue: Number(o.propertyValue ?? 0) }),
+          now,
+        });
+        return;
+      }
+      const linkToken = str(o.availabilityToken);
+      const link = linkToken && (await availabilityLinkValid(linkToken, now)) ? linkToken : null;
+      await send({
+        kind,
+        propertyId,
+        target: 'option',
+        hasMap: done !== null,
+        condition: 'paymentType = :rateale AND attribute_type(signedAt, :S)',
+        values: { ':rateale': 'rateale', ':S': 'S' },
+        to,
+        mail: renderAvailabilityReminder({ ...seller, monthLabel: formatMonthYear(now), slotsCount: monthSlots!.slots, minMonthlySlots: monthSlots!.min, token: link }),
+        now,
+      });
+    }),
+  );
+
+  // 4. expired link tokens
+  const tokensExpired = await deleteExpiredTokens(now);
+
+  const summary: ReminderSummary = {
+    now: now.toISOString(),
+    checked: properties.scanned + options.scanned,
+    sent,
+    delivery,
+    alreadySent,
+    skipped,
+    errors,
+    tokensExpired,
+    ms: Date.now() - started,
+  };
+  if (errors) logger.error('Reminders run with errors', { ...summary });
+  else logger.info('Reminders run', { ...summary });
+  return summary;
+}
