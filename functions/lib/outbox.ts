@@ -11,12 +11,19 @@ import { PermanentMailError, sendMail, type MailMessage } from './mail';
  * (`deliverOutbox`) and, if that fails, by the scheduled `retryPendingOutbox`, up to
  * MAX_ATTEMPTS times with a growing delay. A claim with a short lease keeps the immediate
  * send and the scheduled retry from sending the same mail twice. Failures are logged;
- * a mail that exhausts its attempts is marked `failed` and logged as an error.
+ * a mail that exhausts its attempts is marked `failed` and logged as an error. Once a mail
+ * is done (sent or failed for good) its item, a copy of personal data, gets a TTL of
+ * RETENTION_DAYS; a pending one has none (it must not vanish before it is sent).
  */
 export const MAX_ATTEMPTS = 8;
 const LEASE_MS = 60_000;
-/** Days a sent mail stays in the outbox (for support), then DynamoDB TTL removes it. */
-export const SENT_RETENTION_DAYS = 30;
+/** Days a sent or finally failed mail stays in the outbox (for support), then DynamoDB TTL removes it. */
+export const RETENTION_DAYS = 30;
+
+/** The TTL (epoch seconds, the table's `expiresAt`) of a mail done at `at`. */
+export function retentionExpiry(at: number = Date.now()): number {
+  return Math.floor(at / 1000) + RETENTION_DAYS * 86_400;
+}
 
 export type OutboxStatus = 'pending' | 'sent' | 'failed';
 
@@ -81,14 +88,14 @@ export async function deliverOutbox(id: string, now: Date = new Date()): Promise
       new UpdateCommand({
         TableName: table(),
         Key: keys.outbox(id),
-        // a sent mail's copy (personal data) is kept SENT_RETENTION_DAYS, then removed by TTL
+        // a sent mail's copy (personal data) is kept RETENTION_DAYS, then removed by TTL
         UpdateExpression: 'SET #s = :sent, sentAt = :at, messageId = :mid, expiresAt = :ttl REMOVE gsi3pk, gsi3sk, leaseUntil, lastError',
         ExpressionAttributeNames: { '#s': 'status' },
         ExpressionAttributeValues: {
           ':sent': 'sent',
           ':at': new Date().toISOString(),
           ':mid': messageId,
-          ':ttl': Math.floor(Date.now() / 1000) + SENT_RETENTION_DAYS * 86_400,
+          ':ttl': retentionExpiry(),
         },
       }),
     );
@@ -103,9 +110,10 @@ export async function deliverOutbox(id: string, now: Date = new Date()): Promise
         new UpdateCommand({
           TableName: table(),
           Key: keys.outbox(id),
-          UpdateExpression: 'SET #s = :failed, failedAt = :at, lastError = :err REMOVE gsi3pk, gsi3sk, leaseUntil',
+          // kept RETENTION_DAYS for support like a sent one, then removed by TTL
+          UpdateExpression: 'SET #s = :failed, failedAt = :at, lastError = :err, expiresAt = :ttl REMOVE gsi3pk, gsi3sk, leaseUntil',
           ExpressionAttributeNames: { '#s': 'status' },
-          ExpressionAttributeValues: { ':failed': 'failed', ':at': new Date().toISOString(), ':err': message },
+          ExpressionAttributeValues: { ':failed': 'failed', ':at': new Date().toISOString(), ':err': message, ':ttl': retentionExpiry() },
         }),
       );
       logger.error('Outbox mail failed for good', { outboxId: id, kind: item?.kind, ref: item?.ref, attempts, permanent, error: message });

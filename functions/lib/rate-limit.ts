@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import { isIPv6 } from 'node:net';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, isConditionFailure } from './aws/ddb';
@@ -11,12 +11,18 @@ import { RATE_LIMITS, type RateLimitScope } from '../domain/property/limits';
 /**
  * Per-client fixed-window rate limit in DynamoDB: one counter item per (scope, client, window),
  * incremented with a conditional UpdateItem (refused once it reaches the limit) and removed by
- * TTL after the window. Same behaviour on AWS and locally. The client is the SHA-256 of its
- * IP address (no raw IP is stored). API Gateway stage throttling caps the overall rate
- * in AWS on top of this.
+ * TTL after the window. Same behaviour on AWS and locally. The client is an HMAC-SHA-256 of
+ * its IP address keyed with IP_HASH_SALT, a salt of each deployment (generated at deploy in
+ * Secrets Manager by the api stack; locally one per data folder, infra/local/setup.ts): no
+ * raw IP is stored, the same IP has another key in another deployment, and a table of the
+ * unsalted hashes of every IPv4 address matches nothing. Without a salt it refuses to hash.
+ * API Gateway stage throttling caps the overall rate in AWS on top of this.
  */
 export function clientKey(ip: string): string {
-  return createHash('sha256').update(ip || 'unknown').digest('base64url').slice(0, 22);
+  return createHmac('sha256', requireConfig('IP_HASH_SALT'))
+    .update(ip || 'unknown')
+    .digest('base64url')
+    .slice(0, 22);
 }
 
 /**

@@ -1,8 +1,11 @@
 /**
  * Idempotent setup of the local resources: the table with its GSIs, the user pool with
- * its app client and groups. Buckets (with CORS for the SPA origin) are configured when
+ * its app client and groups, the IP hash salt of the data folder. Buckets (with CORS for the SPA origin) are configured when
  * s3rver starts. Running it again changes nothing.
  */
+import { randomBytes } from 'node:crypto';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import {
   CreateTableCommand,
   DescribeTableCommand,
@@ -63,6 +66,22 @@ export async function ensureTable(endpoint: string, tableName: string): Promise<
     .send(new UpdateTimeToLiveCommand({ TableName: tableName, TimeToLiveSpecification: { AttributeName: TTL_ATTRIBUTE, Enabled: true } }))
     .catch(() => undefined);
   ddb.destroy();
+}
+
+/**
+ * The salt of the per-IP rate limit's client hash (IP_HASH_SALT, functions/lib/rate-limit.ts)
+ * for a local data folder: made once (32 random bytes) in `{dir}/ip-hash-salt`, readable by
+ * the user only, and kept across restarts, as a deployment keeps its salt on AWS. Another
+ * folder (a test run's temporary one) gets another salt.
+ */
+export async function ensureIpHashSalt(dir: string): Promise<string> {
+  const file = path.join(dir, 'ip-hash-salt');
+  const existing = await readFile(file, 'utf8').then((s) => s.trim(), () => '');
+  if (/^[A-Za-z0-9_-]{32,}$/.test(existing)) return existing;
+  await mkdir(dir, { recursive: true });
+  const salt = randomBytes(32).toString('base64url');
+  await writeFile(file, `${salt}\n`, { mode: 0o600 });
+  return salt;
 }
 
 export function corsXml(origins: string[]): string {

@@ -7,7 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { assertPortFree, freePort, startCognito, startDynamo, startS3, startSes, type Running } from './emulators';
-import { corsXml, ensureTable, ensureUserPool, LOCAL_REGION, type PoolIds } from './setup';
+import { corsXml, ensureIpHashSalt, ensureTable, ensureUserPool, LOCAL_REGION, type PoolIds } from './setup';
 import { seedDemoAccounts, type DemoAccount } from './seed';
 import { invokeTrigger, startGateway } from './gateway';
 import { triggers, type TriggerDef } from '../../functions/routes';
@@ -169,6 +169,8 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       COGNITO_ENDPOINT: cognito.url,
       // the identity check compares faces with the local face-api engine, not Rekognition
       FACE_MATCHER: 'local',
+      // the per-IP rate limit's hash key: one per data folder, as one per deployment on AWS
+      IP_HASH_SALT: await ensureIpHashSalt(root),
       // Stripe's webhook signing secret: a fixed local value (tests sign their payloads with
       // it); no secret key unless the shell sets STRIPE_SECRET_KEY: card payments are off
       STRIPE_WEBHOOK_SECRET: process.env.STRIPE_WEBHOOK_SECRET ?? LOCAL_STRIPE_WEBHOOK_SECRET,
