@@ -19,6 +19,8 @@ export type Grant =
   | 'table:write'
   | 'media:read'
   | 'media:write'
+  /** s3:PutObjectTagging on media objects only: a submission makes its drafts permanent (lib/draft-uploads.ts) */
+  | 'media:tag'
   | 'omi:read'
   | 'omi:write'
   | 'ses:send'
@@ -56,8 +58,8 @@ export const routes = [
     grants: ['table:read', 'table:write'],
   },
   { id: 'createUpload', method: 'POST', path: '/uploads', handler: 'properties/create-upload', access: 'public', owner: 'anonymous wizard; rate limited per IP; refused once the draft was submitted', grants: ['table:read', 'table:write', 'media:write'] },
-  { id: 'submitOwnProperty', method: 'POST', path: '/seller/properties', handler: 'properties/submit-own-property', access: ['seller'], owner: 'the property is the caller\'s from the start; rate limited per IP like the public wizard', grants: ['table:read', 'table:write', 'media:read', 'ses:send'], timeoutSeconds: 30 },
-  { id: 'submitProperty', method: 'POST', path: '/properties', handler: 'properties/submit-property', access: 'public', owner: 'anonymous wizard; rate limited per IP; uploads must live under the draft\'s own prefix', grants: ['table:read', 'table:write', 'media:read', 'ses:send'], timeoutSeconds: 30 },
+  { id: 'submitOwnProperty', method: 'POST', path: '/seller/properties', handler: 'properties/submit-own-property', access: ['seller'], owner: 'the property is the caller\'s from the start; rate limited per IP like the public wizard', grants: ['table:read', 'table:write', 'media:read', 'media:tag', 'ses:send'], timeoutSeconds: 30 },
+  { id: 'submitProperty', method: 'POST', path: '/properties', handler: 'properties/submit-property', access: 'public', owner: 'anonymous wizard; rate limited per IP; uploads must live under the draft\'s own prefix', grants: ['table:read', 'table:write', 'media:read', 'media:tag', 'ses:send'], timeoutSeconds: 30 },
   { id: 'omiCreateUpload', method: 'POST', path: '/omi/uploads', handler: 'omi/create-upload', access: ['admin'], grants: ['table:write', 'omi:write'] },
   { id: 'omiGetImport', method: 'GET', path: '/omi/imports/{jobId}', handler: 'omi/get-import', access: ['admin'], grants: ['table:read'] },
   { id: 'omiListJobs', method: 'GET', path: '/omi/jobs', handler: 'omi/list-jobs', access: ['admin'], grants: ['table:read'] },

@@ -1,20 +1,40 @@
-import { HeadObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
+import { HeadObjectCommand, ListObjectsV2Command, PutObjectTaggingCommand } from '@aws-sdk/client-s3';
 import { s3 } from './aws/s3';
 import { requireConfig } from './config';
 
 /**
- * The private media bucket: HeadObject to check what the browser uploaded. The upload
- * itself is a presigned POST made by ./presigned-upload.ts.
+ * The private media bucket: HeadObject to check what the browser uploaded, PutObjectTagging
+ * to make a draft permanent. The upload itself is a presigned POST made by ./presigned-upload.ts.
  */
 
+const isMissing = (err: unknown) => {
+  const e = err as { name?: string; $metadata?: { httpStatusCode?: number } };
+  return e.name === 'NotFound' || e.name === 'NoSuchKey' || e.$metadata?.httpStatusCode === 404;
+};
+
 /** What S3 holds at that key, or undefined when there is no such object. */
-export async function headMedia(key: string): Promise<{ contentType: string; size: number } | undefined> {
+export async function headMedia(key: string): Promise<{ contentType: string; size: number; lastModified?: Date } | undefined> {
   try {
     const res = await s3().send(new HeadObjectCommand({ Bucket: requireConfig('MEDIA_BUCKET'), Key: key }));
-    return { contentType: res.ContentType ?? '', size: Number(res.ContentLength ?? 0) };
+    return { contentType: res.ContentType ?? '', size: Number(res.ContentLength ?? 0), lastModified: res.LastModified };
   } catch (err) {
-    const e = err as { name?: string; $metadata?: { httpStatusCode?: number } };
-    if (e.name === 'NotFound' || e.name === 'NoSuchKey' || e.$metadata?.httpStatusCode === 404) return undefined;
+    if (isMissing(err)) return undefined;
+    throw err;
+  }
+}
+
+/**
+ * Makes an upload permanent: removes its tags, the draft tag among them (./draft-uploads.ts),
+ * so the bucket's lifecycle rule no longer expires it. An empty tag set rather than
+ * DeleteObjectTagging: same result, and the local S3 implements only this one. False when
+ * there is no such object.
+ */
+export async function keepUpload(key: string): Promise<boolean> {
+  try {
+    await s3().send(new PutObjectTaggingCommand({ Bucket: requireConfig('MEDIA_BUCKET'), Key: key, Tagging: { TagSet: [] } }));
+    return true;
+  } catch (err) {
+    if (isMissing(err)) return false;
     throw err;
   }
 }

@@ -8,6 +8,8 @@ import type { PresignedUpload } from '../domain/uploads';
  * - the key (exactly),
  * - the size: 1 byte to `maxBytes`,
  * - with `contentType`: the declared Content-Type exactly, within its family (`image/`, `video/`),
+ * - with `tagging`: exactly that tag set on the object (S3's `tagging` form field; the wizard's
+ *   drafts, ./draft-uploads.ts),
  * and expires after `expiresSeconds`. Every route answers the same `PresignedUpload`.
  */
 export interface PresignInput {
@@ -16,6 +18,8 @@ export interface PresignInput {
   maxBytes: number;
   expiresSeconds: number;
   contentType?: { value: string; family: string };
+  /** the object's tag set as S3's XML (a signed field: the browser cannot change or drop it) */
+  tagging?: string;
   now?: number;
 }
 
@@ -30,13 +34,21 @@ export function uploadConditions(input: Pick<PresignInput, 'key' | 'maxBytes' | 
   return conditions;
 }
 
+function fieldsOf(input: PresignInput): Record<string, string> | undefined {
+  const fields: Record<string, string> = {};
+  if (input.contentType) fields['Content-Type'] = input.contentType.value;
+  if (input.tagging) fields.tagging = input.tagging;
+  return Object.keys(fields).length ? fields : undefined;
+}
+
 export async function presignUpload(input: PresignInput): Promise<PresignedUpload> {
   const now = input.now ?? Date.now();
   const { url, fields } = await createPresignedPost(s3(), {
     Bucket: input.bucket,
     Key: input.key,
     Conditions: uploadConditions(input),
-    Fields: input.contentType ? { 'Content-Type': input.contentType.value } : undefined,
+    // every field here is also an exact-match condition of the policy
+    Fields: fieldsOf(input),
     Expires: input.expiresSeconds,
   });
   return {

@@ -5,7 +5,8 @@ import { config, requireConfig } from '../lib/config';
 import { ValidationError } from '../lib/errors';
 import { keys, normalizeForSort } from '../lib/keys';
 import { logger } from '../lib/logger';
-import { headMedia, mapLimit } from '../lib/media-storage';
+import { DRAFT_LINKABLE_HOURS } from '../lib/draft-uploads';
+import { headMedia, keepUpload, mapLimit } from '../lib/media-storage';
 import { deliverOutbox, outboxPut } from '../lib/outbox';
 import { newToken, tokenExpiryFields } from './invitations';
 import { valuationItem, valueSubmission, type Valuator } from './submission-valuation';
@@ -18,6 +19,8 @@ import { renderLeadEmail, type LeadEmailInput } from '../domain/property/lead-em
 import type { ValuationResult } from '../domain/valuation';
 
 export const MEDIA_MISSING_MESSAGE = 'Un file non risulta caricato: rimuovilo e caricalo di nuovo';
+/** a wizard upload older than DRAFT_LINKABLE_HOURS: the bucket deletes drafts after a day */
+export const DRAFT_EXPIRED_MESSAGE = 'Un file è stato caricato più di un giorno fa e non è più disponibile: rimuovilo e caricalo di nuovo';
 
 const table = () => requireConfig('TABLE_NAME');
 
@@ -34,25 +37,50 @@ export async function isSubmitted(propertyId: string): Promise<boolean> {
 
 interface CheckedMedia {
   roomIndex: number;
+  /** the field of the body that named it */
+  path: string;
   key: string;
   contentType: string;
   size: number;
 }
 
-async function checkUploads(s: PropertySubmission): Promise<CheckedMedia[]> {
-  const refs = s.rooms.flatMap((room, roomIndex) => room.media.map((m, mediaIndex) => ({ room, roomIndex, mediaIndex, key: m.key })));
+/**
+ * Every referenced upload: present, an image or a video of at most 20 MB, and a draft young
+ * enough that the bucket's lifecycle cannot be about to delete it (lib/draft-uploads.ts).
+ */
+async function checkUploads(s: PropertySubmission, now: Date): Promise<CheckedMedia[]> {
+  const refs = s.rooms.flatMap((room, roomIndex) =>
+    room.media.map((m, mediaIndex) => ({ roomIndex, path: `rooms.${roomIndex}.media.${mediaIndex}.key`, key: m.key })),
+  );
   const heads = await mapLimit(refs, 8, (r) => headMedia(r.key));
+  const oldest = now.getTime() - DRAFT_LINKABLE_HOURS * 3_600_000;
   const fields: Record<string, string> = {};
   refs.forEach((r, i) => {
     const head = heads[i];
-    const path = `rooms.${r.roomIndex}.media.${r.mediaIndex}.key`;
-    if (!head) fields[path] = MEDIA_MISSING_MESSAGE;
-    else if (!mediaKindOf(head.contentType)) fields[path] = ONLY_MEDIA_MESSAGE;
-    else if (head.size < 1 || head.size > MAX_UPLOAD_BYTES) fields[path] = TOO_LARGE_MESSAGE;
+    if (!head) fields[r.path] = MEDIA_MISSING_MESSAGE;
+    else if (!mediaKindOf(head.contentType)) fields[r.path] = ONLY_MEDIA_MESSAGE;
+    else if (head.size < 1 || head.size > MAX_UPLOAD_BYTES) fields[r.path] = TOO_LARGE_MESSAGE;
+    else if (head.lastModified && head.lastModified.getTime() < oldest) fields[r.path] = DRAFT_EXPIRED_MESSAGE;
   });
   const first = Object.values(fields)[0];
   if (first) throw new ValidationError(first, fields);
-  return refs.map((r, i) => ({ roomIndex: r.roomIndex, key: r.key, contentType: heads[i]!.contentType, size: heads[i]!.size }));
+  return refs.map((r, i) => ({ ...r, contentType: heads[i]!.contentType, size: heads[i]!.size }));
+}
+
+/**
+ * The uploads stop being drafts (their tag removed) BEFORE the transaction that links them:
+ * a stored request never points at an object the lifecycle could delete. If the transaction
+ * then fails, they stay (a retry links them); putting the tag back could race with a
+ * concurrent submission of the same draft that already linked them.
+ */
+async function keepUploads(checked: readonly CheckedMedia[]): Promise<void> {
+  const kept = await mapLimit(checked, 8, (m) => keepUpload(m.key));
+  const fields: Record<string, string> = {};
+  checked.forEach((m, i) => {
+    if (!kept[i]) fields[m.path] = MEDIA_MISSING_MESSAGE;
+  });
+  const first = Object.values(fields)[0];
+  if (first) throw new ValidationError(first, fields);
 }
 
 function leadEmailInput(
@@ -88,9 +116,10 @@ interface SubmitOptions {
  * The wizard submission use case (spec 000 section 7, issue 4):
  * 1. a property that already exists with this id is a retry: answer its result, write nothing;
  * 2. every referenced upload must exist under `{propertyId}/{roomId}/` and be an image or a
- *    video of at most 20 MB (HeadObject);
+ *    video of at most 20 MB (HeadObject), uploaded less than DRAFT_LINKABLE_HOURS before;
  * 3. the valuation runs when it can; its failure is logged and never blocks;
- * 4. ONE TransactWriteItems stores the property (every field), its rooms, its media, the
+ * 4. the uploads stop being drafts (tag removed: the bucket keeps them), then
+ *    ONE TransactWriteItems stores the property (every field), its rooms, its media, the
  *    invitation, the first valuation and the lead e-mail outbox item: all or nothing;
  * 5. the lead e-mail is sent right after; a failure leaves it pending for the scheduled retry.
  */
@@ -102,8 +131,8 @@ export async function submitProperty(s: PropertySubmission, opts: SubmitOptions 
     return done;
   }
 
-  const checked = await checkUploads(s);
   const now = opts.now ?? new Date();
+  const checked = await checkUploads(s, now);
   const createdAt = now.toISOString();
 
   let valuation: ValuationResult | undefined;
@@ -196,6 +225,7 @@ export async function submitProperty(s: PropertySubmission, opts: SubmitOptions 
     { Update: { TableName: T, Key: keys.requestCount(), UpdateExpression: 'ADD #n :one', ExpressionAttributeNames: { '#n': 'count' }, ExpressionAttributeValues: { ':one': 1 } } },
   ];
 
+  await keepUploads(checked);
   try {
     await ddb().send(new TransactWriteCommand({ TransactItems: transact as never }));
   } catch (err) {

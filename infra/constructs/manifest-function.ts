@@ -177,6 +177,10 @@ export class ManifestFunction extends Construct {
       case 'media:write':
         r.mediaBucket.grantWrite(fn);
         return;
+      case 'media:tag':
+        // only the tags of objects (a submission removes the draft tag); no PutObject
+        addToPolicy(new iam.PolicyStatement({ actions: ['s3:PutObjectTagging'], resources: [r.mediaBucket.arnForObjects('*')] }));
+        return;
       case 'omi:read':
         r.omiBucket.grantRead(fn);
         return;

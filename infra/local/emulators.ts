@@ -107,7 +107,14 @@ export async function startDynamo(opts: { port: number; dataDir?: string }): Pro
   };
 }
 
+interface SubresourceStore {
+  putSubresource: (bucket: string, key: string, resource: unknown) => Promise<void>;
+  deleteSubresource: (bucket: string, key: string, type: string) => Promise<void>;
+}
+
 interface KoaCtx {
+  /** s3rver's object store (app.context.store) */
+  store: SubresourceStore;
   method: string;
   path: string;
   headers: Record<string, string | string[] | undefined>;
@@ -127,12 +134,20 @@ function s3Error(ctx: KoaCtx, status: number, code: string, message: string) {
 /**
  * Browser POST uploads checked against their policy as S3 does (s3rver 3.7 ignores the
  * policy): expiry, exact and starts-with conditions, content-length-range. A refused form
- * stores nothing; an accepted one is handed on to s3rver unchanged.
+ * stores nothing; an accepted one is handed on to s3rver unchanged. s3rver also ignores the
+ * form's `tagging` field: once it has stored the object, its tag set is stored here as S3
+ * does (none when the form has none: a new object starts without the old one's tags), so
+ * GetObjectTagging and the drafts of the wizard behave as on AWS.
  */
 function postPolicyMiddleware() {
   // s3rver's own multipart parser (a dependency of s3rver, resolved from it)
-  const Busboy = require(require.resolve('busboy', { paths: [path.dirname(require.resolve('s3rver/package.json'))] })) as new (o: { headers: unknown }) => NodeJS.WritableStream & {
+  const s3rverDir = path.dirname(require.resolve('s3rver/package.json'));
+  const Busboy = require(require.resolve('busboy', { paths: [s3rverDir] })) as new (o: { headers: unknown }) => NodeJS.WritableStream & {
     on: (e: string, cb: (...a: never[]) => void) => void;
+  };
+  // s3rver's own model of an object's tag set (validates the XML like PutObjectTagging)
+  const { TaggingConfiguration } = require(path.join(s3rverDir, 'lib', 'models', 'config.js')) as {
+    TaggingConfiguration: { validate: (xml: string) => unknown };
   };
   return async (ctx: KoaCtx, next: () => Promise<void>) => {
     if (ctx.method !== 'POST' || !/^\/[^/]+\/?$/.test(ctx.path) || !ctx.is('multipart/form-data')) return next();
@@ -160,11 +175,23 @@ function postPolicyMiddleware() {
       return s3Error(ctx, 403, 'AccessDenied', `Invalid according to Policy: ${verdict.reason}`);
     }
     // hand the buffered body on to s3rver's own POST handler
+    const tagging = Object.entries(fields).find(([k]) => k.toLowerCase() === 'tagging')?.[1];
+    let tags: unknown;
+    try {
+      tags = tagging ? TaggingConfiguration.validate(tagging) : undefined;
+    } catch {
+      return s3Error(ctx, 400, 'MalformedXML', 'The XML you provided was not well-formed or did not validate against our published schema');
+    }
     const { PassThrough } = await import('node:stream');
     const replay = new PassThrough();
     replay.end(raw);
     ctx.req = Object.assign(replay, { headers: ctx.req.headers });
-    return next();
+    await next();
+    const bucket = /^\/([^/]+)\/?$/.exec(ctx.path)?.[1];
+    const key = Object.entries(fields).find(([k]) => k.toLowerCase() === 'key')?.[1];
+    if (!bucket || !key || ctx.status >= 400) return;
+    if (tags) await ctx.store.putSubresource(bucket, key, tags);
+    else await ctx.store.deleteSubresource(bucket, key, 'tagging');
   };
 }
 

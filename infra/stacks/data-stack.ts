@@ -2,6 +2,7 @@ import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import type { Construct } from 'constructs';
+import { DRAFT_EXPIRY_DAYS, DRAFT_TAG } from '../../functions/lib/draft-uploads';
 import { TABLE_GSIS, TABLE_KEYS, TTL_ATTRIBUTE } from '../../functions/lib/table';
 import { acknowledge } from '../constructs/nag';
 import { PrivateBucket } from '../constructs/private-bucket';
@@ -60,7 +61,12 @@ export class DataStack extends Stack {
       accessLogs: this.logBucket,
       // No versioning: erasing an account must really erase identity images and documents.
       cors: [browserUploads(props.appUrl)],
-      lifecycleRules: [{ abortIncompleteMultipartUploadAfter: Duration.days(1) }],
+      lifecycleRules: [
+        { abortIncompleteMultipartUploadAfter: Duration.days(1) },
+        // Wizard uploads are made as drafts (functions/lib/draft-uploads.ts): those of a request
+        // never submitted go after a day; a submission removes the tag first and they stay.
+        { id: 'ExpireDrafts', tagFilters: { [DRAFT_TAG.key]: DRAFT_TAG.value }, expiration: Duration.days(DRAFT_EXPIRY_DAYS) },
+      ],
     });
 
     this.omiBucket = new PrivateBucket(this, 'OmiDropBucket', {

@@ -36,6 +36,7 @@ function grantsOf(statements: Statement[]): Set<Grant> {
       if (!resources.includes(bucket)) continue;
       if (actions.includes('s3:GetObject*')) seen.add(`${prefix}:read`);
       if (actions.includes('s3:PutObject')) seen.add(`${prefix}:write`);
+      if (prefix === 'media' && actions.includes('s3:PutObjectTagging')) seen.add('media:tag');
     }
     if (actions.includes('ses:SendEmail')) seen.add('ses:send');
     if (actions.includes('cognito-idp:AdminAddUserToGroup')) seen.add('cognito:admin');
@@ -48,6 +49,8 @@ function expectedGrants(def: { grants: readonly Grant[] }): Set<Grant> {
   const out = new Set(def.grants);
   // grantReadWriteData: writing the table includes reading it
   if (out.has('table:write')) out.add('table:read');
+  // grantWrite includes s3:PutObjectTagging
+  if (out.has('media:write')) out.add('media:tag');
   // 'stripe' is environment, not IAM (test/infra/stripe.test.ts)
   out.delete('stripe');
   return out;
