@@ -6,11 +6,14 @@ import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations
 import type * as cognito from 'aws-cdk-lib/aws-cognito';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as s3n from 'aws-cdk-lib/aws-s3-notifications';
+import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { routes as manifestRoutes, triggers as manifestTriggers, type RouteDef, type TriggerDef } from '../../functions/routes';
+import { Alarms } from '../constructs/alarms';
 import { ManifestFunction, type FunctionResources } from '../constructs/manifest-function';
 import { acknowledge, acknowledgeFindings, LAMBDA_BASIC_EXECUTION } from '../constructs/nag';
 
@@ -42,12 +45,18 @@ export interface ApiStackProps extends StackProps {
   triggers?: readonly TriggerDef[];
   /** per-route limits by route id; defaults to ROUTE_THROTTLE */
   routeThrottle?: RouteThrottle;
+  /** who gets the alarms by e-mail (deploy config `alarmEmail`) */
+  alarmEmail?: string;
+  /** functions of other stacks whose errors raise an alarm too (the auth stack's Cognito triggers), by manifest id */
+  watchedFunctions?: Record<string, lambda.IFunction>;
 }
 
 /**
  * The HTTP API: one Lambda and one route per manifest route, a Cognito JWT authorizer on
  * every route that is not public. Also the non-HTTP functions of the manifest that are not
- * Cognito triggers: OMI drop (S3 notification) and schedules (EventBridge rules).
+ * Cognito triggers: OMI drop (S3 notification) and schedules (EventBridge rules), each with
+ * a failed-events queue. Alarms (infra/constructs/alarms.ts): errors of every trigger, a
+ * failed-events queue that holds a message, 5xx answers of the API.
  */
 export class ApiStack extends Stack {
   readonly httpApi: apigw.HttpApi;
@@ -55,10 +64,28 @@ export class ApiStack extends Stack {
   readonly apiDomain: string;
   readonly routeFunctions: Record<string, ManifestFunction> = {};
   readonly triggerFunctions: Record<string, ManifestFunction> = {};
+  readonly alarms: Alarms;
 
   constructor(scope: Construct, id: string, props: ApiStackProps) {
     super(scope, id, props);
-    const { resources } = props;
+
+    // The key of the per-IP rate limit's client hash (functions/lib/rate-limit.ts): generated
+    // by Secrets Manager when the stack is first deployed, so it differs between deployments
+    // and is in no template; CloudFormation resolves it into the functions' environment.
+    const ipHashSalt = new secretsmanager.Secret(this, 'IpHashSalt', {
+      description: 'Opzione Casa: salt of the per-IP rate limit hashes, made once per deployment',
+      generateSecretString: { passwordLength: 48, excludePunctuation: true, includeSpace: false },
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    acknowledge(ipHashSalt, {
+      id: 'AwsSolutions-SMG4',
+      reason: 'A hash salt, not a credential: rotating it would only restart the open rate-limit windows, and the functions read it at deploy',
+    });
+    const resources = {
+      ...props.resources,
+      environment: { ...props.resources.environment, IP_HASH_SALT: ipHashSalt.secretValue.unsafeUnwrap() },
+    };
+    this.alarms = new Alarms(this, 'Alarms', { email: props.alarmEmail });
 
     const accessLogs = new logs.LogGroup(this, 'AccessLogs', {
       retention: logs.RetentionDays.THREE_MONTHS,
@@ -130,6 +157,13 @@ export class ApiStack extends Stack {
 
     this.addTriggers(props.triggers ?? manifestTriggers, resources);
 
+    for (const [fnId, fn] of Object.entries(props.watchedFunctions ?? {})) {
+      this.alarms.functionErrors(pascal(fnId), fn, `Trigger ${fnId}`);
+    }
+    this.alarms.alarm('Api5xxAlarm', this.httpApi.metricServerError({ period: Duration.minutes(5), statistic: 'Sum' }), {
+      description: 'The API answered 5xx (a function failed or timed out): see the access logs and the function logs',
+    });
+
     this.apiDomain = `${this.httpApi.apiId}.execute-api.${this.region}.${this.urlSuffix}`;
     new CfnOutput(this, 'ApiEndpoint', { value: this.httpApi.apiEndpoint });
   }
@@ -145,6 +179,9 @@ export class ApiStack extends Stack {
       if (def.source !== 's3:omiDrop' && def.source !== 'schedule') continue;
       const fn = new ManifestFunction(this, `${pascal(def.id)}Trigger`, { def, resources });
       this.triggerFunctions[def.id] = fn;
+      // async invocations: after Lambda's retries a failed event goes to its own queue
+      const failed = this.alarms.failedEventsQueue(pascal(def.id), fn.fn, `Trigger ${def.id}`);
+      this.alarms.functionErrors(pascal(def.id), fn.fn, `Trigger ${def.id}`);
       if (def.source === 's3:omiDrop') {
         omiDrop.addEventNotification(s3.EventType.OBJECT_CREATED, new s3n.LambdaDestination(fn.fn));
         notifications = true;
@@ -153,7 +190,8 @@ export class ApiStack extends Stack {
         new events.Rule(this, `${pascal(def.id)}Schedule`, {
           description: `${def.id}: ${def.schedule}`,
           schedule: events.Schedule.expression(def.schedule),
-          targets: [new targets.LambdaFunction(fn.fn, { retryAttempts: 2, maxEventAge: Duration.hours(1) })],
+          // an event EventBridge cannot deliver (e.g. a missing permission) goes to the same queue
+          targets: [new targets.LambdaFunction(fn.fn, { retryAttempts: 2, maxEventAge: Duration.hours(1), deadLetterQueue: failed })],
         });
       }
     }

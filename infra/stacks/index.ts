@@ -88,6 +88,9 @@ export function createProductStacks(app: App, options: ProductStacksOptions = {}
     routes: options.manifest?.routes,
     triggers: options.manifest?.triggers,
     routeThrottle: options.routeThrottle,
+    alarmEmail: config.alarmEmail,
+    // the Cognito triggers' errors raise an alarm like the other functions'
+    watchedFunctions: Object.fromEntries(Object.entries(auth.triggerFunctions).map(([fnId, f]) => [fnId, f.fn])),
   });
 
   const web = new WebStack(app, 'OpzioneCasaWeb', {

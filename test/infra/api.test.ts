@@ -17,6 +17,8 @@ const API_ENVIRONMENT = [
   'APP_URL',
   'TOKEN_TTL_DAYS',
   'NODE_OPTIONS',
+  // the api stack's own: the per-deployment salt of the per-IP rate limit (test/infra/hygiene.test.ts)
+  'IP_HASH_SALT',
 ];
 
 const NON_COGNITO = (t: TriggerDef) => t.source === 's3:omiDrop' || t.source === 'schedule';
