@@ -15,7 +15,13 @@ export default async function setup(project: TestProject) {
   // handlers log through Powertools; expected failures in tests would flood the output
   process.env.LOG_LEVEL ??= 'SILENT';
   const root = path.resolve(import.meta.dirname, '../..');
-  execFileSync('npx', ['vite', 'build', '--config', 'web/vite.config.ts', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
+  // NODE_ENV is 'test' under vitest, which would make Vite emit React's development build
+  // (with source paths): the browser tests run the build users get
+  execFileSync('npx', ['vite', 'build', '--config', 'web/vite.config.ts', '--logLevel', 'warn'], {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
   const webPort = await freePort();
   const appOrigin = `http://localhost:${webPort}`;
   const stack = await startLocalStack({ appOrigin });
