@@ -69,7 +69,7 @@ export const AGENT_MESSAGES = {
   // admin, /active-options (spec 001 section 8)
   adminLoadFailed: 'Impossibile caricare le richieste di assegnazione',
   approved: 'Richiesta approvata',
-  approvedDescription: "Ora il link di pagamento può essere inviato all'agente: gli è stata spedita un'e-mail con il link per pagare.",
+  approvedDescription: "Il link di pagamento ora può essere inviato all'agente: l'e-mail con il link gli è già stata spedita.",
   rejected: 'Richiesta rifiutata',
   approveFailed: 'Impossibile approvare la richiesta',
   rejectFailed: 'Impossibile rifiutare la richiesta',

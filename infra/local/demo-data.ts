@@ -6,7 +6,8 @@
  *    test/fixtures/omi (2025/1 quotations and zones: presigned POST -> S3 event -> import);
  * 2. two Milano requests are submitted through POST /properties (the wizard's call), one of
  *    them in the demo seller's name;
- * 3. the demo seller's option signed and the availability link sent; the console prints it
+ * 3. two options listed to agents, with room photos (demo-marketplace.ts);
+ * 4. the demo seller's option signed and the availability link sent; the console prints it
  *    (demo-availability.ts).
  * Idempotent: each step runs only when its data is missing (fixed draft ids make a re-run a
  * retry of the same submission). Runs in the background; `npm start` is usable meanwhile.
@@ -20,6 +21,7 @@ import { ddb } from '../../functions/lib/aws/ddb';
 import { keys } from '../../functions/lib/keys';
 import { LOCAL_REGION } from './setup';
 import type { LocalStack } from './stack';
+import { seedDemoMarketplace } from './demo-marketplace';
 import { seedDemoAvailability } from './demo-availability';
 
 const OMI_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'test', 'fixtures', 'omi');
@@ -177,6 +179,8 @@ export async function seedDemoData(stack: LocalStack, log: Log): Promise<void> {
   const token = await signIn(stack, admin.email, admin.password);
   await importOmi(stack, token, log);
   await submitRequests(stack, log);
+  // options listed to agents, with room photos (infra/local/demo-marketplace.ts)
+  await seedDemoMarketplace(stack, (method, route, body, bearer) => call(stack, method, route, body, bearer), token, log);
   // the demo seller's availability link (infra/local/demo-availability.ts)
   const seller = stack.accounts.find((a) => a.role === 'seller');
   if (seller) {

@@ -10,6 +10,7 @@ import { Badge, Button, CARD_LABEL, Card, CardTable, EmptyState, ErrorState, Loa
 import { errorMessage } from '@/lib/api';
 import { usePageTitle } from '@/lib/use-page-title';
 import { listOptions, optionKeys, updateOption, type OptionListItem } from './api';
+import { AgentRequestsSection } from './AgentRequestsSection';
 import { EditOptionDialog, type EditOptionValues } from './EditOptionDialog';
 
 const STATUS_VARIANTS: Record<OptionStatus, BadgeVariant> = {
@@ -33,6 +34,7 @@ export default function ActiveOptionsPage() {
     <div className="mx-auto w-full max-w-7xl px-4 py-8 sm:px-6 sm:py-10">
       <h1 className="text-2xl font-bold sm:text-3xl">Opzioni di Acquisto Attive</h1>
       <p className="mt-2 max-w-2xl text-slate-700">Tutte le opzioni di acquisto, dalla più recente: condizioni, firma e stato.</p>
+      <AgentRequestsSection />
       <Card className="mt-6 overflow-hidden">
         {query.isPending ? (
           <LoadingState label="Caricamento delle opzioni..." className="min-h-48" />
