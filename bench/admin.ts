@@ -24,6 +24,7 @@ import { resetConfig } from '../functions/lib/config';
 import { BatchWriter } from '../functions/lib/batch-writer';
 import { keys, normalizeForSort } from '../functions/lib/keys';
 import type { RequestList } from '../functions/domain/requests';
+import { edgeHeaders } from '../infra/local/edge';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SEED = 5000;
@@ -165,7 +166,7 @@ async function main() {
     ).AuthenticationResult!.IdToken!;
     const call = async (query: string): Promise<{ ms: number; body: RequestList }> => {
       const s = performance.now();
-      const res = await fetch(`${stack.urls.api}/api/admin/properties${query}`, { headers: { authorization: `Bearer ${token}` } });
+      const res = await fetch(`${stack.urls.api}/api/admin/properties${query}`, { headers: { ...edgeHeaders(stack.env.ORIGIN_SECRET!), authorization: `Bearer ${token}` } });
       const text = await res.text();
       const ms = performance.now() - s;
       if (res.status !== 200) throw new Error(`GET ${query} -> ${res.status} ${text}`);

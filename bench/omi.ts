@@ -39,6 +39,7 @@ import { zoneQuotationsItem } from '../functions/omi/omi-store';
 import { formatValoriLine, parseOmiFile } from '../functions/omi/parse-omi';
 import { comuneSearchKey } from '../functions/domain/omi/names';
 import { MILANO, nationalSample } from '../test/support/omi-samples';
+import { edgeHeaders } from '../infra/local/edge';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CONCURRENCY = 16;
@@ -141,7 +142,7 @@ async function runMode(mode: 'disk' | 'memory', items: Record<string, unknown>[]
     const s = performance.now();
     const res = await fetch(`${stack.urls.api}/api${p}`, {
       method,
-      headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+      headers: { ...edgeHeaders(stack.env.ORIGIN_SECRET!), authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
       body: body ? JSON.stringify(body) : undefined,
     });
     const text = await res.text();

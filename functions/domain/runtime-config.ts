@@ -13,8 +13,7 @@ export const voiceWidgetSchema = z.object({
 });
 export type VoiceWidgetConfig = z.infer<typeof voiceWidgetSchema>;
 
-/** The widget's box on the home page (spec 000 section 9). */
-export const VOICE_WIDGET_SIZE = { width: 238, height: 423 } as const;
+export { VOICE_WIDGET_SIZE } from './voice-widget';
 
 /** The account agents pay the commission to by bank transfer (beneficiary: the provider's company). */
 export const bankTransferSchema = z.object({

@@ -4,6 +4,7 @@
  * `admin` group.
  */
 import * as z from 'zod';
+import type { AgentStatus } from './agent-status';
 import type { Profile } from './profile';
 import { USER_TYPES, type UserType } from './roles';
 
@@ -12,15 +13,7 @@ export type Role = (typeof ROLES)[number];
 
 export const ROLE_LABELS: Record<Role, string> = { user: 'Utente', admin: 'Amministratore' };
 
-/** A new agent account waits for an admin; only approval adds the `agent` group. */
-export const AGENT_STATUSES = ['pending', 'approved', 'rejected'] as const;
-export type AgentStatus = (typeof AGENT_STATUSES)[number];
-
-export const AGENT_STATUS_LABELS: Record<AgentStatus, string> = {
-  pending: 'In attesa di approvazione',
-  approved: 'Approvato',
-  rejected: 'Non approvato',
-};
+export { AGENT_STATUSES, AGENT_STATUS_LABELS, agentStatusOf, awaitsApproval, type AgentStatus } from './agent-status';
 
 export const AGENT_DECISIONS = ['approve', 'reject'] as const;
 export type AgentDecision = (typeof AGENT_DECISIONS)[number];
@@ -35,23 +28,6 @@ export interface UserListItem extends Profile {
 /** GET /users: pending agents first, then everyone by name. */
 export interface UserList {
   items: UserListItem[];
-}
-
-/**
- * The approval state of a profile: only `agente_immobiliare` accounts have one. An agent
- * profile written before approvals existed has none stored: it got the `agent` group at
- * sign-up, so it counts as approved.
- */
-export function agentStatusOf(p: { userType: UserType; agentStatus?: AgentStatus | null }): AgentStatus | null {
-  if (p.userType !== 'agente_immobiliare') return null;
-  return p.agentStatus ?? 'approved';
-}
-
-/** True for an agent account an admin has not approved (pending or rejected). */
-export function awaitsApproval(p: { userType?: UserType | null; agentStatus?: AgentStatus | null }): boolean {
-  if (!p.userType) return false;
-  const status = agentStatusOf({ userType: p.userType, agentStatus: p.agentStatus });
-  return status !== null && status !== 'approved';
 }
 
 /** Pending agents first, then by name (accent- and case-insensitive), then e-mail. */

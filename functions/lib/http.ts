@@ -1,8 +1,10 @@
+import { isIP } from 'node:net';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import * as z from 'zod';
 import { callerFrom, type Caller } from './auth';
 import { AppError, ForbiddenError, GENERIC_ERROR_MESSAGE, UnauthorizedError, ValidationError } from './errors';
 import { logger } from './logger';
+import { fromEdge, VIEWER_IP_HEADER } from './origin';
 import { isAllowed, routeById, type RouteId } from '../routes';
 
 type Schema = z.ZodType;
@@ -51,12 +53,14 @@ export function validationError(error: z.ZodError, fallback = 'Dati non validi')
 }
 
 /**
- * The caller's IP: behind CloudFront, API Gateway's source IP is the edge's, so the web
- * stack's viewer-request function passes the viewer's in `x-viewer-ip`.
+ * The caller's IP. Behind CloudFront, API Gateway's source IP is the edge's, so the web
+ * stack's viewer-request function passes the viewer's in `x-viewer-ip`; that header is
+ * believed only on a request that proved it came through the edge (functions/lib/origin.ts),
+ * anyone else could write any address in it.
  */
-export function clientIp(event: APIGatewayProxyEventV2): string {
-  const viaCloudFront = event.headers?.['x-viewer-ip'];
-  if (viaCloudFront && /^[0-9a-fA-F:.]{3,45}$/.test(viaCloudFront)) return viaCloudFront;
+export function clientIp(event: APIGatewayProxyEventV2, viaEdge: boolean): string {
+  const viewer = viaEdge ? event.headers?.[VIEWER_IP_HEADER] : undefined;
+  if (viewer && isIP(viewer)) return viewer;
   return event.requestContext?.http?.sourceIp ?? '';
 }
 
@@ -78,7 +82,8 @@ function parseWith<S extends Schema | undefined>(schema: S, value: unknown): Out
 }
 
 /**
- * Wraps a use case as an API Gateway HTTP API (v2) handler: checks the manifest's access
+ * Wraps a use case as an API Gateway HTTP API (v2) handler: refuses requests that did not
+ * come through the edge (403, functions/lib/origin.ts), checks the manifest's access
  * rule for the route (the JWT authorizer only proves who the caller is), parses body,
  * query and path parameters with zod, and maps results and typed errors to responses.
  */
@@ -96,6 +101,8 @@ export function route<
   if (!def) throw new Error(`Route ${id} is not in the manifest`);
   return async (event) => {
     try {
+      // only requests through CloudFront: a direct call to execute-api gets nothing else
+      if (!(await fromEdge(event))) throw new ForbiddenError();
       const caller = callerFrom(event);
       if (def.access !== 'public') {
         if (!caller) throw new UnauthorizedError();
@@ -107,7 +114,7 @@ export function route<
         params: parseWith(schemas.params, event.pathParameters ?? {}),
         caller,
         event,
-        sourceIp: clientIp(event),
+        sourceIp: clientIp(event, true),
       };
       const result = await fn(input as RouteInput<Out<BS>, Out<QS>, Out<PS>, boolean>);
       return json(options.successStatus ?? (result === undefined ? 204 : 200), result);

@@ -8,10 +8,12 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
+import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 import type { Grant } from '../../functions/routes';
 import { acknowledge, acknowledgeFindings, LAMBDA_BASIC_EXECUTION } from './nag';
+import { ORIGIN_SECRET_CACHE_SECONDS } from './origin-secret-rotation';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -47,6 +49,12 @@ export interface FunctionResources {
 export interface ManifestFunctionProps {
   def: FunctionDef;
   resources: FunctionResources;
+  /**
+   * HTTP routes only: the secret CloudFront sends with every API request
+   * (functions/lib/origin.ts). The function gets its ARN, read access to it and the AWS
+   * Parameters and Secrets extension, which caches it for ORIGIN_SECRET_CACHE_SECONDS.
+   */
+  originSecret?: secretsmanager.ISecret;
 }
 
 /** Cognito actions behind the `cognito:admin` grant: group membership and user lifecycle. */
@@ -100,7 +108,17 @@ export class ManifestFunction extends Construct {
       logGroup,
       projectRoot: REPO_ROOT,
       depsLockFilePath: join(REPO_ROOT, 'package-lock.json'),
-      environment: { ...resources.environment, NODE_OPTIONS: '--enable-source-maps' },
+      environment: {
+        ...resources.environment,
+        NODE_OPTIONS: '--enable-source-maps',
+        ...(props.originSecret ? { ORIGIN_SECRET_ARN: props.originSecret.secretArn } : {}),
+      },
+      paramsAndSecrets: props.originSecret
+        ? lambda.ParamsAndSecretsLayerVersion.fromVersion(lambda.ParamsAndSecretsVersions.V1_0_103, {
+            secretsManagerTtl: Duration.seconds(ORIGIN_SECRET_CACHE_SECONDS),
+            logLevel: lambda.ParamsAndSecretsLogLevel.WARN,
+          })
+        : undefined,
       bundling: {
         // ESM: the repo is "type": "module" and some dependencies (jose) ship ESM only.
         format: OutputFormat.ESM,
@@ -124,6 +142,7 @@ export class ManifestFunction extends Construct {
     if (!shared || shared.isNew) {
       for (const grant of new Set(def.grants)) this.applyGrant(grant, resources, grantee, aclScope);
     }
+    props.originSecret?.grantRead(this.fn);
     // what is not IAM: every function of the entry
     if (def.grants.includes('stripe') && resources.stripe) {
       this.fn.addEnvironment('STRIPE_SECRET_KEY', resources.stripe.secretKey);

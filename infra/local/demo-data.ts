@@ -23,6 +23,7 @@ import { LOCAL_REGION } from './setup';
 import type { LocalStack } from './stack';
 import { seedDemoMarketplace } from './demo-marketplace';
 import { seedDemoAvailability } from './demo-availability';
+import { edgeHeaders } from './edge';
 
 const OMI_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'test', 'fixtures', 'omi');
 const OMI_FILES = [
@@ -65,7 +66,8 @@ type Log = (line: string) => void;
 async function call<T>(stack: LocalStack, method: string, route: string, body?: unknown, token?: string): Promise<{ status: number; body: T }> {
   const res = await fetch(`${stack.urls.api}/api${route}`, {
     method,
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    // in place of CloudFront: the API answers only requests carrying the origin secret
+    headers: { ...edgeHeaders(stack.env.ORIGIN_SECRET!), 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();

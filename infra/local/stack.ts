@@ -10,6 +10,7 @@ import { assertPortFree, freePort, startCognito, startDynamo, startS3, startSes,
 import { corsXml, ensureIpHashSalt, ensureTable, ensureUserPool, LOCAL_REGION, type PoolIds } from './setup';
 import { seedDemoAccounts, type DemoAccount } from './seed';
 import { invokeTrigger, startGateway } from './gateway';
+import { newOriginSecret } from './edge';
 import { triggers, type TriggerDef } from '../../functions/routes';
 import { MIN_PASSWORD_LENGTH } from '../../functions/domain/roles';
 import { resetConfig } from '../../functions/lib/config';
@@ -169,6 +170,8 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       COGNITO_ENDPOINT: cognito.url,
       // the identity check compares faces with the local face-api engine, not Rekognition
       FACE_MATCHER: 'local',
+      // what CloudFront adds to each API request (functions/lib/origin.ts): a new one at each start
+      ORIGIN_SECRET: newOriginSecret(),
       // the per-IP rate limit's hash key: one per data folder, as one per deployment on AWS
       IP_HASH_SALT: await ensureIpHashSalt(root),
       // Stripe's webhook signing secret: a fixed local value (tests sign their payloads with

@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { DEFAULT_PORTS, startLocalStack, type LocalStack } from './stack';
 import { assertPortFree } from './emulators';
 import { runtimeConfigPlugin } from './web-server';
+import { edgeHeaders, socketIp } from './edge';
 import { seedDemoData } from './demo-data';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -67,12 +68,27 @@ async function main() {
       log: (line) => console.log(`  [api] ${line}`),
     });
     process.env.API_PROXY_TARGET = stack.urls.api;
+    const originSecret = stack.env.ORIGIN_SECRET!;
     // `npm run invoke` runs a handler against this running stack with the same environment.
     await writeFile(path.join(ROOT, '.local', 'env.json'), JSON.stringify(stack.env, null, 2));
     const { createServer } = await import('vite');
     const server = await createServer({
       configFile: path.join(ROOT, 'web', 'vite.config.ts'),
-      server: { port: ports.web, strictPort: true, host: 'localhost', proxy: { '/api': { target: stack.urls.api } } },
+      server: {
+        port: ports.web,
+        strictPort: true,
+        host: 'localhost',
+        proxy: {
+          '/api': {
+            target: stack.urls.api,
+            // in place of CloudFront: the origin secret the API requires and the viewer's address
+            configure: (proxy) =>
+              proxy.on('proxyReq', (proxyReq, req) => {
+                for (const [name, value] of Object.entries(edgeHeaders(originSecret, socketIp(req.socket.remoteAddress)))) proxyReq.setHeader(name, value);
+              }),
+          },
+        },
+      },
       plugins: [runtimeConfigPlugin(stack.runtimeConfig)],
       clearScreen: false,
     });

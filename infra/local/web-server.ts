@@ -1,14 +1,19 @@
 /**
  * Stand-ins for CloudFront in front of the SPA: a Vite plugin that serves the runtime
  * /config.json (the web stack writes it at deploy on AWS), and a small static server for
- * the production build with the same behaviours as the distribution (SPA fallback for
- * paths without a file extension, /api/* forwarded to the API), used by the e2e tests.
+ * the production build with the same behaviours as the distribution, used by the e2e tests:
+ * SPA fallback for paths without a file extension; /api/* forwarded to the API with the
+ * origin secret and the viewer's address (infra/local/edge.ts), overwriting what the client
+ * sent; and on every response the security headers of the distribution, built by the same
+ * function from this stack's origins (infra/stacks/security-headers.ts).
  */
 import http from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Plugin } from 'vite';
 import type { RuntimeConfig } from '../../functions/domain/runtime-config';
+import { edgeOriginsOf, headerValues, securityHeaders } from '../stacks/security-headers';
+import { edgeHeaders, socketIp } from './edge';
 
 export function runtimeConfigPlugin(config: RuntimeConfig): Plugin {
   return {
@@ -35,18 +40,38 @@ const TYPES: Record<string, string> = {
   '.webp': 'image/webp',
 };
 
-export async function startStaticWeb(opts: { port: number; distDir: string; apiUrl: string; config: RuntimeConfig }) {
+export interface StaticWebOptions {
+  port: number;
+  distDir: string;
+  apiUrl: string;
+  config: RuntimeConfig;
+  /** what the API requires from the edge; defaults to the local stack's (ORIGIN_SECRET, set by startLocalStack) */
+  originSecret?: string;
+  /** the S3 emulator, origin of the presigned URLs; defaults to the local stack's (S3_ENDPOINT) */
+  storageUrl?: string;
+}
+
+/** The headers the distribution adds to every response, for this local stack's origins. */
+export function localSecurityHeaders(config: RuntimeConfig, storageUrl: string): Record<string, string> {
+  return headerValues(securityHeaders(edgeOriginsOf(config, [new URL(storageUrl).origin])));
+}
+
+export async function startStaticWeb(opts: StaticWebOptions) {
   const api = new URL(opts.apiUrl);
+  const originSecret = opts.originSecret ?? process.env.ORIGIN_SECRET;
+  const storageUrl = opts.storageUrl ?? process.env.S3_ENDPOINT;
+  if (!originSecret || !storageUrl) throw new Error('startStaticWeb: start the local stack first (ORIGIN_SECRET, S3_ENDPOINT) or pass originSecret and storageUrl');
+  const security = localSecurityHeaders(opts.config, storageUrl);
   const server = http.createServer(async (req, res) => {
+    for (const [name, value] of Object.entries(security)) res.setHeader(name, value);
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (url.pathname.startsWith('/api/')) {
-      const upstream = http.request(
-        { host: api.hostname, port: api.port, method: req.method, path: req.url, headers: { ...req.headers, host: api.host } },
-        (up) => {
-          res.writeHead(up.statusCode ?? 502, up.headers);
-          up.pipe(res);
-        },
-      );
+      const headers = { ...req.headers, host: api.host, ...edgeHeaders(originSecret, socketIp(req.socket.remoteAddress)) };
+      const upstream = http.request({ host: api.hostname, port: api.port, method: req.method, path: req.url, headers }, (up) => {
+        // as CloudFront's response headers policy, ours override the origin's
+        res.writeHead(up.statusCode ?? 502, { ...up.headers, ...security });
+        up.pipe(res);
+      });
       upstream.on('error', () => {
         res.writeHead(502, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ message: 'API non raggiungibile' }));

@@ -7,10 +7,13 @@ import { TABLE_GSIS, TABLE_KEYS, TTL_ATTRIBUTE } from '../../functions/lib/table
 import { acknowledge } from '../constructs/nag';
 import { PrivateBucket } from '../constructs/private-bucket';
 
-export interface DataStackProps extends StackProps {
-  /** origin of the SPA, allowed by the media bucket's CORS for presigned uploads */
-  appUrl: string;
-}
+/**
+ * The media and OMI buckets have no CORS here: the browser's origin is the distribution's
+ * domain, known only once the web stack (which depends on this one) exists, so the web stack
+ * sets their CORS (infra/constructs/bucket-cors.ts). No CorsConfiguration here, or an update
+ * of this stack would put back its own.
+ */
+export type DataStackProps = StackProps;
 
 /**
  * Everything stateful that is not a login: the single table, the media bucket, the OMI drop
@@ -60,7 +63,6 @@ export class DataStack extends Stack {
     this.mediaBucket = new PrivateBucket(this, 'MediaBucket', {
       accessLogs: this.logBucket,
       // No versioning: erasing an account must really erase identity images and documents.
-      cors: [browserUploads(props.appUrl)],
       lifecycleRules: [
         { abortIncompleteMultipartUploadAfter: Duration.days(1) },
         // Wizard uploads are made as drafts (functions/lib/draft-uploads.ts): those of a request
@@ -71,8 +73,7 @@ export class DataStack extends Stack {
 
     this.omiBucket = new PrivateBucket(this, 'OmiDropBucket', {
       accessLogs: this.logBucket,
-      // admins upload OMI files from the browser with a presigned POST
-      cors: [browserUploads(props.appUrl)],
+      // admins upload OMI files from the browser with a presigned POST (CORS: web stack);
       // the import copies the quotations into the table; the files are only a drop box
       lifecycleRules: [{ expiration: Duration.days(30), abortIncompleteMultipartUploadAfter: Duration.days(1) }],
     });
@@ -84,20 +85,4 @@ export class DataStack extends Stack {
       description: 'OMI drop bucket: files arrive through the OMI page (presigned POST) and start the import',
     });
   }
-}
-
-/**
- * The browser uploads with presigned POST/PUT and reads with presigned GET: the signature is
- * the access control, CORS only lets the SPA's origin read the answer. *.cloudfront.net: the
- * distribution's own address serves the SPA too, and its name is known only once the web
- * stack exists, which depends on this one.
- */
-function browserUploads(appUrl: string): s3.CorsRule {
-  return {
-    allowedOrigins: [appUrl, 'https://*.cloudfront.net'],
-    allowedMethods: [s3.HttpMethods.GET, s3.HttpMethods.HEAD, s3.HttpMethods.PUT, s3.HttpMethods.POST],
-    allowedHeaders: ['*'],
-    exposedHeaders: ['ETag'],
-    maxAge: 3000,
-  };
 }

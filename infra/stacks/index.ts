@@ -3,6 +3,7 @@ import type { RouteDef, TriggerDef } from '../../functions/routes';
 import { ApiStack, type RouteThrottle } from './api-stack';
 import { AuthStack } from './auth-stack';
 import { DataStack } from './data-stack';
+import { EDGE_REGION, EdgeStack } from './edge-stack';
 import { readDeployConfig, type DeployConfig } from './deploy-config';
 import { WebStack } from './web-stack';
 
@@ -11,6 +12,7 @@ export interface ProductStacks {
   data: DataStack;
   auth: AuthStack;
   api: ApiStack;
+  edge: EdgeStack;
   web: WebStack;
 }
 
@@ -24,20 +26,24 @@ export interface ProductStacksOptions {
 }
 
 /**
- * The product's four stacks and their wiring:
+ * The product's stacks and their wiring:
  * data (table, buckets) <- auth (user pool + Cognito triggers) <- api (HTTP API, functions,
- * S3/schedule triggers) <- web (CloudFront, SPA, config.json).
+ * S3/schedule triggers) <- web (CloudFront, SPA, config.json), and edge (the WAF web ACL, in
+ * us-east-1) <- web.
  */
+/** The product's region when the CLI names none (Milano). */
+export const DEFAULT_REGION = 'eu-south-1';
+
 export function createProductStacks(app: App, options: ProductStacksOptions = {}): ProductStacks {
   const config = readDeployConfig(app);
-  // Environment-agnostic unless the CLI knows the account (synth works offline, no lookups).
-  const env: Environment | undefined =
-    process.env.CDK_DEFAULT_ACCOUNT && process.env.CDK_DEFAULT_REGION
-      ? { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION }
-      : undefined;
+  // An explicit region (the CLI's, else DEFAULT_REGION): the WAF web ACL lives in us-east-1
+  // and the web stack reads it across regions, which CDK allows only between stacks whose
+  // regions are known. The account stays the CLI's, or is resolved at deploy (synth works
+  // offline, no lookups).
+  const env: Environment = { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION ?? DEFAULT_REGION };
   const tags = { project: 'opzione-casa' };
 
-  const data = new DataStack(app, 'OpzioneCasaData', { env, tags, appUrl: config.appUrl, description: 'Opzione Casa: table and buckets' });
+  const data = new DataStack(app, 'OpzioneCasaData', { env, tags, description: 'Opzione Casa: table and buckets' });
 
   const environment: Record<string, string> = {
     TABLE_NAME: data.table.tableName,
@@ -93,6 +99,12 @@ export function createProductStacks(app: App, options: ProductStacksOptions = {}
     watchedFunctions: Object.fromEntries(Object.entries(auth.triggerFunctions).map(([fnId, f]) => [fnId, f.fn])),
   });
 
+  const edge = new EdgeStack(app, 'OpzioneCasaEdge', {
+    env: { ...env, region: EDGE_REGION },
+    tags,
+    description: 'Opzione Casa: AWS WAF web ACL of the CloudFront distribution (us-east-1)',
+  });
+
   const web = new WebStack(app, 'OpzioneCasaWeb', {
     env,
     tags,
@@ -102,8 +114,12 @@ export function createProductStacks(app: App, options: ProductStacksOptions = {}
     userPool: auth.userPool,
     userPoolClient: auth.userPoolClient,
     logBucket: data.logBucket,
+    mediaBucket: data.mediaBucket,
+    omiBucket: data.omiBucket,
+    originSecret: api.originSecret,
+    webAclArn: edge.webAcl.attrArn,
     webDistPath: options.webDistPath,
   });
 
-  return { config, data, auth, api, web };
+  return { config, data, auth, api, edge, web };
 }

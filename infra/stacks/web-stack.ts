@@ -1,15 +1,20 @@
-import { CfnOutput, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import * as acm from 'aws-cdk-lib/aws-certificatemanager';
 import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
 import * as origins from 'aws-cdk-lib/aws-cloudfront-origins';
 import type * as cognito from 'aws-cdk-lib/aws-cognito';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as s3deploy from 'aws-cdk-lib/aws-s3-deployment';
+import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { runtimeConfigSchema, type RuntimeConfig } from '../../functions/domain/runtime-config';
+import { ORIGIN_HEADER } from '../../functions/lib/origin';
+import { BucketCors } from '../constructs/bucket-cors';
 import { acknowledge, acknowledgeFindings, LAMBDA_BASIC_EXECUTION } from '../constructs/nag';
+import { OriginSecretRotation } from '../constructs/origin-secret-rotation';
 import { PrivateBucket } from '../constructs/private-bucket';
-import type { DeployConfig } from './deploy-config';
+import { DEFAULT_APP_URL, type DeployConfig } from './deploy-config';
+import { edgeOriginsOf, securityHeaders, type SecurityHeaders } from './security-headers';
 import { API_PREFIX } from './api-stack';
 
 /**
@@ -30,7 +35,8 @@ export const SPA_REWRITE_CODE = `function handler(event) {
 /**
  * CloudFront Function (viewer request) on /api/*: API Gateway sees CloudFront's address as
  * the source IP, so the viewer's address is passed in `x-viewer-ip` (overwriting anything
- * the client sent) for the per-IP limits of the public routes (functions/lib/http.ts).
+ * the client sent) for the per-IP limits of the public routes (functions/lib/http.ts). The
+ * API believes it only on requests with the origin secret, which only CloudFront adds.
  */
 export const VIEWER_IP_CODE = `function handler(event) {
   event.request.headers['x-viewer-ip'] = { value: event.viewer.ip };
@@ -44,6 +50,13 @@ export interface WebStackProps extends StackProps {
   userPool: cognito.IUserPool;
   userPoolClient: cognito.IUserPoolClient;
   logBucket: s3.IBucket;
+  /** the buckets the browser uploads to and downloads from with presigned URLs (CSP, CORS) */
+  mediaBucket: s3.IBucket;
+  omiBucket: s3.IBucket;
+  /** the api stack's secret CloudFront sends with every API request; rotated here at each deploy */
+  originSecret: secretsmanager.ISecret;
+  /** the AWS WAF web ACL of the distribution (edge stack, us-east-1) */
+  webAclArn: string;
   /** the built SPA (web/dist); without it only config.json is deployed */
   webDistPath?: string;
 }
@@ -59,7 +72,8 @@ export class WebStack extends Stack {
   readonly runtimeConfig: RuntimeConfig;
 
   constructor(scope: Construct, id: string, props: WebStackProps) {
-    super(scope, id, props);
+    // the web ACL's ARN comes from the edge stack in us-east-1
+    super(scope, id, { ...props, crossRegionReferences: true });
     const { config } = props;
 
     this.siteBucket = new PrivateBucket(this, 'SiteBucket', {
@@ -81,6 +95,17 @@ export class WebStack extends Stack {
       comment: 'Pass the viewer IP to the API',
     });
 
+    // Only CloudFront may call the API: a new secret at each deploy, sent as an origin header
+    // (functions/lib/origin.ts); the distribution is updated once the new version is current.
+    const originSecret = new OriginSecretRotation(this, 'OriginSecretRotation', { secret: props.originSecret });
+
+    // CSP, HSTS and the rest on every response, SPA and API (infra/stacks/security-headers.ts)
+    const storageOrigins = [props.mediaBucket, props.omiBucket].map((b) => `https://${b.bucketRegionalDomainName}`);
+    const responseHeaders = responseHeadersPolicy(
+      this,
+      securityHeaders(edgeOriginsOf({ region: this.region, voiceWidget: config.voiceWidget }, storageOrigins)),
+    );
+
     const certificate = config.customDomain
       ? acm.Certificate.fromCertificateArn(this, 'Certificate', config.customDomain.certificateArn)
       : undefined;
@@ -92,7 +117,7 @@ export class WebStack extends Stack {
         origin: origins.S3BucketOrigin.withOriginAccessControl(this.siteBucket),
         viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
         cachePolicy: cloudfront.CachePolicy.CACHING_OPTIMIZED,
-        responseHeadersPolicy: cloudfront.ResponseHeadersPolicy.SECURITY_HEADERS,
+        responseHeadersPolicy: responseHeaders,
         functionAssociations: [{ function: spaRewrite, eventType: cloudfront.FunctionEventType.VIEWER_REQUEST }],
         compress: true,
       },
@@ -101,6 +126,8 @@ export class WebStack extends Stack {
           origin: new origins.HttpOrigin(props.apiDomain, {
             protocolPolicy: cloudfront.OriginProtocolPolicy.HTTPS_ONLY,
             originSslProtocols: [cloudfront.OriginSslPolicy.TLS_V1_2],
+            // replaces any value a viewer sends under that name
+            customHeaders: { [ORIGIN_HEADER]: originSecret.headerValue },
           }),
           // a redirect would turn a POST into a GET: plain HTTP is refused instead
           viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.HTTPS_ONLY,
@@ -109,7 +136,7 @@ export class WebStack extends Stack {
           // everything but Host (API Gateway routes on its own host name); with caching
           // disabled this includes the Authorization header
           originRequestPolicy: cloudfront.OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
-          responseHeadersPolicy: cloudfront.ResponseHeadersPolicy.SECURITY_HEADERS,
+          responseHeadersPolicy: responseHeaders,
           functionAssociations: [{ function: viewerIp, eventType: cloudfront.FunctionEventType.VIEWER_REQUEST }],
           compress: true,
         },
@@ -124,17 +151,28 @@ export class WebStack extends Stack {
       enableLogging: true,
       logBucket: props.logBucket,
       logFilePrefix: 'cloudfront/',
+      webAclId: props.webAclArn,
     });
+    this.distribution.node.addDependency(originSecret.resource);
+
+    // The buckets' CORS: the distribution's own domain, the custom domain and an app URL set
+    // explicitly; set here, once the distribution exists (infra/constructs/bucket-cors.ts).
+    const siteOrigins = [
+      `https://${this.distribution.distributionDomainName}`,
+      ...(config.customDomain ? [`https://${config.customDomain.domainName}`] : []),
+      ...(config.appUrl !== DEFAULT_APP_URL ? [config.appUrl] : []),
+    ];
+    new BucketCors(this, 'BucketCors', {
+      buckets: { MediaBucketCors: props.mediaBucket, OmiDropBucketCors: props.omiBucket },
+      allowedOrigins: [...new Set(siteOrigins)],
+    });
+
 
     acknowledge(
       this.distribution,
       {
         id: 'AwsSolutions-CFR1',
         reason: 'No geo restriction: Italian sellers and agents also use the site from abroad',
-      },
-      {
-        id: 'AwsSolutions-CFR2',
-        reason: 'No WAF: the API stage is throttled and per-IP limits of public submissions live in the handlers (see ROUTE_THROTTLE in api-stack.ts)',
       },
     );
     if (!certificate) {
@@ -206,4 +244,24 @@ export class WebStack extends Stack {
       }
     }
   }
+}
+
+/** The distribution's response headers policy: the values of infra/stacks/security-headers.ts, overriding the origin's. */
+function responseHeadersPolicy(scope: Construct, h: SecurityHeaders): cloudfront.ResponseHeadersPolicy {
+  return new cloudfront.ResponseHeadersPolicy(scope, 'SecurityHeaders', {
+    comment: 'Opzione Casa: CSP, HSTS and the other security headers (infra/stacks/security-headers.ts)',
+    securityHeadersBehavior: {
+      contentSecurityPolicy: { contentSecurityPolicy: h.contentSecurityPolicy, override: true },
+      strictTransportSecurity: {
+        accessControlMaxAge: Duration.seconds(h.strictTransportSecurity.maxAgeSeconds),
+        includeSubdomains: h.strictTransportSecurity.includeSubdomains,
+        preload: h.strictTransportSecurity.preload,
+        override: true,
+      },
+      referrerPolicy: { referrerPolicy: h.referrerPolicy as cloudfront.HeadersReferrerPolicy, override: true },
+      frameOptions: { frameOption: h.frameOptions as cloudfront.HeadersFrameOption, override: true },
+      contentTypeOptions: { override: true },
+    },
+    customHeadersBehavior: { customHeaders: [{ header: 'Permissions-Policy', value: h.permissionsPolicy, override: true }] },
+  });
 }

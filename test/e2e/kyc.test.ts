@@ -16,7 +16,7 @@ import { keys } from '../../functions/lib/keys';
 import { fiscalCodeCheckChar } from '../../functions/domain/onboarding/rules';
 import { newToken } from '../../functions/properties/invitations';
 import { COMPLETION_MESSAGES } from '../../functions/domain/onboarding/rules';
-import { expectAccessible, launchBrowser, signedInContext, toastWith } from '../support/browser';
+import { expectAccessible, launchBrowser, signedInContext, toastWith, watchCspViolations } from '../support/browser';
 import { documentFront, facePhoto } from '../support/faces';
 import { api, sentMail, signUp, stack, tokenForRole, uniqueEmail, useStackEnv } from '../support/helpers';
 import { importOmi } from '../support/omi-import';
@@ -136,6 +136,8 @@ describe('/seller-kyc', () => {
     // the e-mail's link: register, then sign in, and the page claims the request
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'it-IT', timezoneId: 'Europe/Rome' });
     await context.grantPermissions(['camera'], { origin: web() });
+    // the whole onboarding under the site's CSP and permissions policy (camera=(self))
+    const csp = await watchCspViolations(context);
     const page = await context.newPage();
     page.setDefaultTimeout(30_000);
     await page.goto(link);
@@ -264,6 +266,7 @@ describe('/seller-kyc', () => {
     await phone.getByTestId('kyc-complete').waitFor();
     await expectAccessible(phone);
     await phone.screenshot({ path: '/tmp/kyc-390.png', fullPage: true });
+    expect(await csp.list()).toEqual([]);
     await context.close();
   });
   it('camera refused, then a document of another person: Verifica non riuscita with the reason', async () => {

@@ -5,6 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
+import type { RuntimeConfig } from '../../functions/domain/runtime-config';
+import { localSecurityHeaders } from '../../infra/local/web-server';
 import { launchBrowser, newPage } from '../support/browser';
 import { stack } from '../support/helpers';
 
@@ -38,11 +40,19 @@ describe('voice widget on the home page', () => {
 
   it('injects the configured script after the page is interactive, in a 238 x 423 px box', async () => {
     const { context, page } = await newPage(browser);
+    const voiceWidget = { projectId: 'vw-test', scriptUrl: SCRIPT_URL, color: '#223d73', ballSize: 72 };
     // the deploy's /config.json with a widget, and the vendor's script answered here
     await page.route('**/config.json', async (route) => {
       const res = await route.fetch();
       const config = (await res.json()) as Record<string, unknown>;
-      await route.fulfill({ response: res, json: { ...config, voiceWidget: { projectId: 'vw-test', scriptUrl: SCRIPT_URL, color: '#223d73', ballSize: 72 } } });
+      await route.fulfill({ response: res, json: { ...config, voiceWidget } });
+    });
+    // and the page's security headers as that deploy's distribution sends them: its CSP
+    // allows the widget's origin (test/e2e/edge-headers.test.ts: refused otherwise)
+    await page.route(`${web()}/`, async (route) => {
+      const res = await route.fetch();
+      const config = (await (await fetch(`${web()}/config.json`)).json()) as RuntimeConfig;
+      await route.fulfill({ response: res, headers: { ...res.headers(), ...localSecurityHeaders({ ...config, voiceWidget }, stack().urls.s3) } });
     });
     let scriptRequestedAt = 0;
     await page.route(SCRIPT_URL, async (route) => {

@@ -21,6 +21,23 @@ const API_ENVIRONMENT = [
   'IP_HASH_SALT',
 ];
 
+/**
+ * HTTP routes only: the ARN of the origin secret (functions/lib/origin.ts) and the settings of
+ * the AWS Parameters and Secrets extension that reads it (test/infra/edge.test.ts).
+ */
+const ROUTE_ENVIRONMENT = [
+  'ORIGIN_SECRET_ARN',
+  'PARAMETERS_SECRETS_EXTENSION_CACHE_ENABLED',
+  'PARAMETERS_SECRETS_EXTENSION_CACHE_SIZE',
+  'PARAMETERS_SECRETS_EXTENSION_HTTP_PORT',
+  'PARAMETERS_SECRETS_EXTENSION_LOG_LEVEL',
+  'PARAMETERS_SECRETS_EXTENSION_MAX_CONNECTIONS',
+  'SECRETS_MANAGER_TIMEOUT_MILLIS',
+  'SECRETS_MANAGER_TTL',
+  'SSM_PARAMETER_STORE_TIMEOUT_MILLIS',
+  'SSM_PARAMETER_STORE_TTL',
+];
+
 const NON_COGNITO = (t: TriggerDef) => t.source === 's3:omiDrop' || t.source === 'schedule';
 
 /** The grants a role's statements amount to, read back from the policies. */
@@ -109,7 +126,8 @@ function checkManifest(getTemplate: () => Template, manifestRoutes: readonly Rou
         Timeout: def.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS,
         MemorySize: def.memoryMb ?? DEFAULT_MEMORY_MB,
       });
-      expect(Object.keys(fn.Environment.Variables).sort(), def.id).toEqual([...API_ENVIRONMENT].sort());
+      const expected = manifestRoutes.includes(def as RouteDef) ? [...API_ENVIRONMENT, ...ROUTE_ENVIRONMENT] : API_ENVIRONMENT;
+      expect(Object.keys(fn.Environment.Variables).sort(), def.id).toEqual([...expected].sort());
       expect(fn.Environment.Variables.NODE_OPTIONS).toBe('--enable-source-maps');
     }
   });
@@ -171,7 +189,8 @@ describe('api stack, real manifest', () => {
       JwtConfiguration: {
         Audience: [{ 'Fn::ImportValue': Match.stringLikeRegexp('^OpzioneCasaAuth:.*UserPoolWebClient') }],
         Issuer: {
-          'Fn::Join': ['', ['https://cognito-idp.', { Ref: 'AWS::Region' }, '.amazonaws.com/', { 'Fn::ImportValue': Match.stringLikeRegexp('^OpzioneCasaAuth:.*UserPool') }]],
+          // the stacks have an explicit region (infra/stacks/index.ts, DEFAULT_REGION without the CLI's)
+          'Fn::Join': ['', ['https://cognito-idp.eu-south-1.amazonaws.com/', { 'Fn::ImportValue': Match.stringLikeRegexp('^OpzioneCasaAuth:.*UserPool') }]],
         },
       },
     });

@@ -42,7 +42,7 @@ describe.each([
     synth = synthReport(built.app);
   });
   afterAll(() => built.dispose());
-  const stacks = [built.data, built.auth, built.api, built.web];
+  const stacks = [built.data, built.auth, built.api, built.edge, built.web];
 
   it.each(stacks.map((s) => [s.stackName, s] as const))('%s has no unacknowledged finding or warning', (_stackName, stack) => {
     const findings = synth.report.pluginReports.flatMap((r) =>

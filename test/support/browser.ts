@@ -1,6 +1,7 @@
 /**
  * Debian Chromium driven by playwright-core, and axe-core checks on the page.
  */
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { expect } from 'vitest';
@@ -36,9 +37,16 @@ export async function newPage(browser: Browser, viewport = DESKTOP): Promise<{ c
   return { context, page };
 }
 
-/** Runs axe-core on the page; returns the serious and critical violations. */
+let axeSource: string | undefined;
+
+/**
+ * Runs axe-core on the page; returns the serious and critical violations. axe is evaluated
+ * through the DevTools protocol, not added as a <script>: the site's CSP refuses inline
+ * scripts, and the tests run under it.
+ */
 async function seriousViolations(page: Page) {
-  await page.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
+  axeSource ??= readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+  await page.evaluate(axeSource);
   const result = await page.evaluate(async () => {
     const axe = (window as unknown as { axe: { run: (ctx: Document, opts: unknown) => Promise<{ violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[] }> } }).axe;
     return axe.run(document, { resultTypes: ['violations'] });
@@ -76,3 +84,31 @@ export async function signedInContext(
 
 /** The sonner toast carrying `text`. */
 export const toastWith = (page: Page, text: string) => page.locator('[data-sonner-toast]').filter({ hasText: text });
+
+/**
+ * Records the Content-Security-Policy violations of every page of the context, from the
+ * `securitypolicyviolation` events and from the console (what the browser refused, and why).
+ * `list()` gives them; a page under the site's CSP should have none.
+ */
+export async function watchCspViolations(context: BrowserContext): Promise<{ list: () => Promise<string[]> }> {
+  const fromConsole: string[] = [];
+  await context.addInitScript(() => {
+    const seen: string[] = [];
+    (window as unknown as { __cspViolations: string[] }).__cspViolations = seen;
+    document.addEventListener('securitypolicyviolation', (e) => seen.push(`${e.violatedDirective} ${e.blockedURI} (${e.sourceFile}:${e.lineNumber})`));
+  });
+  const watch = (page: Page) =>
+    page.on('console', (m) => {
+      if (/Content Security Policy|Refused to (load|execute|apply|connect|frame)/i.test(m.text())) fromConsole.push(m.text());
+    });
+  context.pages().forEach(watch);
+  context.on('page', watch);
+  return {
+    list: async () => {
+      const fromPages = await Promise.all(
+        context.pages().map((p) => p.evaluate(() => (window as unknown as { __cspViolations?: string[] }).__cspViolations ?? []).catch(() => [])),
+      );
+      return [...fromConsole, ...fromPages.flat()];
+    },
+  };
+}

@@ -10,6 +10,7 @@ import {
 import { inject } from 'vitest';
 import { resetAws } from '../../functions/lib/aws';
 import { resetConfig } from '../../functions/lib/config';
+import { edgeHeaders } from '../../infra/local/edge';
 import './context';
 
 export function stack() {
@@ -69,14 +70,24 @@ export interface ApiResult<T = unknown> {
   body: T;
 }
 
+/** What CloudFront adds to every API request (infra/local/edge.ts): the tests call the API in its place. */
+export function edge(viewerIp?: string): Record<string, string> {
+  return edgeHeaders(stack().env.ORIGIN_SECRET!, viewerIp);
+}
+
+/**
+ * Calls the local API as the SPA does through CloudFront (with the origin secret);
+ * `direct: true` calls it as anyone reaching the API endpoint directly would.
+ */
 export async function api<T = Record<string, unknown>>(
   method: string,
   path: string,
-  opts: { token?: string; body?: unknown; headers?: Record<string, string> } = {},
+  opts: { token?: string; body?: unknown; headers?: Record<string, string>; direct?: boolean } = {},
 ): Promise<ApiResult<T>> {
   const res = await fetch(`${stack().urls.api}/api${path}`, {
     method,
     headers: {
+      ...(opts.direct ? {} : edge()),
       ...(opts.body !== undefined ? { 'content-type': 'application/json' } : {}),
       ...(opts.token ? { authorization: `Bearer ${opts.token}` } : {}),
       ...opts.headers,

@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { GetCommand, QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb } from '../../functions/lib/aws/ddb';
 import { keys } from '../../functions/lib/keys';
-import { stack, type ApiResult } from './helpers';
+import { edge, stack, type ApiResult } from './helpers';
 import { encodePng } from './png';
 import type { SubmissionInput } from '../../functions/domain/property/schema';
 import type { UploadForm } from '../../functions/domain/property/upload';
@@ -25,7 +25,8 @@ export function newClientIp(): string {
   return `${subnet}.${nextIp++}`;
 }
 
-export function apiFrom<T = Record<string, unknown>>(ip: string, method: string, path: string, body?: unknown): Promise<ApiResult<T>> {
+/** A call through the edge (origin secret, infra/local/edge.ts) from the loopback address `ip`; `headers` are added. */
+export function apiFrom<T = Record<string, unknown>>(ip: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<ApiResult<T>> {
   const url = new URL(`${stack().urls.api}/api${path}`);
   const payload = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
   return new Promise((resolve, reject) => {
@@ -36,7 +37,11 @@ export function apiFrom<T = Record<string, unknown>>(ip: string, method: string,
         path: url.pathname + url.search,
         method,
         localAddress: ip,
-        headers: payload ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {},
+        headers: {
+          ...edge(),
+          ...(payload ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {}),
+          ...headers,
+        },
       },
       (res) => {
         const chunks: Buffer[] = [];

@@ -1,11 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { route } from '../../functions/lib/http';
+import { clientIp, route } from '../../functions/lib/http';
 import { NotFoundError } from '../../functions/lib/errors';
+import { resetConfig } from '../../functions/lib/config';
+import { ORIGIN_HEADER, VIEWER_IP_HEADER } from '../../functions/lib/origin';
 
+// the value the edge (CloudFront, or the local web server) adds to every API request
+const SECRET = 'unit-test-origin-secret-0123456789abcdef';
+process.env.ORIGIN_SECRET = SECRET;
+process.env.TABLE_NAME ??= 'unit-tests';
+delete process.env.ORIGIN_SECRET_ARN;
+resetConfig();
+
+/** An API Gateway event as it arrives through the edge (with the origin header), unless `headers` says otherwise. */
 const event = (over: Partial<APIGatewayProxyEventV2> = {}) =>
-  ({ requestContext: { http: { sourceIp: '1.2.3.4' } }, ...over }) as unknown as APIGatewayProxyEventV2;
+  ({ requestContext: { http: { sourceIp: '1.2.3.4' } }, ...over, headers: over.headers ?? { [ORIGIN_HEADER]: SECRET } }) as unknown as APIGatewayProxyEventV2;
 
 describe('route wrapper', () => {
   it('maps a typed error to its status and Italian message', async () => {
@@ -49,11 +59,56 @@ describe('route wrapper', () => {
   });
 });
 
+describe('requests that did not come through the edge', () => {
+  it('are refused with 403 before anything else: no validation, no handler', async () => {
+    let ran = false;
+    const h = route('health', { body: z.object({ name: z.string() }) }, async () => {
+      ran = true;
+      return {};
+    });
+    for (const headers of [{}, { [ORIGIN_HEADER]: 'wrong' }, { [ORIGIN_HEADER]: `${SECRET}x` }, { [ORIGIN_HEADER]: '' }]) {
+      const res = await h(event({ headers, body: '{oops' }));
+      expect(res.statusCode).toBe(403);
+      expect(JSON.parse(res.body!)).toMatchObject({ error: 'FORBIDDEN' });
+    }
+    expect(ran).toBe(false);
+    // the same request through the edge reaches validation
+    expect((await h(event({ body: '{oops' }))).statusCode).toBe(400);
+  });
+
+  it('are refused even with a valid token: the check comes before the access rule', async () => {
+    const h = route('claimInvitation', {}, async () => ({}));
+    const seller = { requestContext: { http: { sourceIp: '1.2.3.4' }, authorizer: { jwt: { claims: { sub: 'u', 'cognito:groups': '[seller]' } } } } };
+    expect((await h(event({ ...seller, headers: {} } as unknown as Partial<APIGatewayProxyEventV2>))).statusCode).toBe(403);
+    expect((await h(event(seller as unknown as Partial<APIGatewayProxyEventV2>))).statusCode).toBe(200);
+  });
+
+  it('are all refused when no origin secret is configured (fail closed)', async () => {
+    delete process.env.ORIGIN_SECRET;
+    resetConfig();
+    try {
+      const h = route('health', {}, async () => ({ ok: true }));
+      expect((await h(event())).statusCode).toBe(403);
+    } finally {
+      process.env.ORIGIN_SECRET = SECRET;
+      resetConfig();
+    }
+  });
+});
+
 describe('client IP', () => {
-  it('uses the viewer IP CloudFront passes, else the source IP', async () => {
-    const { clientIp } = await import('../../functions/lib/http');
-    expect(clientIp(event({ headers: { 'x-viewer-ip': '93.41.2.7' } }))).toBe('93.41.2.7');
-    expect(clientIp(event({ headers: { 'x-viewer-ip': 'not an ip; drop table' } }))).toBe('1.2.3.4');
-    expect(clientIp(event())).toBe('1.2.3.4');
+  it('uses the viewer IP only from the edge, else the source IP', () => {
+    expect(clientIp(event({ headers: { [VIEWER_IP_HEADER]: '93.41.2.7' } }), true)).toBe('93.41.2.7');
+    expect(clientIp(event({ headers: { [VIEWER_IP_HEADER]: '2001:db8::7' } }), true)).toBe('2001:db8::7');
+    expect(clientIp(event({ headers: { [VIEWER_IP_HEADER]: 'not an ip; drop table' } }), true)).toBe('1.2.3.4');
+    expect(clientIp(event(), true)).toBe('1.2.3.4');
+    // a caller that did not come through the edge cannot choose its address
+    expect(clientIp(event({ headers: { [VIEWER_IP_HEADER]: '93.41.2.7' } }), false)).toBe('1.2.3.4');
+  });
+
+  it('hands the handler the viewer IP the edge passed', async () => {
+    const h = route('health', {}, async ({ sourceIp }) => ({ sourceIp }));
+    const through = await h(event({ headers: { [ORIGIN_HEADER]: SECRET, [VIEWER_IP_HEADER]: '93.41.2.7' } }));
+    expect(JSON.parse(through.body!)).toEqual({ sourceIp: '93.41.2.7' });
   });
 });

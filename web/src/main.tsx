@@ -1,3 +1,5 @@
+// first: before any module creates a zod schema (see the module)
+import './lib/zod-jitless';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import './index.css';

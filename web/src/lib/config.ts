@@ -1,10 +1,26 @@
-import { runtimeConfigSchema, type RuntimeConfig } from '@domain/runtime-config';
+import type { RuntimeConfig } from '@domain/runtime-config';
 
 let current: RuntimeConfig | null = null;
 
 export class ConfigError extends Error {}
 
-/** Fetches and validates `/config.json` (written at deploy, or by the local runtime). Called once at boot. */
+/**
+ * `/config.json` is written complete by runtimeConfigSchema (functions/domain/runtime-config.ts):
+ * the web stack parses it at synth, the local runtime builds it typed. The page only checks
+ * that what it needs to start is there, without loading zod before the first paint.
+ */
+function missingFields(raw: unknown): string[] {
+  if (!raw || typeof raw !== 'object') return ['tutto'];
+  const c = raw as Record<string, unknown>;
+  const strings = ['apiUrl', 'region', 'userPoolId', 'userPoolClientId', 'privacyUrl'] as const;
+  const objects = ['company', 'payments'] as const;
+  return [
+    ...strings.filter((k) => typeof c[k] !== 'string' || !c[k]),
+    ...objects.filter((k) => !c[k] || typeof c[k] !== 'object'),
+  ];
+}
+
+/** Fetches and checks `/config.json` (written at deploy, or by the local runtime). Called once at boot. */
 export async function loadConfig(url = '/config.json'): Promise<RuntimeConfig> {
   let raw: unknown;
   try {
@@ -14,11 +30,9 @@ export async function loadConfig(url = '/config.json'): Promise<RuntimeConfig> {
   } catch (err) {
     throw err instanceof ConfigError ? err : new ConfigError(`${url}: ${(err as Error).message}`);
   }
-  const parsed = runtimeConfigSchema.safeParse(raw);
-  if (!parsed.success) {
-    throw new ConfigError(`${url} non valido: ${parsed.error.issues.map((i) => `${i.path.join('.')} ${i.message}`).join('; ')}`);
-  }
-  current = parsed.data;
+  const missing = missingFields(raw);
+  if (missing.length) throw new ConfigError(`${url} non valido: mancano ${missing.join(', ')}`);
+  current = raw as RuntimeConfig;
   return current;
 }
 

@@ -1,6 +1,6 @@
 import { useParams, useSearchParams } from 'react-router-dom';
 import type { UserType } from '@domain/roles';
-import { agentStatusOf } from '@domain/users';
+import { agentStatusOf } from '@domain/agent-status';
 import { isApiError } from '@/lib/api';
 import { useMe, useSession } from '@/lib/auth';
 import { AgentPendingPage } from '@/features/users/AgentPendingPage';

@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
-import { VOICE_WIDGET_SIZE, type VoiceWidgetConfig } from '@domain/runtime-config';
+import type { VoiceWidgetConfig } from '@domain/runtime-config';
+import { VOICE_WIDGET_SIZE } from '@domain/voice-widget';
 import { useConfig } from '@/lib/config';
 
 const CONTAINER_ID = 'voice-widget';
