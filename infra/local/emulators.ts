@@ -15,6 +15,8 @@ export interface Running {
   name: string;
   url: string;
   stop: () => Promise<void>;
+  /** the process id of a service run as a child process (DynamoDB Local) */
+  pid?: number;
 }
 
 /** Fails with a message naming the port when something already listens on it. */
@@ -97,6 +99,7 @@ export async function startDynamo(opts: { port: number; dataDir?: string }): Pro
   return {
     name: 'DynamoDB Local',
     url,
+    pid: child.pid,
     stop: async () => {
       if (exited) return;
       child.kill('SIGTERM');

@@ -59,18 +59,39 @@ export interface LocalStack {
   /** environment the handlers run with (also set on process.env) */
   env: Record<string, string>;
   runtimeConfig: RuntimeConfig;
+  /** the emulators, for the fault benchmark (bench/faults.ts): one can be stopped and started again on its port */
+  services: { dynamodb: Running; s3: Running; ses: Running; cognito: Running };
   stop: () => Promise<void>;
 }
 
-/** Runs an async-invoked function as Lambda does: on failure, two more attempts. */
-async function invokeAsync(id: string, event: unknown, log: (l: string) => void): Promise<void> {
-  for (let attempt = 1; attempt <= 3; attempt++) {
+/**
+ * Lambda's retries of a failed asynchronous invocation (S3 events, schedules): two more
+ * attempts, one minute and then two minutes later, as AWS does by default. Shorter waits
+ * would not be faithful: an OMI import that died mid-run leaves its job "running" with a
+ * fresh heartbeat, and only a redelivery after the job went stale (STALE_AFTER_MS, 30 s)
+ * takes it over (bench/faults.ts kills DynamoDB Local during an import to prove it).
+ */
+export const ASYNC_RETRY_DELAYS_MS = [60_000, 120_000] as const;
+
+/** Runs an async-invoked function as Lambda does; `pending` holds the waits, cleared when the stack stops. */
+async function invokeAsync(id: string, event: unknown, log: (l: string) => void, pending: Set<NodeJS.Timeout>): Promise<void> {
+  const attempts = ASYNC_RETRY_DELAYS_MS.length + 1;
+  for (let attempt = 1; attempt <= attempts; attempt++) {
     try {
       await invokeTrigger(id, event);
       return;
     } catch (err) {
-      log(`${id} non riuscita (tentativo ${attempt}/3): ${(err as Error).message}`);
-      if (attempt < 3) await new Promise((r) => setTimeout(r, attempt * 1000));
+      const wait = ASYNC_RETRY_DELAYS_MS[attempt - 1];
+      log(`${id} non riuscita (tentativo ${attempt}/${attempts}): ${(err as Error).message}${wait ? `; nuovo tentativo tra ${wait / 60_000} min` : ''}`);
+      if (!wait) return;
+      // a stopped stack clears the timer: the promise never settles and the retry never runs
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(() => {
+          pending.delete(timer);
+          resolve();
+        }, wait);
+        pending.add(timer);
+      });
     }
   }
 }
@@ -100,6 +121,8 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
   const tempDir = opts.dataDir ? undefined : await mkdtemp(path.join(os.tmpdir(), 'opzione-casa-'));
   const root = opts.dataDir ?? tempDir!;
   const running: Running[] = [];
+  /** waits before the retries of failed asynchronous invocations */
+  const retries = new Set<NodeJS.Timeout>();
   const stopAll = async () => {
     for (const r of running.reverse()) await r.stop().catch(() => undefined);
     if (tempDir) await rm(tempDir, { recursive: true, force: true });
@@ -144,7 +167,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
         const records = (event.Records ?? []) as { s3?: { bucket?: { name?: string } } }[];
         if (!records.some((r) => r.s3?.bucket?.name === OMI_BUCKET)) return;
         for (const t of triggers as readonly TriggerDef[]) {
-          if (t.source === 's3:omiDrop') void invokeAsync(t.id, event, log);
+          if (t.source === 's3:omiDrop') void invokeAsync(t.id, event, log, retries);
         }
       },
     });
@@ -191,9 +214,16 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     for (const t of triggers as readonly TriggerDef[]) {
       if (t.source !== 'schedule' || !t.schedule) continue;
       const every = rateToMs(t.schedule);
-      if (every) timers.push(setInterval(() => void invokeAsync(t.id, { source: 'aws.events', 'detail-type': 'Scheduled Event', time: new Date().toISOString() }, log), every));
+      if (every) timers.push(setInterval(() => void invokeAsync(t.id, { source: 'aws.events', 'detail-type': 'Scheduled Event', time: new Date().toISOString() }, log, retries), every));
     }
-    running.push({ name: 'schedules', url: '', stop: async () => timers.forEach(clearInterval) });
+    running.push({
+      name: 'schedules',
+      url: '',
+      stop: async () => {
+        timers.forEach(clearInterval);
+        retries.forEach(clearTimeout);
+      },
+    });
 
     const runtimeConfig: RuntimeConfig = {
       apiUrl: '/api',
@@ -216,6 +246,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       accounts,
       env,
       runtimeConfig,
+      services: { dynamodb: dynamo, s3, ses, cognito },
       stop: stopAll,
     };
   } catch (err) {
