@@ -3,7 +3,7 @@
  * upserts one DELEGATION item per selected type and deletes the unselected ones (ONE
  * transaction with the ownership condition), each with its filled PDF under
  * `{propertyId}/delegations/{type}-{ts}.pdf` (attribute `generatedKey`); the seller downloads
- * it, uploads the signed copy (presigned POST) and confirms it (HeadObject, then documentKey
+ * it, uploads the signed copy (presigned POST) and confirms it (HeadObject, its first bytes: lib/upload-check.ts, then documentKey
  * and signedAt). A delegation whose place and delegator did not change keeps its PDF and
  * signature; a regenerated one starts unsigned.
  */
@@ -17,6 +17,7 @@ import { keys } from '../lib/keys';
 import { logger } from '../lib/logger';
 import { presignDownload } from '../lib/presigned-download';
 import { presignUpload } from '../lib/presigned-upload';
+import { requireUploadBytes } from '../lib/upload-check';
 import { findComune } from '../domain/places/comuni';
 import { provinceByCode } from '../domain/places/provinces';
 import {
@@ -246,6 +247,8 @@ export async function confirmSigned(propertyId: string, userId: string, type: De
   }
   const size = head.ContentLength ?? 0;
   if (size < 1 || size > SIGNED_DELEGATION_MAX_BYTES) throw new ValidationError(M.uploadMissing, { key: M.uploadMissing });
+  // its bytes are what its type claims (a PDF is a PDF...): a mismatch is deleted, nothing is linked
+  await requireUploadBytes([{ key, contentType: head.ContentType ?? '', name: 'copia firmata', field: 'key' }]);
   const at = now.toISOString();
   const T = table();
   try {

@@ -11,11 +11,13 @@ import { requireConfig } from '../lib/config';
 import { ValidationError } from '../lib/errors';
 import { logger } from '../lib/logger';
 import { presignUpload } from '../lib/presigned-upload';
+import { requireUploadBytes } from '../lib/upload-check';
 import { MEDIA_UPLOAD_TTL_SECONDS, type PresignedUpload } from '../domain/uploads';
 import {
   decideIdentity,
   identityExtension,
   identityKeyPrefix,
+  IDENTITY_CONTENT_TYPES,
   IDENTITY_MAX_BYTES,
   IDENTITY_MESSAGES,
   type IdentityCheckResult,
@@ -79,7 +81,7 @@ const KEY_FIELDS = [
   ['documentBackKey', 'documentBack'],
 ] as const;
 
-/** Each key is one signed for that image of this subject, and S3 holds it. */
+/** Each key is one signed for that image of this subject, S3 holds it, and it is really a JPEG or a PNG. */
 async function checkKeys(subject: Pick<IdentitySubject, 'propertyId' | 'namePrefix'>, input: VerifyIdentityInput): Promise<void> {
   const prefix = identityKeyPrefix(subject.propertyId) + subject.namePrefix;
   const wrong: Record<string, string> = {};
@@ -91,7 +93,18 @@ async function checkKeys(subject: Pick<IdentitySubject, 'propertyId' | 'namePref
   const heads = await Promise.all(KEY_FIELDS.map(async ([field]) => [field, input[field] === undefined ? true : await headMedia(input[field]!)] as const));
   const missing = Object.fromEntries(heads.filter(([, h]) => h === undefined).map(([field]) => [field, IDENTITY_MESSAGES.missingDataHint]));
   if (Object.keys(missing).length > 0) throw new ValidationError(IDENTITY_MESSAGES.missingData, missing);
+  // their bytes: a JPEG or a PNG really (a mismatch is deleted, nothing is checked or stored)
+  await requireUploadBytes(
+    heads.flatMap(([field, head]) =>
+      head === true || head === undefined
+        ? []
+        : [{ key: input[field]!, contentType: head.contentType, name: IMAGE_NAMES[field], field, allowed: IDENTITY_CONTENT_TYPES, allowedLabel: 'JPG o PNG' }],
+    ),
+  );
 }
+
+/** How each image is named in a refusal */
+const IMAGE_NAMES = { faceKey: 'foto del volto', documentFrontKey: 'fronte del documento', documentBackKey: 'retro del documento' } as const;
 
 /** The check itself: keys, face comparison, decision; the subject stores the outcome whatever it is. */
 export async function runIdentityCheck(subject: IdentitySubject, input: VerifyIdentityInput): Promise<IdentityCheckResult> {

@@ -2,7 +2,8 @@
  * Step 4 of /seller-kyc (spec 000 sections 3, 4 and 7): the seller downloads the purchase
  * option's PDF (option.documentKey, written by the admin's createOption), signs it on paper,
  * uploads the signed copy (pdf, jpg, jpeg, png up to 20 MB: presigned POST under
- * `{propertyId}/option/signed-{ts}.{ext}`) and confirms it: HeadObject (type and size), then
+ * `{propertyId}/option/signed-{ts}.{ext}`) and confirms it: HeadObject (type and size), its
+ * first bytes (lib/upload-check.ts: a PDF must be a PDF...; a mismatch is deleted), then
  * ONE transaction writes the OPTION's signatureType 'fisica', signedAt and signatureData
  * {signedDocumentKey, uploadedAt} (only once: 409 'Opzione già firmata'), the property's
  * optionSignedAt (owner and PROPERTY_EDITABLE) and a DOCUMENT item (kind 'signed-option')
@@ -19,6 +20,7 @@ import { keys } from '../lib/keys';
 import { logger } from '../lib/logger';
 import { presignDownload } from '../lib/presigned-download';
 import { presignUpload } from '../lib/presigned-upload';
+import { requireUploadBytes } from '../lib/upload-check';
 import { OWNED_AND_EDITABLE, requireOwnedProperty, str, table, type Item } from '../coowners/onboarding-store';
 import { ONBOARDING_MESSAGES } from '../domain/onboarding/rules';
 import {
@@ -104,6 +106,8 @@ export async function confirmSignedOption(propertyId: string, userId: string, ke
     await deleteUpload(key, 'wrong size');
     throw new ValidationError(size > SIGNED_OPTION_MAX_BYTES ? M.uploadTooLarge : M.uploadFailed, { key: M.uploadFailed });
   }
+  // its bytes are what its type claims (a PDF is a PDF...): a mismatch is deleted, nothing is signed
+  await requireUploadBytes([{ key, contentType, name: 'copia firmata', field: 'key' }]);
 
   const at = now.toISOString();
   const fileName = key.split('/').pop()!;

@@ -7,6 +7,7 @@ import { keys, normalizeForSort } from '../lib/keys';
 import { logger } from '../lib/logger';
 import { DRAFT_LINKABLE_HOURS } from '../lib/draft-uploads';
 import { headMedia, keepUpload, mapLimit } from '../lib/media-storage';
+import { requireUploadBytes } from '../lib/upload-check';
 import { deliverOutbox, outboxPut } from '../lib/outbox';
 import { newToken, tokenExpiryFields } from './invitations';
 import { valuationItem, valueSubmission, type Valuator } from './submission-valuation';
@@ -45,8 +46,9 @@ interface CheckedMedia {
 }
 
 /**
- * Every referenced upload: present, an image or a video of at most 20 MB, and a draft young
- * enough that the bucket's lifecycle cannot be about to delete it (lib/draft-uploads.ts).
+ * Every referenced upload: present, an image or a video of at most 20 MB, a draft young
+ * enough that the bucket's lifecycle cannot be about to delete it (lib/draft-uploads.ts), and
+ * bytes that are what its Content-Type claims (lib/upload-check.ts: a mismatch is deleted).
  */
 async function checkUploads(s: PropertySubmission, now: Date): Promise<CheckedMedia[]> {
   const refs = s.rooms.flatMap((room, roomIndex) =>
@@ -64,7 +66,10 @@ async function checkUploads(s: PropertySubmission, now: Date): Promise<CheckedMe
   });
   const first = Object.values(fields)[0];
   if (first) throw new ValidationError(first, fields);
-  return refs.map((r, i) => ({ ...r, contentType: heads[i]!.contentType, size: heads[i]!.size }));
+  const checked = refs.map((r, i) => ({ ...r, contentType: heads[i]!.contentType, size: heads[i]!.size }));
+  // their bytes: a text renamed .jpg, an SVG... is deleted, and nothing is linked
+  await requireUploadBytes(checked.map((m) => ({ key: m.key, contentType: m.contentType, name: parseMediaKey(m.key)?.fileName ?? m.key, field: m.path })));
+  return checked;
 }
 
 /**
@@ -116,7 +121,8 @@ interface SubmitOptions {
  * The wizard submission use case (spec 000 section 7, issue 4):
  * 1. a property that already exists with this id is a retry: answer its result, write nothing;
  * 2. every referenced upload must exist under `{propertyId}/{roomId}/` and be an image or a
- *    video of at most 20 MB (HeadObject), uploaded less than DRAFT_LINKABLE_HOURS before;
+ *    video of at most 20 MB (HeadObject), uploaded less than DRAFT_LINKABLE_HOURS before, whose
+ *    first bytes are really an image or a video (a mismatch is deleted from the bucket);
  * 3. the valuation runs when it can; its failure is logged and never blocks;
  * 4. the uploads stop being drafts (tag removed: the bucket keeps them), then
  *    ONE TransactWriteItems stores the property (every field), its rooms, its media, the

@@ -14,6 +14,7 @@ import { NotFoundError, ValidationError } from '../lib/errors';
 import { keys } from '../lib/keys';
 import { logger } from '../lib/logger';
 import { headMedia } from '../lib/media-storage';
+import { requireUploadBytes } from '../lib/upload-check';
 import { presignDownload } from '../lib/presigned-download';
 import { presignUpload } from '../lib/presigned-upload';
 import { mediaKey, mediaKindOf, ONLY_MEDIA_MESSAGE, parseMediaKey, TOO_LARGE_MESSAGE } from '../domain/property/media';
@@ -76,7 +77,7 @@ async function toMedia(item: Record<string, unknown>): Promise<DossierMedia> {
 /**
  * POST /admin/properties/{propertyId}/media {roomId, key}: the key must be one made for
  * this property and room, and the object must exist and be an image or video of at most
- * 20 MB (HeadObject). One transaction: the MEDIA item and mediaCount + 1 on the property.
+ * 20 MB (HeadObject) whose first bytes are really one (lib/upload-check.ts; else deleted, 400). One transaction: the MEDIA item and mediaCount + 1 on the property.
  */
 export async function addMedia(
   propertyId: string,
@@ -93,6 +94,8 @@ export async function addMedia(
   const kind = mediaKindOf(head.contentType);
   if (!kind) throw new ValidationError(ONLY_MEDIA_MESSAGE, { key: ONLY_MEDIA_MESSAGE });
   if (head.size < 1 || head.size > MEDIA_MAX_BYTES) throw new ValidationError(TOO_LARGE_MESSAGE, { key: TOO_LARGE_MESSAGE });
+  // its bytes must be a photo or a video: a mismatch is deleted, nothing is added
+  await requireUploadBytes([{ key: input.key, contentType: head.contentType, name: parsed.fileName, field: 'key' }]);
 
   const T = table();
   const id = mediaIdOf(input.key);

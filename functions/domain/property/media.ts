@@ -10,10 +10,10 @@ export const TOO_LARGE_MESSAGE = 'Il file supera i 20 MB';
 
 const CONTENT_TYPE = /^(image|video)\/[a-z0-9][a-z0-9.+-]{0,100}$/;
 
-/** 'image' or 'video' for an accepted content type, else undefined. */
+/** 'image' or 'video' for an accepted content type, else undefined (SVG never: it is text that can hold a script). */
 export function mediaKindOf(contentType: string | null | undefined): MediaKind | undefined {
   const ct = (contentType ?? '').trim().toLowerCase();
-  if (!CONTENT_TYPE.test(ct)) return undefined;
+  if (!CONTENT_TYPE.test(ct) || ct === 'image/svg+xml') return undefined;
   return ct.startsWith('image/') ? 'image' : 'video';
 }
 
@@ -51,7 +51,7 @@ export function parseMediaKey(key: string): { propertyId: string; roomId: string
   return { propertyId: m[1]!, roomId: m[2]!, timestamp: Number(m[3]), fileName: m[4]! };
 }
 
-/** Video extensions the agent media dialog recognises (spec 001 section 2). */
+/** Video extensions the agent media dialog recognises (spec 001 section 2: mp4, mov, avi, webm). */
 export function isVideoFileName(name: string): boolean {
   return /\.(mp4|mov|avi|webm)$/i.test(name);
 }
