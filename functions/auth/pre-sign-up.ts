@@ -3,8 +3,10 @@ import { SELF_SIGNUP_USER_TYPES } from '../domain/roles';
 
 /**
  * Cognito pre sign-up: only the self-service user types may sign up (nobody makes
- * themselves admin); the account is confirmed at once, as the spec's sign-up flow
- * expects ('Registrazione completata! / Puoi ora effettuare il login').
+ * themselves admin). The account is NOT confirmed here: Cognito e-mails a confirmation
+ * code and the SPA asks for it (ConfirmSignUp), so the e-mail's ownership is proven
+ * before the profile exists (post-confirmation.ts). Demo accounts are made with
+ * AdminCreateUser and never pass through here.
  */
 export async function handler(event: PreSignUpTriggerEvent): Promise<PreSignUpTriggerEvent> {
   if (event.triggerSource === 'PreSignUp_SignUp') {
@@ -12,8 +14,8 @@ export async function handler(event: PreSignUpTriggerEvent): Promise<PreSignUpTr
     if (!userType || !(SELF_SIGNUP_USER_TYPES as readonly string[]).includes(userType)) {
       throw new Error('Tipo di utente non valido');
     }
-    event.response.autoConfirmUser = true;
-    event.response.autoVerifyEmail = true;
+    event.response.autoConfirmUser = false;
+    event.response.autoVerifyEmail = false;
   }
   return event;
 }

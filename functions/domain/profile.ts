@@ -25,4 +25,6 @@ export interface Me extends Profile {
    * admin approves ('approved', the `agent` group is added) or rejects ('rejected').
    */
   agentStatus: AgentStatus | null;
+  /** an admin without TOTP MFA: admin routes answer 403 MFA_REQUIRED until it is set up */
+  mfaRequired?: boolean;
 }

@@ -1,10 +1,13 @@
 import type { APIGatewayProxyEventV2WithJWTAuthorizer, APIGatewayProxyEventV2 } from 'aws-lambda';
 import { GROUPS, type Group } from '../domain/roles';
+import { MFA_CLAIM } from '../domain/admin-security';
 
 export interface Caller {
   userId: string;
   email: string;
   groups: Group[];
+  /** the ID token's `mfa` claim is there (TOTP set up, or a local demo account): admin routes need it */
+  mfa?: boolean;
 }
 
 /**
@@ -39,5 +42,6 @@ export function callerFrom(event: APIGatewayProxyEventV2 | APIGatewayProxyEventV
     userId: claims.sub,
     email: typeof claims.email === 'string' ? claims.email : '',
     groups: parseGroupsClaim(claims['cognito:groups']),
+    mfa: claims[MFA_CLAIM] === 'totp' || claims[MFA_CLAIM] === 'exempt',
   };
 }

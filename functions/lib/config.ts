@@ -11,6 +11,11 @@ const schema = z.object({
   OMI_BUCKET: z.string().min(1).optional(),
   USER_POOL_ID: z.string().min(1).optional(),
   USER_POOL_CLIENT_ID: z.string().min(1).optional(),
+  /**
+   * Local runtime only (infra/local/stack.ts: the demo accounts): e-mails whose admin tokens
+   * count as MFA-verified without TOTP (functions/auth/pre-token-generation.ts). Never set on AWS.
+   */
+  MFA_EXEMPT_EMAILS: z.string().optional(),
   AWS_REGION: z.string().min(1).default('eu-south-1'),
   MAIL_FROM: z.string().email().default('noreply@opzionecasa.it'),
   BACKOFFICE_EMAIL: z.string().email().default('backoffice@opzionecasa.it'),

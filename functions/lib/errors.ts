@@ -3,6 +3,8 @@
  * to its status code and Italian message. Anything else becomes a generic 500 whose
  * details stay in the logs.
  */
+import { ADMIN_MFA_MESSAGE } from '../domain/admin-security';
+
 export class AppError extends Error {
   constructor(
     readonly status: number,
@@ -30,6 +32,13 @@ export class UnauthorizedError extends AppError {
 export class ForbiddenError extends AppError {
   constructor(message = 'Non hai i permessi per accedere a questa risorsa') {
     super(403, 'FORBIDDEN', message);
+  }
+}
+
+/** An admin route called by an admin whose token has no MFA (TOTP not set up). */
+export class MfaRequiredError extends AppError {
+  constructor() {
+    super(403, 'MFA_REQUIRED', ADMIN_MFA_MESSAGE);
   }
 }
 

@@ -2,10 +2,12 @@ import { isIP } from 'node:net';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import * as z from 'zod';
 import { callerFrom, type Caller } from './auth';
-import { AppError, ForbiddenError, GENERIC_ERROR_MESSAGE, UnauthorizedError, ValidationError } from './errors';
+import { AppError, ForbiddenError, GENERIC_ERROR_MESSAGE, MfaRequiredError, UnauthorizedError, ValidationError } from './errors';
 import { logger } from './logger';
 import { fromEdge, VIEWER_IP_HEADER } from './origin';
-import { isAllowed, routeById, type RouteId } from '../routes';
+import { isGenericIssueMessage, italianIssueMessage } from './validation-messages';
+import { isAllowed, routeById, type Access, type RouteId } from '../routes';
+import type { Group } from '../domain/roles';
 
 type Schema = z.ZodType;
 type Out<S> = S extends z.ZodType ? z.infer<S> : undefined;
@@ -41,16 +43,23 @@ export function toResponse(err: unknown): APIGatewayProxyStructuredResultV2 {
   return json(500, { error: 'INTERNAL', message: GENERIC_ERROR_MESSAGE });
 }
 
-/** zod issues -> one Italian message per field (the schemas carry Italian messages). */
+/**
+ * zod issues -> one Italian message per field (the schemas carry Italian messages; a check
+ * without one got a generic Italian message from parseWith). The answer's message is the
+ * first schema's own message, else `fallback`.
+ */
 export function validationError(error: z.ZodError, fallback = 'Dati non validi'): ValidationError {
   const fields: Record<string, string> = {};
   for (const issue of error.issues) {
     const key = issue.path.join('.') || '_';
-    fields[key] ??= issue.message;
+    fields[key] ??= ZOD_DEFAULT.test(issue.message) ? 'Valore non valido' : issue.message;
   }
-  const first = error.issues[0];
-  return new ValidationError(first && !/^Invalid|^Expected/.test(first.message) ? first.message : fallback, fields);
+  const own = error.issues.find((i) => !ZOD_DEFAULT.test(i.message) && !isGenericIssueMessage(i.message));
+  return new ValidationError(own?.message ?? fallback, fields);
 }
+
+/** zod's English defaults (a schema parsed without italianIssueMessage) */
+const ZOD_DEFAULT = /^(Invalid|Expected|Too (big|small)|Unrecognized)/;
 
 /**
  * The caller's IP. Behind CloudFront, API Gateway's source IP is the edge's, so the web
@@ -76,7 +85,7 @@ function parseBody(event: APIGatewayProxyEventV2): unknown {
 
 function parseWith<S extends Schema | undefined>(schema: S, value: unknown): Out<S> {
   if (!schema) return undefined as Out<S>;
-  const result = schema.safeParse(value);
+  const result = schema.safeParse(value, { error: italianIssueMessage });
   if (!result.success) throw validationError(result.error);
   return result.data as Out<S>;
 }
@@ -107,6 +116,7 @@ export function route<
       if (def.access !== 'public') {
         if (!caller) throw new UnauthorizedError();
         if (!isAllowed(def.access, caller.groups)) throw new ForbiddenError();
+        if (needsAdminMfa(def.access, caller.groups) && !caller.mfa) throw new MfaRequiredError();
       }
       const input = {
         body: parseWith(schemas.body, parseBody(event)),
@@ -122,6 +132,16 @@ export function route<
       return toResponse(err);
     }
   };
+}
+
+/**
+ * True when the caller reaches the route only as an admin: admins need TOTP MFA (the token's
+ * `mfa` claim, functions/auth/pre-token-generation.ts); a route also open to the caller's other
+ * groups does not ask for it.
+ */
+export function needsAdminMfa(access: Access, groups: readonly Group[]): boolean {
+  if (!Array.isArray(access) || !access.includes('admin') || !groups.includes('admin')) return false;
+  return !access.some((g) => g !== 'admin' && groups.includes(g));
 }
 
 /** For handlers of routes that need a caller (not public): narrows `caller`. */

@@ -9,5 +9,11 @@ export const handler = route('getMe', {}, async ({ caller }): Promise<Me> => {
   const me = requireCaller(caller);
   const profile = await getProfile(me.userId);
   if (!profile) throw new NotFoundError('Profilo non trovato');
-  return { ...profile, agentStatus: agentStatusOf(profile), groups: me.groups };
+  return {
+    ...profile,
+    agentStatus: agentStatusOf(profile),
+    groups: me.groups,
+    // an admin whose token has no MFA: the SPA asks them to set up TOTP (admin routes refuse them)
+    mfaRequired: me.groups.includes('admin') && !me.mfa,
+  };
 });

@@ -247,6 +247,12 @@ export async function startCognito(opts: {
   lambdaEndpoint: string;
   triggerFunctions: Record<string, string>;
   minPasswordLength: number;
+  /** the local SES: the codes Cognito would e-mail arrive in its mail viewer */
+  sesEndpoint?: string;
+  /** the sender of those e-mails (MAIL_FROM) */
+  mailFrom?: string;
+  /** a line per code sent (the `npm start` log) */
+  log?: (line: string) => void;
 }): Promise<Running> {
   const base = path.dirname(require.resolve('cognito-local/package.json'));
   const lib = (p: string) => require(path.join(base, 'lib', p));
@@ -256,7 +262,6 @@ export async function startCognito(opts: {
   const { UserPoolServiceFactoryImpl } = lib('services/userPoolService.js');
   const { CryptoService } = lib('services/crypto.js');
   const { MessageDeliveryService } = lib('services/messageDelivery/messageDelivery.js');
-  const { ConsoleMessageSender } = lib('services/messageDelivery/consoleMessageSender.js');
   const { otp } = lib('services/otp.js');
   const { JwtTokenGenerator } = lib('services/tokenGenerator.js');
   const { Router } = lib('server/Router.js');
@@ -300,7 +305,10 @@ export async function startCognito(opts: {
     clock,
     cognito: cognitoClient,
     config,
-    messages: new services.MessagesService(triggers, new MessageDeliveryService(new ConsoleMessageSender())),
+    messages: new services.MessagesService(
+      triggers,
+      new MessageDeliveryService(codeMailSender({ sesEndpoint: opts.sesEndpoint, mailFrom: opts.mailFrom, log: opts.log })),
+    ),
     otp,
     tokenGenerator: new JwtTokenGenerator(clock, triggers, config.TokenConfig),
     triggers,
@@ -319,6 +327,7 @@ export async function startCognito(opts: {
   };
   const inner = Router(svc);
   const router = (target: string) => {
+    if (target === 'ResendConfirmationCode') return resendConfirmationCode(svc, lib('errors.js'));
     const fn = inner(target);
     const field = passwordFields[target];
     if (!field) return fn;
@@ -331,4 +340,90 @@ export async function startCognito(opts: {
   const server = createServer(router, logger, config.ServerConfig, svc);
   const http = (await server.start()) as Server;
   return { name: 'Cognito (cognito-local)', url: issuer, stop: () => closeServer(http) };
+}
+
+/** What cognito-local hands its message sender (the code is in `__code`). */
+interface CognitoMessage {
+  __code?: string;
+  emailSubject?: string;
+  emailMessage?: string;
+}
+
+/**
+ * cognito-local's message sender, as Cognito's own e-mail would be: the code goes to the
+ * local SES (SESv2 SendEmail, so it shows in the mail viewer) and to the log. The text is
+ * the one the user pool sends on AWS (infra/stacks/auth-stack.ts).
+ */
+function codeMailSender(opts: { sesEndpoint?: string; mailFrom?: string; log?: (line: string) => void }) {
+  const send = async (to: string, message: CognitoMessage) => {
+    const code = message.__code ?? '';
+    opts.log?.(`Codice di conferma per ${to}: ${code}`);
+    if (!opts.sesEndpoint) return;
+    const { SESv2Client, SendEmailCommand } = await import('@aws-sdk/client-sesv2');
+    const { confirmationCodeMail } = await import('../../functions/domain/auth-mail');
+    const mail = confirmationCodeMail(code);
+    const client = new SESv2Client({
+      endpoint: opts.sesEndpoint,
+      region: 'eu-south-1',
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    });
+    try {
+      await client.send(
+        new SendEmailCommand({
+          FromEmailAddress: opts.mailFrom ?? 'noreply@opzionecasa.it',
+          Destination: { ToAddresses: [to] },
+          Content: {
+            Simple: {
+              Subject: { Data: mail.subject, Charset: 'UTF-8' },
+              Body: { Html: { Data: mail.html, Charset: 'UTF-8' }, Text: { Data: mail.text, Charset: 'UTF-8' } },
+            },
+          },
+        }),
+      );
+    } finally {
+      client.destroy();
+    }
+  };
+  return {
+    // cognito-local hands the destination (the address) as a string
+    sendEmail: (_ctx: unknown, _user: unknown, destination: string, message: CognitoMessage) => send(destination, message),
+    // the pool sends no SMS (MFA is TOTP only): the code is only logged
+    sendSms: async (_ctx: unknown, _user: unknown, destination: string, message: CognitoMessage) =>
+      opts.log?.(`Codice per ${destination}: ${message.__code ?? ''}`),
+  };
+}
+
+/**
+ * ResendConfirmationCode, which cognito-local 5 lacks: a new code for an unconfirmed user,
+ * delivered like the first one (Cognito answers a confirmed user with InvalidParameterException).
+ */
+function resendConfirmationCode(
+  svc: {
+    cognito: { getUserPoolForClientId: (ctx: unknown, id: string) => Promise<CognitoPool> };
+    messages: { deliver: (...args: unknown[]) => Promise<void> };
+    otp: () => string;
+  },
+  errors: Record<string, new (...a: string[]) => Error>,
+) {
+  return async (ctx: unknown, req: { ClientId: string; Username: string; ClientMetadata?: unknown }) => {
+    const pool = await svc.cognito.getUserPoolForClientId(ctx, req.ClientId);
+    const user = await pool.getUserByUsername(ctx, req.Username);
+    if (!user) throw new errors.UserNotFoundError!();
+    if (user.UserStatus !== 'UNCONFIRMED') throw new errors.InvalidParameterError!('User is already confirmed.');
+    const email = user.Attributes.find((a) => a.Name === 'email')?.Value;
+    if (!email) throw new errors.InvalidParameterError!('User has no email');
+    const code = svc.otp();
+    const details = { AttributeName: 'email', DeliveryMedium: 'EMAIL', Destination: email };
+    await svc.messages.deliver(ctx, 'ResendCode', req.ClientId, pool.options.Id, user, code, req.ClientMetadata, details);
+    await pool.saveUser(ctx, { ...user, ConfirmationCode: code });
+    return { CodeDeliveryDetails: details };
+  };
+}
+
+interface CognitoPool {
+  options: { Id: string };
+  getUserByUsername: (ctx: unknown, username: string) => Promise<
+    { Username: string; UserStatus: string; Attributes: { Name: string; Value?: string }[] } & Record<string, unknown> | null
+  >;
+  saveUser: (ctx: unknown, user: Record<string, unknown>) => Promise<void>;
 }

@@ -21,6 +21,7 @@ import {
   CreateUserPoolCommand,
   ListGroupsCommand,
   ListUserPoolClientsCommand,
+  SetUserPoolMfaConfigCommand,
   ListUserPoolsCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
 import { TABLE_GSIS, TABLE_KEYS, TTL_ATTRIBUTE } from '../../functions/lib/table';
@@ -110,6 +111,11 @@ export async function ensureUserPool(endpoint: string, poolName: string): Promis
     );
     userPoolId = created.UserPool!.Id!;
   }
+  // as on AWS (infra/stacks/auth-stack.ts): MFA OPTIONAL with TOTP only; set at every start so
+  // a pool made by an older version gets it too (cognito-local's default is OFF)
+  await cognito.send(
+    new SetUserPoolMfaConfigCommand({ UserPoolId: userPoolId, MfaConfiguration: 'OPTIONAL', SoftwareTokenMfaConfiguration: { Enabled: true } }),
+  );
   const clients = await cognito.send(new ListUserPoolClientsCommand({ UserPoolId: userPoolId, MaxResults: 60 }));
   let userPoolClientId = clients.UserPoolClients?.find((c) => c.ClientName === 'web')?.ClientId;
   if (!userPoolClientId) {

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { assertPortFree, freePort, startCognito, startDynamo, startS3, startSes, type Running } from './emulators';
 import { corsXml, ensureIpHashSalt, ensureTable, ensureUserPool, LOCAL_REGION, type PoolIds } from './setup';
-import { seedDemoAccounts, type DemoAccount } from './seed';
+import { DEMO_ACCOUNTS, seedDemoAccounts, type DemoAccount } from './seed';
 import { invokeTrigger, startGateway } from './gateway';
 import { newOriginSecret } from './edge';
 import { triggers, type TriggerDef } from '../../functions/routes';
@@ -105,6 +105,13 @@ export function rateToMs(expr: string): number | undefined {
   return n * unit;
 }
 
+/** cognito-local's name of each Cognito trigger source of the manifest. */
+const COGNITO_LOCAL_TRIGGERS = {
+  'cognito:preSignUp': 'PreSignUp',
+  'cognito:postConfirmation': 'PostConfirmation',
+  'cognito:preTokenGeneration': 'PreTokenGeneration',
+} as const;
+
 export async function startLocalStack(opts: LocalStackOptions): Promise<LocalStack> {
   const log = opts.log ?? (() => {});
   const ports: Ports = opts.ports ?? {
@@ -147,9 +154,12 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
         triggerFunctions: Object.fromEntries(
           (triggers as readonly TriggerDef[])
             .filter((t) => t.source.startsWith('cognito:'))
-            .map((t) => [t.source === 'cognito:preSignUp' ? 'PreSignUp' : 'PostConfirmation', t.id]),
+            .map((t) => [COGNITO_LOCAL_TRIGGERS[t.source as keyof typeof COGNITO_LOCAL_TRIGGERS], t.id]),
         ),
         minPasswordLength: MIN_PASSWORD_LENGTH,
+        sesEndpoint: `http://127.0.0.1:${ports.ses}`,
+        mailFrom: process.env.MAIL_FROM,
+        log: (line) => log(`[cognito] ${line}`),
       })),
     ]);
     const failure = started.find((r) => r.status === 'rejected');
@@ -193,13 +203,15 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       COGNITO_ENDPOINT: cognito.url,
       // the identity check compares faces with the local face-api engine, not Rekognition
       FACE_MATCHER: 'local',
+      // Stripe's webhook signing secret: a fixed local value (tests sign their payloads with
+      // it); no secret key unless the shell sets STRIPE_SECRET_KEY: card payments are off
+      STRIPE_WEBHOOK_SECRET: process.env.STRIPE_WEBHOOK_SECRET ?? LOCAL_STRIPE_WEBHOOK_SECRET,
       // what CloudFront adds to each API request (functions/lib/origin.ts): a new one at each start
       ORIGIN_SECRET: newOriginSecret(),
       // the per-IP rate limit's hash key: one per data folder, as one per deployment on AWS
       IP_HASH_SALT: await ensureIpHashSalt(root),
-      // Stripe's webhook signing secret: a fixed local value (tests sign their payloads with
-      // it); no secret key unless the shell sets STRIPE_SECRET_KEY: card payments are off
-      STRIPE_WEBHOOK_SECRET: process.env.STRIPE_WEBHOOK_SECRET ?? LOCAL_STRIPE_WEBHOOK_SECRET,
+      // the demo admin works without an authenticator app (docs/architecture.md, section 4)
+      MFA_EXEMPT_EMAILS: DEMO_ACCOUNTS.filter((a) => a.role === 'admin').map((a) => a.email).join(','),
     };
     Object.assign(process.env, env);
     resetConfig();

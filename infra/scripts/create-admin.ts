@@ -5,19 +5,25 @@
  *     npm run create-admin -- admin@esempio.it "Giulia Bianchi"
  *
  * Users made by an administrator do not pass through the post-confirmation trigger, so
- * this writes the profile with the same module the trigger uses.
+ * this writes the profile with the same module the trigger uses. ADMIN_PASSWORD must meet
+ * the admin rule (12+ characters, upper and lower case, a digit, a symbol); at the first
+ * sign-in the SPA asks the new admin to set up an authenticator app (TOTP MFA).
  */
 import { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
 import * as z from 'zod';
 import { ensureAccount } from '../local/seed';
-import { MIN_PASSWORD_LENGTH } from '../../functions/domain/roles';
+import { adminPasswordProblem } from '../../functions/domain/admin-security';
 
 const [email, fullName] = process.argv.slice(2);
 const input = z
   .object({
     email: z.string().email('E-mail non valida'),
     fullName: z.string().trim().min(1, 'Indica il nome completo'),
-    password: z.string().min(MIN_PASSWORD_LENGTH, `Password di almeno ${MIN_PASSWORD_LENGTH} caratteri in ADMIN_PASSWORD`),
+    // the admin rule, stronger than the pool's (docs/architecture.md, section 4)
+    password: z.string().superRefine((v, ctx) => {
+      const problem = adminPasswordProblem(v);
+      if (problem) ctx.addIssue({ code: 'custom', message: `ADMIN_PASSWORD: ${problem}` });
+    }),
     userPoolId: z.string().min(1, 'Imposta USER_POOL_ID'),
     tableName: z.string().min(1, 'Imposta TABLE_NAME'),
   })
@@ -36,4 +42,4 @@ await ensureAccount(cognito, input.data.userPoolId, {
   group: 'admin',
   phone: null,
 });
-console.log(`Amministratore pronto: ${input.data.email}`);
+console.log(`Amministratore pronto: ${input.data.email} (al primo accesso configurerà l'app di autenticazione)`);

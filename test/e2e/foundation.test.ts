@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { expectAccessible, launchBrowser, MOBILE, newPage, signIn } from '../support/browser';
-import { stack, uniqueEmail } from '../support/helpers';
+import { enterSignUpCode, expectAccessible, launchBrowser, MOBILE, newPage, signIn, toastWith } from '../support/browser';
+import { addToGroup, confirmationCode, signUp, stack, totpCode, uniqueEmail } from '../support/helpers';
 
 let browser: Browser;
 const web = () => stack().webUrl!;
@@ -111,6 +111,17 @@ describe('sign-up', () => {
     await page.getByTestId('agent-signup-email').fill(email);
     await page.getByTestId('agent-signup-password').fill('segreta1');
     await page.getByTestId('agent-signup-submit').click();
+    // the e-mail's ownership: the code Cognito sent; a wrong one is refused in Italian
+    await page.getByRole('heading', { name: 'Conferma la tua email' }).waitFor();
+    const code = await confirmationCode(email);
+    await page.getByTestId('agent-confirm-code').fill(code === '000000' ? '111111' : '000000');
+    await page.getByTestId('agent-confirm-submit').click();
+    await page.getByText('Codice non corretto').waitFor();
+    await page.getByTestId('agent-confirm-code').fill('12');
+    await page.getByTestId('agent-confirm-submit').click();
+    await page.getByText('Il codice è formato da 6 cifre').waitFor();
+    await expectAccessible(page);
+    await enterSignUpCode(page, email, 'agent-confirm');
     await page.getByText('Registrazione completata!').waitFor();
     await expect.poll(() => page.getByRole('tab', { name: 'Login' }).getAttribute('aria-selected')).toBe('true');
     await page.getByTestId('login-email').fill(email);
@@ -150,12 +161,93 @@ describe('sign-up', () => {
     await page.getByTestId('seller-signup-email').fill(email);
     await page.getByTestId('seller-signup-password').fill('123456');
     await page.getByTestId('seller-signup-submit').click();
+    await enterSignUpCode(page, email, 'seller-confirm');
     await page.getByText('Registrazione completata!').waitFor();
     await page.getByTestId('seller-login-email').fill(email);
     await page.getByTestId('seller-login-password').fill('123456');
     await page.getByTestId('seller-login-submit').click();
     await page.waitForURL((u) => u.pathname === '/seller-dashboard');
     await context.close();
+  });
+});
+
+describe('sign-in of an unconfirmed account', () => {
+  it('asks for the code, sends a new one on request, then signs in', async () => {
+    const email = uniqueEmail('nonconfermato');
+    await signUp({ email, password: 'segreta1', name: 'Nadia Conti', userType: 'venditore' }, { confirm: false });
+    const { context, page } = await newPage(browser, MOBILE);
+    await page.goto(`${web()}/auth`);
+    await page.getByTestId('login-email').fill(email);
+    await page.getByTestId('login-password').fill('segreta1');
+    await page.getByTestId('login-submit').click();
+    await page.getByText('Il tuo account non è ancora confermato.').waitFor();
+    const first = await confirmationCode(email);
+    const before = Date.now();
+    await page.getByTestId('login-confirm-resend').click();
+    await toastWith(page, 'Codice inviato').waitFor();
+    const second = await confirmationCode(email, { after: before });
+    if (second !== first) {
+      await page.getByTestId('login-confirm-code').fill(first);
+      await page.getByTestId('login-confirm-submit').click();
+      await page.getByText('Codice non corretto').waitFor();
+    }
+    await expectAccessible(page);
+    await enterSignUpCode(page, email, 'login-confirm');
+    await page.waitForURL((u) => u.pathname === '/seller-dashboard');
+    await toastWith(page, 'Login effettuato!').waitFor();
+    await context.close();
+  });
+});
+
+describe('admin accounts', () => {
+  it('a new admin with a weak password chooses a stronger one, sets up the authenticator app, then signs in with its code', async () => {
+    const email = uniqueEmail('admin-e2e');
+    const res = await signUp({ email, password: 'segreta1', name: 'Alessia Admin', userType: 'venditore' });
+    await addToGroup(res.UserSub!, 'admin');
+    const { context, page } = await newPage(browser, MOBILE);
+    await page.goto(`${web()}/auth`);
+    await page.getByTestId('login-email').fill(email);
+    await page.getByTestId('login-password').fill('segreta1');
+    await page.getByTestId('login-submit').click();
+
+    // the admin rule, checked at sign-in
+    await page.getByRole('heading', { name: 'Scegli una password più sicura' }).waitFor();
+    await page.getByTestId('admin-password-new').fill('segreta12345');
+    await page.getByTestId('admin-password-confirm').fill('segreta12345');
+    await page.getByTestId('admin-password-submit').click();
+    await page.getByText('La password deve contenere una lettera maiuscola').waitFor();
+    await page.getByTestId('admin-password-new').fill('Nuova-Password-2026');
+    await page.getByTestId('admin-password-confirm').fill('Nuova-Password-2026');
+    await page.getByTestId('admin-password-submit').click();
+
+    // the admin area waits for the authenticator app
+    await page.getByRole('heading', { level: 1, name: 'Attiva la verifica in due passaggi' }).waitFor();
+    await page.getByTestId('mfa-setup-start').click();
+    const secret = (await page.getByTestId('mfa-setup-secret').textContent())!;
+    expect(await page.getByTestId('mfa-setup-link').getAttribute('href')).toMatch(/^otpauth:\/\/totp\/Opzione%20Casa:/);
+    await page.getByTestId('mfa-setup-code').fill('000000');
+    await page.getByTestId('mfa-setup-submit').click();
+    await page.getByText("Codice non corretto: controlla l'app di autenticazione").waitFor();
+    await expectAccessible(page);
+    await page.getByTestId('mfa-setup-code').fill(totpCode(secret));
+    await page.getByTestId('mfa-setup-submit').click();
+    await toastWith(page, 'Verifica in due passaggi attiva').waitFor();
+    await page.getByRole('heading', { level: 1, name: 'Attiva la verifica in due passaggi' }).waitFor({ state: 'detached' });
+    expect(new URL(page.url()).pathname).toBe('/admin');
+    await context.close();
+
+    // next sign-in: password, then the app's code
+    const second = await newPage(browser);
+    await second.page.goto(`${web()}/auth`);
+    await second.page.getByTestId('login-email').fill(email);
+    await second.page.getByTestId('login-password').fill('Nuova-Password-2026');
+    await second.page.getByTestId('login-submit').click();
+    await second.page.getByRole('heading', { name: 'Verifica in due passaggi' }).waitFor();
+    await second.page.getByTestId('login-totp-code').fill(totpCode(secret));
+    await second.page.getByTestId('login-totp-submit').click();
+    await second.page.waitForURL((u) => u.pathname === '/admin');
+    await second.page.getByRole('heading', { level: 1, name: 'Attiva la verifica in due passaggi' }).waitFor({ state: 'detached', timeout: 5000 });
+    await second.context.close();
   });
 });
 

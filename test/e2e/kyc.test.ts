@@ -16,7 +16,7 @@ import { keys } from '../../functions/lib/keys';
 import { fiscalCodeCheckChar } from '../../functions/domain/onboarding/rules';
 import { newToken } from '../../functions/properties/invitations';
 import { COMPLETION_MESSAGES } from '../../functions/domain/onboarding/rules';
-import { expectAccessible, launchBrowser, signedInContext, toastWith, watchCspViolations } from '../support/browser';
+import { enterSignUpCode, expectAccessible, launchBrowser, signedInContext, toastWith, watchCspViolations } from '../support/browser';
 import { documentFront, facePhoto } from '../support/faces';
 import { api, sentMail, signUp, stack, tokenForRole, uniqueEmail, useStackEnv } from '../support/helpers';
 import { importOmi } from '../support/omi-import';
@@ -147,6 +147,7 @@ describe('/seller-kyc', () => {
     await page.getByTestId('seller-signup-password').fill(PASSWORD);
     await page.getByTestId('seller-signup-phone').fill('347 123 4567');
     await page.getByTestId('seller-signup-submit').click();
+    await enterSignUpCode(page, email, 'seller-confirm');
     await page.getByTestId('seller-login-password').fill(PASSWORD);
     expect(await page.getByTestId('seller-login-email').inputValue()).toBe(email);
     await page.getByTestId('seller-login-submit').click();

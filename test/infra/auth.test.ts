@@ -2,9 +2,14 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GROUPS, MIN_PASSWORD_LENGTH } from '../../functions/domain/roles';
 import { triggers } from '../../functions/routes';
+import { CONFIRMATION_MAIL_SUBJECT } from '../../functions/domain/auth-mail';
 import { actionsOfRole, buildApp, functionIdOf, roleIdOf, statementsOfRole } from './helpers';
 
-const COGNITO_TRIGGER_KEYS = { 'cognito:preSignUp': 'PreSignUp', 'cognito:postConfirmation': 'PostConfirmation' } as const;
+const COGNITO_TRIGGER_KEYS = {
+  'cognito:preSignUp': 'PreSignUp',
+  'cognito:postConfirmation': 'PostConfirmation',
+  'cognito:preTokenGeneration': 'PreTokenGeneration',
+} as const;
 
 describe('auth stack', () => {
   let template: Template;
@@ -34,6 +39,38 @@ describe('auth stack', () => {
     expect(MIN_PASSWORD_LENGTH).toBe(6);
   });
 
+  it('proves the e-mail with a code Cognito sends from the product\'s SES sender, in Italian', () => {
+    template.hasResourceProperties('AWS::Cognito::UserPool', {
+      AutoVerifiedAttributes: ['email'],
+      VerificationMessageTemplate: Match.objectLike({
+        DefaultEmailOption: 'CONFIRM_WITH_CODE',
+        EmailSubject: CONFIRMATION_MAIL_SUBJECT,
+        EmailMessage: Match.stringLikeRegexp('\\{####\\}'),
+      }),
+      EmailConfiguration: Match.objectLike({ EmailSendingAccount: 'DEVELOPER', From: Match.stringLikeRegexp('Opzione Casa') }),
+    });
+  });
+
+  it('offers TOTP MFA (no SMS) and enforces threat protection on the Plus plan', () => {
+    template.hasResourceProperties('AWS::Cognito::UserPool', {
+      MfaConfiguration: 'OPTIONAL',
+      EnabledMfas: ['SOFTWARE_TOKEN_MFA'],
+      UserPoolTier: 'PLUS',
+      UserPoolAddOns: { AdvancedSecurityMode: 'ENFORCED' },
+    });
+    const pool = Object.values(template.findResources('AWS::Cognito::UserPool'))[0]!;
+    expect(pool.Properties.SmsConfiguration).toBeUndefined();
+  });
+
+  it('lets only the pre token generation trigger read a user (its MFA settings), through a separate policy', () => {
+    const def = triggers.find((t) => t.source === 'cognito:preTokenGeneration')!;
+    expect(def.iam).toEqual({ cognito: ['AdminGetUser'] });
+    const policies = Object.values(template.findResources('AWS::IAM::Policy')).filter((p) =>
+      JSON.stringify(p.Properties.PolicyDocument).includes('cognito-idp:AdminGetUser'),
+    );
+    expect(policies).toHaveLength(1);
+  });
+
   it('has the email, name and phone attributes and the custom user_type', () => {
     template.hasResourceProperties('AWS::Cognito::UserPool', {
       Schema: Match.arrayWith([
@@ -52,7 +89,7 @@ describe('auth stack', () => {
 
   it('wires every Cognito trigger of the manifest to its own function', () => {
     const cognitoTriggers = triggers.filter((t) => t.source in COGNITO_TRIGGER_KEYS);
-    expect(cognitoTriggers.map((t) => t.source).sort()).toEqual(['cognito:postConfirmation', 'cognito:preSignUp']);
+    expect(cognitoTriggers.map((t) => t.source).sort()).toEqual(['cognito:postConfirmation', 'cognito:preSignUp', 'cognito:preTokenGeneration']);
     const lambdaConfig: Record<string, unknown> = {};
     for (const def of cognitoTriggers) {
       const fnId = functionIdOf(template, def);

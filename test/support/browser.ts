@@ -112,3 +112,17 @@ export async function watchCspViolations(context: BrowserContext): Promise<{ lis
     },
   };
 }
+
+/**
+ * The confirmation step after a sign-up in the SPA: reads the code e-mailed to `email` from
+ * the local SES and enters it. `idPrefix`: 'seller-confirm', 'agent-confirm' or
+ * '<login prefix>-confirm' (an unconfirmed account signing in).
+ */
+export async function enterSignUpCode(page: Page, email: string, idPrefix: string): Promise<void> {
+  const { confirmationCode } = await import('./helpers');
+  const input = page.getByTestId(`${idPrefix}-code`);
+  await input.waitFor();
+  expect(await input.getAttribute('autocomplete')).toBe('one-time-code');
+  await input.fill(await confirmationCode(email));
+  await page.getByTestId(`${idPrefix}-submit`).click();
+}

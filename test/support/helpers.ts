@@ -2,11 +2,16 @@
  * Helpers for tests that talk to the local stack: sign in through the Cognito emulator,
  * call the API through the local gateway, read sent mail.
  */
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import {
+  AdminAddUserToGroupCommand,
   CognitoIdentityProviderClient,
+  ConfirmSignUpCommand,
   InitiateAuthCommand,
   SignUpCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
+import { CONFIRMATION_MAIL_SUBJECT } from '../../functions/domain/auth-mail';
 import { inject } from 'vitest';
 import { resetAws } from '../../functions/lib/aws';
 import { resetConfig } from '../../functions/lib/config';
@@ -53,16 +58,64 @@ export async function tokenForRole(role: Role): Promise<string> {
   return idTokenFor(account.email, account.password);
 }
 
-export async function signUp(input: { email: string; password: string; name?: string; userType: string; phone?: string }) {
+/**
+ * Self sign-up through Cognito, then (unless `confirm: false`) the confirmation with the code
+ * e-mailed to the address, as a person does in the SPA: the post confirmation trigger makes
+ * the profile. `UserConfirmed` tells whether the account ended confirmed.
+ */
+export async function signUp(
+  input: { email: string; password: string; name?: string; userType: string; phone?: string },
+  opts: { confirm?: boolean } = {},
+) {
   const attrs = [
     { Name: 'email', Value: input.email },
     { Name: 'custom:user_type', Value: input.userType },
     ...(input.name ? [{ Name: 'name', Value: input.name }] : []),
     ...(input.phone ? [{ Name: 'phone_number', Value: input.phone }] : []),
   ];
-  return cognito().send(
+  const res = await cognito().send(
     new SignUpCommand({ ClientId: stack().pool.userPoolClientId, Username: input.email, Password: input.password, UserAttributes: attrs }),
   );
+  if (opts.confirm === false || res.UserConfirmed) return res;
+  await confirmSignUp(input.email, await confirmationCode(input.email));
+  return { ...res, UserConfirmed: true };
+}
+
+/** Adds a user (username = sub) to a Cognito group, as the admin's role change does. */
+export async function addToGroup(username: string, group: 'admin' | 'agent' | 'seller'): Promise<void> {
+  await cognito().send(new AdminAddUserToGroupCommand({ UserPoolId: stack().pool.userPoolId, Username: username, GroupName: group }));
+}
+
+/** The current TOTP code of a secret, as an authenticator app shows it (otplib, cognito-local's own library). */
+export function totpCode(secret: string): string {
+  const require = createRequire(import.meta.url);
+  const dir = path.dirname(require.resolve('cognito-local/package.json'));
+  const otplib = require(require.resolve('otplib', { paths: [dir] })) as { generateSync: (o: { secret: string }) => string };
+  return otplib.generateSync({ secret: secret.replace(/\s+/g, '') });
+}
+
+/** ConfirmSignUp with a code (Cognito's errors propagate: CodeMismatchException...). */
+export async function confirmSignUp(email: string, code: string): Promise<void> {
+  await cognito().send(new ConfirmSignUpCommand({ ClientId: stack().pool.userPoolClientId, Username: email, ConfirmationCode: code }));
+}
+
+/**
+ * The latest sign-up confirmation code e-mailed to `email` (read from the local SES's store,
+ * waiting up to `timeoutMs` for it). `after`: only mail received at or after that time (ms).
+ */
+export async function confirmationCode(email: string, opts: { timeoutMs?: number; after?: number } = {}): Promise<string> {
+  const deadline = Date.now() + (opts.timeoutMs ?? 10_000);
+  const to = email.trim().toLowerCase();
+  for (;;) {
+    const mail = (await sentMail({ confirmationCodes: true }))
+      .filter((m) => m.subject === CONFIRMATION_MAIL_SUBJECT && m.destination.to.some((t) => t.toLowerCase() === to))
+      .filter((m) => opts.after === undefined || m.at * (m.at < 1e12 ? 1000 : 1) >= opts.after - 1000)
+      .at(-1);
+    const code = mail ? /\b(\d{6})\b/.exec(mail.body.text ?? mail.body.html ?? '')?.[1] : undefined;
+    if (code) return code;
+    if (Date.now() > deadline) throw new Error(`Nessun codice di conferma per ${email}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }
 
 export interface ApiResult<T = unknown> {
@@ -108,9 +161,19 @@ export function uniqueEmail(prefix = 'utente'): string {
   return `${prefix}.${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@example.it`;
 }
 
-/** Mail the SES emulator received. */
-export async function sentMail(): Promise<{ destination: { to: string[] }; subject: string; body: { html?: string; text?: string }; at: number }[]> {
+export interface SentMail {
+  destination: { to: string[] };
+  subject: string;
+  body: { html?: string; text?: string };
+  at: number;
+}
+
+/**
+ * Mail the SES emulator received: the product's mail. Cognito's sign-up confirmation codes
+ * (every account made with `signUp` gets one) are left out unless `confirmationCodes: true`.
+ */
+export async function sentMail(opts: { confirmationCodes?: boolean } = {}): Promise<SentMail[]> {
   const res = await fetch(`${stack().urls.ses}/store`);
-  const json = (await res.json()) as { emails: never[] };
-  return json.emails;
+  const json = (await res.json()) as { emails: SentMail[] };
+  return opts.confirmationCodes ? json.emails : json.emails.filter((m) => m.subject !== CONFIRMATION_MAIL_SUBJECT);
 }

@@ -22,7 +22,11 @@ describe('cognito:groups claim as API Gateway passes it', () => {
     const event = {
       requestContext: { authorizer: { jwt: { claims: { sub: 'u1', email: 'a@b.it', 'cognito:groups': '[seller]' } } } },
     } as unknown as APIGatewayProxyEventV2;
-    expect(callerFrom(event)).toEqual({ userId: 'u1', email: 'a@b.it', groups: ['seller'] });
+    expect(callerFrom(event)).toEqual({ userId: 'u1', email: 'a@b.it', groups: ['seller'], mfa: false });
+    const withMfa = {
+      requestContext: { authorizer: { jwt: { claims: { sub: 'u2', email: 'c@d.it', 'cognito:groups': '[admin]', mfa: 'totp' } } } },
+    } as unknown as APIGatewayProxyEventV2;
+    expect(callerFrom(withMfa)).toMatchObject({ groups: ['admin'], mfa: true });
     expect(callerFrom({ requestContext: {} } as unknown as APIGatewayProxyEventV2)).toBeUndefined();
   });
 });

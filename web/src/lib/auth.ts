@@ -74,6 +74,13 @@ export function authErrorMessage(err: unknown, during: 'signIn' | 'signUp' = 'si
       return during === 'signIn' ? 'Email o password non corretti' : 'La password non rispetta i requisiti di sicurezza';
     case 'UserNotConfirmedException':
       return 'Account non ancora confermato';
+    case 'CodeMismatchException':
+    case 'EnableSoftwareTokenMFAException':
+      return 'Codice non corretto: controlla l\'e-mail e riprova.';
+    case 'ExpiredCodeException':
+      return 'Il codice è scaduto: richiedine uno nuovo.';
+    case 'EmptyConfirmSignUpCode':
+      return 'Inserisci il codice di conferma';
     case 'LimitExceededException':
     case 'TooManyRequestsException':
     case 'TooManyFailedAttemptsException':
@@ -102,28 +109,86 @@ export function authErrorMessage(err: unknown, during: 'signIn' | 'signUp' = 'si
 export class AuthFlowError extends Error {}
 
 /**
- * Signs in with e-mail and password (USER_PASSWORD_AUTH: the local Cognito emulator has
- * no SRP). A leftover session of another user is closed first.
+ * How a sign-in step ended: signed in; the account's e-mail must be confirmed first; or the
+ * account has an authenticator app and Cognito asks for its code (confirmTotpCode).
  */
-export async function signInWithEmail(email: string, password: string): Promise<void> {
+export type SignInOutcome = 'signedIn' | 'confirmSignUp' | 'totpCode';
+
+/**
+ * Signs in with e-mail and password (USER_PASSWORD_AUTH: the local Cognito emulator has
+ * no SRP). A leftover session of another user is closed first. An account whose e-mail
+ * was never confirmed answers 'confirmSignUp' (the form then asks for the code).
+ */
+export async function signInWithEmail(email: string, password: string): Promise<SignInOutcome> {
   const { signIn: amplifySignIn, signOut: amplifySignOut } = await auth();
   const attempt = () =>
     amplifySignIn({ username: email.trim(), password, options: { authFlowType: 'USER_PASSWORD_AUTH' } });
   let result;
   try {
-    result = await attempt();
+    try {
+      result = await attempt();
+    } catch (err) {
+      if ((err as Error).name !== 'UserAlreadyAuthenticatedException') throw err;
+      await amplifySignOut();
+      result = await attempt();
+    }
   } catch (err) {
-    if ((err as Error).name !== 'UserAlreadyAuthenticatedException') throw err;
-    await amplifySignOut();
-    result = await attempt();
+    if ((err as Error).name === 'UserNotConfirmedException') return 'confirmSignUp';
+    throw err;
   }
-  if (!result.isSignedIn) {
-    throw new AuthFlowError(
-      result.nextStep.signInStep === 'CONFIRM_SIGN_UP'
-        ? 'Account non ancora confermato'
-        : 'Accesso non completato. Contatta l\'assistenza.',
-    );
-  }
+  return outcomeOf(result);
+}
+
+function outcomeOf(result: { isSignedIn: boolean; nextStep: { signInStep: string } }): SignInOutcome {
+  if (result.isSignedIn) return 'signedIn';
+  if (result.nextStep.signInStep === 'CONFIRM_SIGN_UP') return 'confirmSignUp';
+  if (result.nextStep.signInStep === 'CONFIRM_SIGN_IN_WITH_TOTP_CODE') return 'totpCode';
+  throw new AuthFlowError('Accesso non completato. Contatta l\'assistenza.');
+}
+
+/** The second step of a sign-in with TOTP MFA: the 6-digit code of the authenticator app. */
+export async function confirmTotpCode(code: string): Promise<SignInOutcome> {
+  return outcomeOf(await (await auth()).confirmSignIn({ challengeResponse: code.trim() }));
+}
+
+/** The signed-in user's groups, read from the ID token (no network call). */
+export async function currentGroups(): Promise<Group[]> {
+  return (await readSession())?.groups ?? [];
+}
+
+/** Changes the signed-in user's password (Cognito ChangePassword). */
+export async function changePassword(oldPassword: string, newPassword: string): Promise<void> {
+  await (await auth()).updatePassword({ oldPassword, newPassword });
+}
+
+/**
+ * TOTP set-up of the signed-in user, step 1: the secret for the authenticator app and its
+ * otpauth:// URI (label "Opzione Casa:<email>").
+ */
+export async function startTotpSetup(email: string): Promise<{ secret: string; uri: string }> {
+  const output = await (await auth()).setUpTOTP();
+  return { secret: output.sharedSecret, uri: output.getSetupUri('Opzione Casa', email).toString() };
+}
+
+/**
+ * Step 2: checks the app's first code, makes TOTP the account's MFA (Cognito asks for a code
+ * at every sign-in from now on), and renews the tokens so the ID token carries the `mfa` claim.
+ */
+export async function finishTotpSetup(code: string): Promise<void> {
+  const a = await auth();
+  await a.verifyTOTPSetup({ code: code.trim() });
+  await a.updateMFAPreference({ totp: 'PREFERRED' });
+  await a.fetchAuthSession({ forceRefresh: true });
+}
+
+/** Confirms a sign-up with the code Cognito e-mailed (the profile is made by the server then). */
+export async function confirmSignUpCode(email: string, code: string): Promise<void> {
+  await (await auth()).confirmSignUp({ username: email.trim(), confirmationCode: code.trim() });
+}
+
+/** Sends a new confirmation code to the address of an unconfirmed account. */
+export async function resendSignUpCode(email: string): Promise<void> {
+  await (await auth()).resendSignUpCode({ username: email.trim() });
 }
 
 export interface SignUpInput {
@@ -135,7 +200,10 @@ export interface SignUpInput {
   userType: SelfSignupUserType;
 }
 
-/** Self sign-up; the server confirms the account and creates the profile and the group. */
+/**
+ * Self sign-up. The account stays unconfirmed until the code e-mailed by Cognito is given
+ * (confirmSignUpCode); the server then creates the profile and the group.
+ */
 export async function signUpWithEmail(input: SignUpInput): Promise<void> {
   const email = input.email.trim();
   const fullName = input.fullName?.trim();

@@ -4,6 +4,7 @@ import { agentStatusOf } from '@domain/agent-status';
 import { isApiError } from '@/lib/api';
 import { useMe, useSession } from '@/lib/auth';
 import { AgentPendingPage } from '@/features/users/AgentPendingPage';
+import AdminMfaSetupPage from '@/features/auth/AdminMfaSetupPage';
 import { GuardView, type GuardDecision } from './Guard';
 
 export const ACCESS_DENIED = 'Accesso negato';
@@ -11,14 +12,21 @@ export const ADMIN_ONLY = 'Non hai i permessi per accedere a questa pagina';
 export const SOURCES_ADMIN_ONLY = 'Solo gli amministratori possono accedere a questa pagina';
 export const SELLERS_ONLY = 'Questa pagina è riservata ai venditori';
 
-/** Admin pages: not signed in -> /auth; signed in without the admin group -> 'Accesso negato' and /. */
+/**
+ * Admin pages: not signed in -> /auth; signed in without the admin group -> 'Accesso negato'
+ * and /; an admin without TOTP MFA (GET /me `mfaRequired`) -> the set-up page first.
+ */
 export function RequireAdmin({ deniedDescription = ADMIN_ONLY }: { deniedDescription?: string }) {
   const { session, isLoading } = useSession();
+  const me = useMe(Boolean(session?.groups.includes('admin')));
   let decision: GuardDecision;
   if (isLoading) decision = { status: 'loading' };
   else if (!session) decision = { status: 'deny', to: '/auth' };
-  else if (session.groups.includes('admin')) decision = { status: 'allow' };
-  else decision = { status: 'deny', to: '/', toast: { title: ACCESS_DENIED, description: deniedDescription } };
+  else if (session.groups.includes('admin')) {
+    if (me.isPending) decision = { status: 'loading' };
+    else if (me.data?.mfaRequired) return <AdminMfaSetupPage email={session.email} />;
+    else decision = { status: 'allow' };
+  } else decision = { status: 'deny', to: '/', toast: { title: ACCESS_DENIED, description: deniedDescription } };
   return <GuardView decision={decision} />;
 }
 

@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { toast } from 'sonner';
@@ -10,9 +11,14 @@ import {
   SIGN_UP_DONE_TOAST,
   type AgentSignUpValues,
 } from './schemas';
+import { ConfirmSignUpForm } from './ConfirmSignUpForm';
 
-/** Self sign-up of a real-estate agent (user type agente_immobiliare). */
+/**
+ * Self sign-up of a real-estate agent (user type agente_immobiliare), then the e-mailed
+ * confirmation code; once confirmed the person goes to the login with the e-mail filled in.
+ */
 export function AgentSignUpForm({ onSignedUp }: { onSignedUp: (email: string) => void }) {
+  const [pendingEmail, setPendingEmail] = useState<string | null>(null);
   const {
     register,
     handleSubmit,
@@ -31,13 +37,27 @@ export function AgentSignUpForm({ onSignedUp }: { onSignedUp: (email: string) =>
       toast.error('Errore di registrazione', { description: authErrorMessage(err, 'signUp') });
       return;
     }
-    toast.success(...SIGN_UP_DONE_TOAST);
-    onSignedUp(values.email.trim());
+    setPendingEmail(values.email.trim());
   };
 
   const onInvalid = () => {
     if (missingCredentials(getValues())) toast.error(...MISSING_FIELDS_TOAST);
   };
+
+  if (pendingEmail) {
+    return (
+      <ConfirmSignUpForm
+        email={pendingEmail}
+        idPrefix="agent-confirm"
+        onConfirmed={() => {
+          toast.success(...SIGN_UP_DONE_TOAST);
+          onSignedUp(pendingEmail);
+        }}
+        onBack={() => setPendingEmail(null)}
+        backLabel="Usa un'altra email"
+      />
+    );
+  }
 
   return (
     <form noValidate onSubmit={handleSubmit(onValid, onInvalid)} className="space-y-4" aria-label="Registrazione agente immobiliare">

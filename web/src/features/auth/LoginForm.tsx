@@ -1,10 +1,15 @@
+import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { toast } from 'sonner';
 import { Button, Field, Input } from '@/components/ui';
-import { authErrorMessage, signInWithEmail } from '@/lib/auth';
+import { adminPasswordProblem } from '@domain/admin-security';
+import { authErrorMessage, confirmTotpCode, currentGroups, signInWithEmail, type SignInOutcome } from '@/lib/auth';
 import { loginSchema, missingCredentials, MISSING_FIELDS_TOAST, type LoginValues } from './schemas';
 import { usePostSignIn } from './use-post-sign-in';
+import { AdminPasswordForm } from './AdminPasswordForm';
+import { ConfirmSignUpForm } from './ConfirmSignUpForm';
+import { TotpCodeForm } from './TotpCodeForm';
 import type { SignInOrigin } from './post-sign-in';
 
 export interface LoginFormProps {
@@ -15,8 +20,23 @@ export interface LoginFormProps {
   defaultEmail?: string;
 }
 
+/** Where a sign-in stands after the e-mail and password. */
+type Step =
+  | { kind: 'credentials' }
+  /** the account's e-mail was never confirmed: the code first */
+  | { kind: 'confirmSignUp'; creds: LoginValues }
+  /** the account has an authenticator app: its code */
+  | { kind: 'totp'; creds: LoginValues }
+  /** an admin whose password is weaker than the admin rule: a new one */
+  | { kind: 'adminPassword'; creds: LoginValues };
+
+/**
+ * E-mail and password, then what the account needs: the e-mailed confirmation code (never
+ * confirmed), the authenticator app's code (TOTP MFA), a stronger password (an admin).
+ */
 export function LoginForm({ origin, token, idPrefix = 'login', defaultEmail = '' }: LoginFormProps) {
   const postSignIn = usePostSignIn();
+  const [step, setStep] = useState<Step>({ kind: 'credentials' });
   const {
     register,
     handleSubmit,
@@ -24,17 +44,80 @@ export function LoginForm({ origin, token, idPrefix = 'login', defaultEmail = ''
     formState: { errors, isSubmitting },
   } = useForm<LoginValues>({ resolver: zodResolver(loginSchema), defaultValues: { email: defaultEmail, password: '' } });
 
+  const complete = async () => {
+    toast.success('Login effettuato!', { description: 'Benvenuto' });
+    await postSignIn({ origin, token });
+  };
+
+  const afterStep = async (outcome: SignInOutcome, creds: LoginValues) => {
+    if (outcome === 'confirmSignUp') return setStep({ kind: 'confirmSignUp', creds });
+    if (outcome === 'totpCode') return setStep({ kind: 'totp', creds });
+    if ((await currentGroups()).includes('admin') && adminPasswordProblem(creds.password)) {
+      return setStep({ kind: 'adminPassword', creds });
+    }
+    await complete();
+  };
+
   const onValid = async (values: LoginValues) => {
     toast.dismiss(MISSING_FIELDS_TOAST[1].id);
+    const creds = { email: values.email.trim(), password: values.password };
+    let outcome: SignInOutcome;
     try {
-      await signInWithEmail(values.email, values.password);
+      outcome = await signInWithEmail(creds.email, creds.password);
     } catch (err) {
       toast.error('Errore di login', { description: authErrorMessage(err) });
       return;
     }
-    toast.success('Login effettuato!', { description: 'Benvenuto' });
-    await postSignIn({ origin, token });
+    await afterStep(outcome, creds);
   };
+
+  const back = () => setStep({ kind: 'credentials' });
+
+  if (step.kind === 'confirmSignUp') {
+    const { creds } = step;
+    return (
+      <ConfirmSignUpForm
+        email={creds.email}
+        fromLogin
+        idPrefix={`${idPrefix}-confirm`}
+        onConfirmed={async () => {
+          toast.success('Email confermata!', { description: 'Accesso in corso...' });
+          let outcome: SignInOutcome;
+          try {
+            outcome = await signInWithEmail(creds.email, creds.password);
+          } catch (err) {
+            back();
+            toast.error('Errore di login', { description: authErrorMessage(err) });
+            return;
+          }
+          await afterStep(outcome, creds);
+        }}
+        onBack={back}
+        backLabel="Torna al login"
+      />
+    );
+  }
+
+  if (step.kind === 'totp') {
+    const { creds } = step;
+    return (
+      <TotpCodeForm
+        idPrefix={`${idPrefix}-totp`}
+        title="Verifica in due passaggi"
+        intro="Apri la tua app di autenticazione e inserisci il codice di 6 cifre per Opzione Casa."
+        submitLabel="Verifica e accedi"
+        onCode={async (code) => {
+          await afterStep(await confirmTotpCode(code), creds);
+        }}
+        onBack={back}
+        backLabel="Torna al login"
+      />
+    );
+  }
+
+  if (step.kind === 'adminPassword') {
+    return <AdminPasswordForm currentPassword={step.creds.password} onChanged={complete} />;
+  }
 
   const onInvalid = () => {
     if (missingCredentials(getValues())) toast.error(...MISSING_FIELDS_TOAST);

@@ -1,13 +1,19 @@
+import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { toast } from 'sonner';
 import { Button, Field, Input } from '@/components/ui';
 import { authErrorMessage, signUpWithEmail } from '@/lib/auth';
 import { normalizePhone } from '@/lib/phone';
+import { ConfirmSignUpForm } from '../auth/ConfirmSignUpForm';
 import { SIGN_UP_DONE_TOAST, sellerSignUpSchema, type SellerSignUpValues } from '../auth/schemas';
 
-/** Seller sign-up (user type venditore): full name required, phone optional. */
+/**
+ * Seller sign-up (user type venditore): full name required, phone optional; then the
+ * e-mailed confirmation code, and the login with the e-mail filled in.
+ */
 export function SellerSignUpForm({ onSignedUp }: { onSignedUp: (email: string) => void }) {
+  const [pendingEmail, setPendingEmail] = useState<string | null>(null);
   const {
     register,
     handleSubmit,
@@ -31,9 +37,23 @@ export function SellerSignUpForm({ onSignedUp }: { onSignedUp: (email: string) =
       toast.error('Errore di registrazione', { description: authErrorMessage(err, 'signUp') });
       return;
     }
-    toast.success(...SIGN_UP_DONE_TOAST);
-    onSignedUp(values.email.trim());
+    setPendingEmail(values.email.trim());
   };
+
+  if (pendingEmail) {
+    return (
+      <ConfirmSignUpForm
+        email={pendingEmail}
+        idPrefix="seller-confirm"
+        onConfirmed={() => {
+          toast.success(...SIGN_UP_DONE_TOAST);
+          onSignedUp(pendingEmail);
+        }}
+        onBack={() => setPendingEmail(null)}
+        backLabel="Usa un'altra email"
+      />
+    );
+  }
 
   return (
     <form noValidate onSubmit={handleSubmit(onValid)} className="space-y-4" aria-label="Registrazione venditore">
