@@ -384,6 +384,34 @@ describe('submission wizard: the draft, the spec messages, failures', () => {
     await context.close();
   });
 
+  it('reads the first bytes: a text renamed .jpg and an SVG renamed .png are refused at once and never sent; a real photo goes', async () => {
+    const { context, page } = await newPage(browser);
+    const sent: string[] = [];
+    page.on('request', (r) => (r.url().includes('/api/uploads') || r.url().startsWith(stack().urls.s3)) && sent.push(r.url()));
+    await openWizard(page);
+    await page.getByTestId('wizard-address').fill('Via Roma 8');
+    await next(page, 2);
+    await next(page, 3);
+    await next(page, 4);
+    await page.getByTestId('wizard-room-new').click();
+    await page.getByTestId('wizard-room-add').click();
+    await page.getByTestId('wizard-room-files').setInputFiles([
+      { name: 'foto.jpg', mimeType: 'image/jpeg', buffer: Buffer.from('Questo è un file di testo, non una foto.\n') },
+      { name: 'logo.png', mimeType: 'image/png', buffer: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>') },
+    ]);
+    const rejected = page.getByTestId('wizard-media-rejected');
+    await expect.poll(() => rejected.textContent()).toContain("Il file «foto.jpg» non è un'immagine valida: carica una foto JPG, PNG o WebP");
+    expect(await rejected.textContent()).toContain("Il file «logo.png» è un'immagine SVG, che non è ammessa: carica una foto JPG, PNG o WebP");
+    expect(await page.getByTestId('wizard-media').count()).toBe(0);
+    expect(sent).toEqual([]);
+    await expectAccessible(page);
+
+    await page.getByTestId('wizard-room-files').setInputFiles(path.join(dir, 'cucina.png'));
+    await expect.poll(() => page.locator('[data-testid="wizard-media"][data-status="done"]').count()).toBe(1);
+    expect(sent.some((u) => u.includes('/api/uploads'))).toBe(true);
+    await context.close();
+  });
+
   it('retries a failed upload, and after a failed submission retries with the same draft and no new upload', async () => {
     const { context, page } = await newPage(browser);
     await openWizard(page);

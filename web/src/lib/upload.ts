@@ -1,10 +1,13 @@
+import { fileTypeRefusal, SNIFF_BYTES } from '@domain/file-type';
 import { tooLargeMessage, type PresignedUpload } from '@domain/uploads';
 import { ApiError, NETWORK_ERROR_MESSAGE } from './api';
 
 /**
- * THE browser upload to S3 with a presigned POST (wizard media, OMI files): every signed
- * field first, the file last (S3's rule; a field the policy does not name is refused).
- * XMLHttpRequest, not fetch, for the upload progress events.
+ * THE browser upload to S3 with a presigned POST (wizard media, room media, identity images,
+ * signed documents, OMI files): the file's first bytes are checked first (they must be what
+ * its declared type claims, @domain/file-type: a text renamed .jpg, an SVG... is never sent),
+ * then every signed field, the file last (S3's rule; a field the policy does not name is
+ * refused). XMLHttpRequest, not fetch, for the upload progress events.
  */
 export const UPLOAD_FAILED_MESSAGE = 'Caricamento non riuscito. Riprova.';
 export const EMPTY_FILE_MESSAGE = 'Il file è vuoto';
@@ -27,17 +30,39 @@ export function uploadErrorMessage(status: number, body: string, maxBytes?: numb
   return `Caricamento non riuscito (errore ${status}${code ? ` ${code}` : ''}). Riprova.`;
 }
 
+/**
+ * Why the file's first bytes are not what `declared` (default: the file's own type) claims,
+ * as an Italian message naming the file, or undefined when they are. Pickers call it as soon
+ * as a file is chosen; uploadFile calls it again before sending.
+ */
+export async function fileBytesRefusal(file: Blob, declared: string = file.type, name?: string): Promise<string | undefined> {
+  const head = new Uint8Array(await file.slice(0, SNIFF_BYTES).arrayBuffer());
+  return fileTypeRefusal({ name: name ?? (file instanceof File ? file.name : 'scelto'), declared, head });
+}
+
+/** Throws the UploadError of fileBytesRefusal: a picker calls it before asking for a presigned POST. */
+export async function requireFileBytes(file: Blob, declared: string = file.type, name?: string): Promise<void> {
+  const refusal = await fileBytesRefusal(file, declared, name);
+  if (refusal) throw new UploadError(400, refusal, FILE_TYPE_ERROR_CODE);
+}
+
 export interface UploadOptions {
   /** bytes of the file sent so far, and the file's size */
   onProgress?: (loaded: number, total: number) => void;
   signal?: AbortSignal;
+  /** the type the file must be (default: the signed Content-Type field, else the file's own type; OMI: 'text/csv') */
+  declaredType?: string;
 }
 
-export function uploadFile(
+/** A file whose bytes are not what its type claims: refused before anything is sent. */
+export const FILE_TYPE_ERROR_CODE = 'FILE_TYPE';
+
+export async function uploadFile(
   target: Pick<PresignedUpload, 'url' | 'fields'> & Partial<Pick<PresignedUpload, 'maxBytes'>>,
   file: Blob,
-  { onProgress, signal }: UploadOptions = {},
+  { onProgress, signal, declaredType }: UploadOptions = {},
 ): Promise<void> {
+  await requireFileBytes(file, declaredType ?? target.fields['Content-Type'] ?? file.type);
   return new Promise((resolve, reject) => {
     if (signal?.aborted) {
       reject(new DOMException('Caricamento annullato', 'AbortError'));

@@ -59,7 +59,7 @@ export function uploadToBucket(
   onProgress: (loaded: number, total: number) => void,
   signal?: AbortSignal,
 ): Promise<void> {
-  return uploadFile(ticket.upload, file, { onProgress, signal });
+  return uploadFile(ticket.upload, file, { onProgress, signal, declaredType: 'text/csv' });
 }
 
 export const POLL_INTERVAL_MS = 600;

@@ -1,11 +1,12 @@
 import { useRef, useState, type ChangeEvent } from 'react';
 import { toast } from 'sonner';
-import { EMPTY_FILE_MESSAGE } from '@/lib/upload';
+import { EMPTY_FILE_MESSAGE, fileBytesRefusal } from '@/lib/upload';
 import { CSV_ONLY_MESSAGE, isCsvFileName, semesterFromFileName } from './schemas';
 
 /**
  * The CSV chosen on the import page (picked or dropped): refused unless it ends in .csv
- * (spec 001), flagged when empty, and its name's semester handed to `onSemester`.
+ * (spec 001) and its first bytes are text (not a binary renamed .csv), flagged when empty,
+ * and its name's semester handed to `onSemester`.
  */
 export function useCsvFile(onSemester: (semester: string) => void) {
   const inputRef = useRef<HTMLInputElement>(null);
@@ -13,6 +14,8 @@ export function useCsvFile(onSemester: (semester: string) => void) {
   const [error, setError] = useState<string | undefined>();
   /** the semester taken from the file name, if any */
   const [prefilled, setPrefilled] = useState<string | null>(null);
+  /** the last file chosen: a late byte check of an earlier one changes nothing */
+  const latest = useRef<File | null>(null);
 
   const clearInput = () => {
     if (inputRef.current) inputRef.current.value = '';
@@ -20,6 +23,7 @@ export function useCsvFile(onSemester: (semester: string) => void) {
 
   const pick = (picked: File | null | undefined) => {
     if (!picked) return;
+    latest.current = picked;
     if (!isCsvFileName(picked.name)) {
       setFile(null);
       setError(CSV_ONLY_MESSAGE);
@@ -29,6 +33,15 @@ export function useCsvFile(onSemester: (semester: string) => void) {
     }
     setFile(picked);
     setError(picked.size === 0 ? EMPTY_FILE_MESSAGE : undefined);
+    if (picked.size > 0) {
+      void fileBytesRefusal(picked, 'text/csv').then((refusal) => {
+        if (!refusal || latest.current !== picked) return;
+        setFile(null);
+        setError(refusal);
+        clearInput();
+        toast.error('Errore', { description: refusal, id: 'omi-csv-only' });
+      });
+    }
     const semester = semesterFromFileName(picked.name);
     if (semester) onSemester(semester);
     setPrefilled(semester ?? null);

@@ -8,7 +8,7 @@ import type { DossierRoom } from '@domain/requests';
 import { MEDIA_MAX_BYTES } from '@domain/uploads';
 import { Button, Dialog } from '@/components/ui';
 import { errorMessage } from '@/lib/api';
-import { uploadFile } from '@/lib/upload';
+import { requireFileBytes, uploadFile } from '@/lib/upload';
 import { addRequestMedia, createRequestUpload, deleteRequestMedia, requestKeys, type DossierMedia } from './api';
 
 interface UploadState {
@@ -20,11 +20,12 @@ interface UploadState {
   error?: string;
 }
 
-/** Sends one file: presigned POST, upload with progress, then registration in the room. */
+/** Sends one file: its first bytes checked, presigned POST, upload with progress, then registration in the room. */
 async function sendFile(propertyId: string, roomId: string, file: File, onProgress: (loaded: number, total: number) => void): Promise<DossierMedia> {
   const contentType = (file.type || '').toLowerCase();
   if (!mediaKindOf(contentType)) throw new Error(ONLY_MEDIA_MESSAGE);
   if (file.size > MEDIA_MAX_BYTES) throw new Error(TOO_LARGE_MESSAGE);
+  await requireFileBytes(file, contentType);
   const target = await createRequestUpload(propertyId, { roomId, fileName: file.name, contentType, size: file.size });
   await uploadFile(target, file, { onProgress });
   return addRequestMedia(propertyId, { roomId, key: target.key });

@@ -4,7 +4,8 @@ import { withRoomNames } from '@domain/property/rooms';
 import { MESSAGES } from '@domain/property/schema';
 import type { RoomType } from '@domain/property/enums';
 import { isApiError } from '@/lib/api';
-import { EMPTY_FILE_MESSAGE } from '@/lib/upload';
+import { FILE_TYPE_MESSAGES } from '@domain/file-type';
+import { EMPTY_FILE_MESSAGE, fileBytesRefusal } from '@/lib/upload';
 import { newId, type StoredRoom } from './draft';
 import { postToBucket, requestUploadForm, UPLOAD_FAILED_MESSAGE, type UploadForm, type UploadRequest } from './upload';
 
@@ -12,7 +13,9 @@ import { postToBucket, requestUploadForm, UPLOAD_FAILED_MESSAGE, type UploadForm
  * Step 4's rooms and their photos and videos. An external store (useSyncExternalStore):
  * uploads outlive renders, the submission reads the keys synchronously, and progress
  * events re-render only what subscribes. An upload starts as soon as a file is chosen
- * (at most 3 at a time); a failed one keeps its File and can be retried with a new form.
+ * (at most 3 at a time) once its first bytes proved it a photo or a video (a text renamed
+ * .jpg, an SVG... is refused at once, never sent); a failed one keeps its File and can be
+ * retried with a new form.
  */
 export type MediaStatus = 'queued' | 'uploading' | 'done' | 'error';
 
@@ -59,7 +62,8 @@ const defaultDeps: UploadDeps = { requestForm: requestUploadForm, post: postToBu
 const CONCURRENCY = 3;
 
 /** Why a file cannot be uploaded, or undefined when it can (checked again by the server and the S3 policy). */
-export function refusalOf(file: { type: string; size: number }): string | undefined {
+export function refusalOf(file: { name: string; type: string; size: number }): string | undefined {
+  if (file.type.trim().toLowerCase() === 'image/svg+xml') return FILE_TYPE_MESSAGES.svg(file.name);
   if (!mediaKindOf(file.type)) return ONLY_MEDIA_MESSAGE;
   if (file.size > MAX_UPLOAD_BYTES) return TOO_LARGE_MESSAGE;
   if (file.size < 1) return EMPTY_FILE_MESSAGE;
@@ -157,15 +161,17 @@ export class RoomsStore {
 
   // ---- media -------------------------------------------------------------------------------
 
-  /** Checks each file, starts the accepted ones; returns how many were accepted. */
-  addFiles(roomId: string, files: readonly File[]): number {
+  /** Checks each file (its type, size and first bytes), starts the accepted ones; resolves to how many were accepted. */
+  async addFiles(roomId: string, files: readonly File[]): Promise<number> {
+    // the first bytes of every file that passes the quick checks, read in parallel
+    const byBytes = await Promise.all(files.map((f) => (refusalOf(f) ? undefined : fileBytesRefusal(f).catch(() => undefined))));
     const room = this.snapshot.rooms.find((r) => r.id === roomId);
     if (!room) return 0;
     const rejected: Room['rejected'] = [];
     const added: MediaItem[] = [];
     let total = this.snapshot.total;
-    for (const file of files) {
-      const refusal = refusalOf(file) ?? (total >= MAX_MEDIA ? MESSAGES.tooManyMedia : undefined);
+    for (const [i, file] of files.entries()) {
+      const refusal = refusalOf(file) ?? byBytes[i] ?? (total >= MAX_MEDIA ? MESSAGES.tooManyMedia : undefined);
       if (refusal) {
         rejected.push({ name: file.name, message: refusal });
         continue;

@@ -7,7 +7,7 @@ import type { DelegationType } from '@domain/onboarding/rules';
 import type { SellerCoOwner, SellerDelegation } from '@domain/onboarding/schemas';
 import type { PresignedUpload } from '@domain/uploads';
 import { api } from '@/lib/api';
-import { uploadFile } from '@/lib/upload';
+import { requireFileBytes, uploadFile } from '@/lib/upload';
 import type { KycState, OptionDocumentLink, OptionSignedResult } from '@domain/onboarding/kyc';
 
 export const kycKeys = {
@@ -38,6 +38,7 @@ const identityPath = (target: IdentityTarget, suffix = ''): { path: string; quer
 
 export async function uploadIdentityFile(target: IdentityTarget, kind: IdentityFileKind, file: Blob, fileName: string, onProgress?: Progress): Promise<string> {
   const contentType = file.type === 'image/png' ? 'image/png' : 'image/jpeg';
+  await requireFileBytes(file, contentType, fileName);
   const { path, query } = identityPath(target, '/uploads');
   const form = await api.post<PresignedUpload>(path, { kind, fileName, contentType, size: file.size }, query ? { query } : undefined);
   await uploadFile(form, file, { onProgress });
@@ -116,6 +117,7 @@ export function contentTypeOf(file: File): string {
 }
 
 export async function uploadSignedDelegation(propertyId: string, type: DelegationType, file: File, onProgress?: Progress): Promise<SellerDelegation> {
+  await requireFileBytes(file, contentTypeOf(file));
   const target = await api.post<PresignedUpload>(`${base(propertyId)}/delegations/${type}/uploads`, {
     fileName: file.name,
     contentType: contentTypeOf(file),
@@ -143,6 +145,7 @@ export function optionDocument(propertyId: string): Promise<OptionDocumentLink> 
 }
 
 export async function uploadSignedOption(propertyId: string, file: File, onProgress?: Progress): Promise<OptionSignedResult> {
+  await requireFileBytes(file, contentTypeOf(file));
   const target = await api.post<PresignedUpload>(`${base(propertyId)}/option/uploads`, {
     fileName: file.name,
     contentType: contentTypeOf(file),

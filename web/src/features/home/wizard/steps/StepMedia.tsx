@@ -87,7 +87,7 @@ function RoomCard({ room, store, onRemoved }: { room: Room; store: RoomsStore; o
   const onFiles = (e: ChangeEvent<HTMLInputElement>) => {
     const files = [...(e.target.files ?? [])];
     e.target.value = '';
-    if (files.length) store.addFiles(room.id, files);
+    if (files.length) void store.addFiles(room.id, files);
   };
   return (
     <section aria-labelledby={`${id}-name`} className="rounded-xl border border-slate-200 bg-slate-50 p-4" data-testid="wizard-room" data-room-id={room.id}>
@@ -128,7 +128,7 @@ function RoomCard({ room, store, onRemoved }: { room: Room; store: RoomsStore; o
           <ul className="mt-3 space-y-1 text-sm font-medium text-red-700" data-testid="wizard-media-rejected">
             {room.rejected.map((r, i) => (
               <li key={`${r.name}-${i}`}>
-                {r.name}: {r.message}
+                {r.message.includes(`«${r.name}»`) ? r.message : `${r.name}: ${r.message}`}
               </li>
             ))}
           </ul>
