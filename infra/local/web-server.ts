@@ -5,11 +5,14 @@
  * SPA fallback for paths without a file extension; /api/* forwarded to the API with the
  * origin secret and the viewer's address (infra/local/edge.ts), overwriting what the client
  * sent; and on every response the security headers of the distribution, built by the same
- * function from this stack's origins (infra/stacks/security-headers.ts).
+ * function from this stack's origins (infra/stacks/security-headers.ts); and, as the
+ * distribution's `compress: true`, the build's text files compressed with Brotli or gzip
+ * when the browser accepts them.
  */
 import http from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import type { Plugin } from 'vite';
 import type { RuntimeConfig } from '../../functions/domain/runtime-config';
 import { edgeOriginsOf, headerValues, securityHeaders } from '../stacks/security-headers';
@@ -39,6 +42,26 @@ const TYPES: Record<string, string> = {
   '.woff2': 'font/woff2',
   '.webp': 'image/webp',
 };
+
+/** What CloudFront compresses: text types from 1,000 bytes up (it never compresses smaller objects). */
+const COMPRESSIBLE = new Set(['.html', '.js', '.css', '.svg', '.json', '.ico']);
+const MIN_COMPRESS_BYTES = 1000;
+const compressed = new Map<string, Buffer>();
+
+/** The body in the encoding CloudFront would pick for this Accept-Encoding (Brotli first), cached per file. */
+function encode(file: string, version: number, body: Buffer, acceptEncoding: string | undefined): { body: Buffer; encoding?: 'br' | 'gzip' } {
+  if (!COMPRESSIBLE.has(path.extname(file)) || body.length < MIN_COMPRESS_BYTES) return { body };
+  const accepted = (acceptEncoding ?? '').split(',').map((e) => e.trim().split(';')[0]);
+  const encoding = accepted.includes('br') ? 'br' : accepted.includes('gzip') ? 'gzip' : undefined;
+  if (!encoding) return { body };
+  const key = `${encoding}:${file}:${version}`;
+  let out = compressed.get(key);
+  if (!out) {
+    out = encoding === 'br' ? brotliCompressSync(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11 } }) : gzipSync(body, { level: 9 });
+    compressed.set(key, out);
+  }
+  return { body: out, encoding };
+}
 
 export interface StaticWebOptions {
   port: number;
@@ -87,11 +110,14 @@ export async function startStaticWeb(opts: StaticWebOptions) {
     const hasExt = path.extname(url.pathname) !== '';
     const file = path.join(opts.distDir, hasExt ? path.normalize(url.pathname).replace(/^(\.\.[/\\])+/, '') : 'index.html');
     try {
-      if (!file.startsWith(opts.distDir) || !(await stat(file)).isFile()) throw new Error('not found');
-      const body = await readFile(file);
+      const info = file.startsWith(opts.distDir) ? await stat(file) : undefined;
+      if (!info?.isFile()) throw new Error('not found');
+      const { body, encoding } = encode(file, info.mtimeMs, await readFile(file), req.headers['accept-encoding']);
       res.writeHead(200, {
         'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream',
         'cache-control': file.endsWith('index.html') ? 'no-cache' : 'public, max-age=31536000, immutable',
+        vary: 'accept-encoding',
+        ...(encoding ? { 'content-encoding': encoding } : {}),
       });
       res.end(body);
     } catch {

@@ -2,12 +2,14 @@
  * The local stand-in of CloudFront (infra/local/web-server.ts, used by the browser tests)
  * behaves as the distribution: the security headers the web stack puts in its response
  * headers policy, built by the same function, on every response; /api/* forwarded with the
- * origin secret and the viewer's address, whatever the client sent under those names.
+ * origin secret and the viewer's address, whatever the client sent under those names; the
+ * build's text files compressed (Brotli, else gzip) as the distribution's `compress: true`.
  */
 import http from 'node:http';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RATE_LIMITS } from '../../functions/domain/property/limits';
 import { DEFAULT_COMPANY, type RuntimeConfig } from '../../functions/domain/runtime-config';
@@ -18,6 +20,7 @@ import { edgeOriginsOf, headerValues, securityHeaders } from '../../infra/stacks
 import { api, stack } from '../support/helpers';
 import { awayFromWindowEdge, fullBody, newClientIp, newId } from '../support/submission';
 
+const APP_JS = `export const righe = [${Array.from({ length: 400 }, (_, i) => `'riga ${i}'`).join(',')}];\n`;
 let web: { url: string; stop: () => Promise<void> };
 let dist: string;
 let config: RuntimeConfig;
@@ -25,6 +28,7 @@ let config: RuntimeConfig;
 beforeAll(async () => {
   dist = await mkdtemp(path.join(os.tmpdir(), 'local-edge-'));
   await writeFile(path.join(dist, 'index.html'), '<!doctype html><title>x</title><div id="root"></div>');
+  await writeFile(path.join(dist, 'app.js'), APP_JS);
   config = {
     apiUrl: '/api',
     region: 'eu-south-1',
@@ -110,5 +114,36 @@ describe('the API through the local edge', () => {
     }
     const limited = await viaEdge(ip, 'POST', '/api/properties', { ...fullBody(newId()), website: 'bot' }, { [VIEWER_IP_HEADER]: '203.0.113.200' });
     expect(limited.status).toBe(429);
+  });
+});
+
+describe('compression of the local edge (CloudFront compress: true)', () => {
+  /** the raw bytes and headers of GET `route` with this Accept-Encoding */
+  const raw = (route: string, acceptEncoding?: string) =>
+    new Promise<{ headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+      const url = new URL(route, web.url.replace('localhost', '127.0.0.1'));
+      http
+        .get({ host: url.hostname, port: url.port, path: url.pathname, headers: acceptEncoding ? { 'accept-encoding': acceptEncoding } : {} }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
+        })
+        .on('error', reject);
+    });
+
+  it('sends Brotli when accepted, else gzip, else the file as it is; small files never compressed', async () => {
+    const br = await raw('/app.js', 'gzip, deflate, br');
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers.vary).toContain('accept-encoding');
+    expect(br.body.length).toBeLessThan(APP_JS.length / 3);
+    expect(brotliDecompressSync(br.body).toString('utf8')).toBe(APP_JS);
+    const gz = await raw('/app.js', 'gzip');
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gz.body).toString('utf8')).toBe(APP_JS);
+    const plain = await raw('/app.js');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body.toString('utf8')).toBe(APP_JS);
+    // index.html here is under 1,000 bytes: CloudFront leaves it as it is
+    expect((await raw('/', 'br')).headers['content-encoding']).toBeUndefined();
   });
 });
