@@ -1,11 +1,15 @@
+import { lazy } from 'react';
 import { useParams, useSearchParams } from 'react-router-dom';
 import type { UserType } from '@domain/roles';
 import { agentStatusOf } from '@domain/agent-status';
 import { isApiError } from '@/lib/api';
 import { useMe, useSession } from '@/lib/auth';
 import { AgentPendingPage } from '@/features/users/AgentPendingPage';
-import AdminMfaSetupPage from '@/features/auth/AdminMfaSetupPage';
 import { GuardView, type GuardDecision } from './Guard';
+
+// loaded only when an admin must set up the authenticator app: its form (react-hook-form,
+// zod) stays out of the first JavaScript every visitor downloads
+const AdminMfaSetupPage = lazy(() => import('@/features/auth/AdminMfaSetupPage'));
 
 export const ACCESS_DENIED = 'Accesso negato';
 export const ADMIN_ONLY = 'Non hai i permessi per accedere a questa pagina';
