@@ -30,5 +30,7 @@ export function GuardView({ decision, children }: { decision: GuardDecision; chi
   }, [to, title, description, navigate]);
 
   if (decision.status === 'allow') return <>{children ?? <Outlet />}</>;
-  return <LoadingState />;
+  // as tall as the screen, like the Suspense fallback: the footer stays below the fold
+  // instead of jumping down when the page arrives (layout shift)
+  return <LoadingState className="min-h-dvh" />;
 }

@@ -15,7 +15,8 @@ export function RootLayout() {
       </a>
       <Header />
       <main id="main-content" tabIndex={-1} className="flex-1 focus:outline-none">
-        <Suspense fallback={<LoadingState />}>
+        {/* as tall as the screen: the footer stays below the fold until the page arrives (no layout shift) */}
+        <Suspense fallback={<LoadingState className="min-h-dvh" />}>
           <Outlet />
         </Suspense>
       </main>
