@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { ddb, isConditionFailure } from '../lib/aws/ddb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { ddb, isConditionFailure, transactWrite } from '../lib/aws/ddb';
 import { config, requireConfig } from '../lib/config';
 import { ValidationError } from '../lib/errors';
 import { keys, normalizeForSort } from '../lib/keys';
@@ -233,7 +233,8 @@ export async function submitProperty(s: PropertySubmission, opts: SubmitOptions 
 
   await keepUploads(checked);
   try {
-    await ddb().send(new TransactWriteCommand({ TransactItems: transact as never }));
+    // run again if it only collided with another submission on the requests counter
+    await transactWrite({ TransactItems: transact as never });
   } catch (err) {
     // Two identical submissions at once: the other one won; answer its result.
     if (isConditionFailure(err, 0)) {

@@ -3,8 +3,8 @@
  * S3 object) and assign it to a user.
  */
 import { DeleteObjectCommand } from '@aws-sdk/client-s3';
-import { DeleteCommand, GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ddb, isConditionFailure } from '../lib/aws/ddb';
+import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ddb, isConditionFailure, transactWrite } from '../lib/aws/ddb';
 import { s3 } from '../lib/aws/s3';
 import { BatchWriter } from '../lib/batch-writer';
 import { requireConfig } from '../lib/config';
@@ -67,30 +67,29 @@ export async function purgeRequest(propertyId: string, now: Date = new Date()): 
   // mark it (out of every index) and take it off the total in one transaction; a retry of a
   // deletion that died halfway finds it marked and goes on without counting it twice
   try {
-    await ddb().send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Update: {
-              TableName: T,
-              Key: keys.property(propertyId),
-              UpdateExpression: 'SET deletingAt = :now REMOVE gsi1pk, gsi1sk, gsi2pk, gsi2sk, gsi3pk, gsi3sk',
-              ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deletingAt)',
-              ExpressionAttributeValues: { ':now': now.toISOString() },
-            },
+    // run again if it only collided with a submission on the requests counter
+    await transactWrite({
+      TransactItems: [
+        {
+          Update: {
+            TableName: T,
+            Key: keys.property(propertyId),
+            UpdateExpression: 'SET deletingAt = :now REMOVE gsi1pk, gsi1sk, gsi2pk, gsi2sk, gsi3pk, gsi3sk',
+            ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deletingAt)',
+            ExpressionAttributeValues: { ':now': now.toISOString() },
           },
-          {
-            Update: {
-              TableName: T,
-              Key: keys.requestCount(),
-              UpdateExpression: 'ADD #n :minus',
-              ExpressionAttributeNames: { '#n': 'count' },
-              ExpressionAttributeValues: { ':minus': -1 },
-            },
+        },
+        {
+          Update: {
+            TableName: T,
+            Key: keys.requestCount(),
+            UpdateExpression: 'ADD #n :minus',
+            ExpressionAttributeNames: { '#n': 'count' },
+            ExpressionAttributeValues: { ':minus': -1 },
           },
-        ],
-      }),
-    );
+        },
+      ],
+    });
   } catch (err) {
     if (!isConditionFailure(err, 0)) throw err;
     const marked = await ddb().send(new GetCommand({ TableName: T, Key: keys.property(propertyId), ConsistentRead: true, ProjectionExpression: 'deletingAt' }));
