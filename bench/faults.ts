@@ -16,6 +16,7 @@
  *    after Ctrl-C): requests, photos in S3, a new seller's login and profile (Cognito and
  *    the table), OMI data and sent-mail records are all still there.
  */
+import './quiet';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -33,9 +34,8 @@ import { keys, omiKeys } from '../functions/lib/keys';
 import { readZoneRows } from '../functions/omi/omi-store';
 import { encodePng } from '../test/support/png';
 import { MILANO } from '../test/support/omi-samples';
-import { call, demoAccount, machine, postForm, quiet, r1, sentMail, signIn, sleep, startEdge, visitorIp, writeResults } from './support';
+import { call, demoAccount, machine, postForm, r1, sentMail, signIn, sleep, startEdge, visitorIp, writeResults } from './support';
 
-quiet();
 const log = (...a: unknown[]) => console.log(...a);
 
 interface Check {

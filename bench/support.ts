@@ -24,7 +24,11 @@ import type { LocalStack } from '../infra/local/stack';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-/** Quiet output: the SDK's notices and the handlers' info logs say nothing about the figures. */
+/**
+ * Quiet output: the SDK's notices and the handlers' info logs say nothing about the figures.
+ * The handlers' logger reads LOG_LEVEL when it loads: a script that imports handlers imports
+ * ./quiet first instead.
+ */
 export function quiet(): void {
   process.removeAllListeners('warning');
   process.env.AWS_SDK_JS_SUPPRESS_MAINTENANCE_MODE_MESSAGE = '1';
