@@ -1,7 +1,9 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { createHash } from 'node:crypto';
+import { Duration, FeatureFlags, Lazy, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import * as cxapi from 'aws-cdk-lib/cx-api';
 import type * as cognito from 'aws-cdk-lib/aws-cognito';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
@@ -11,8 +13,9 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
-import type { Grant } from '../../functions/routes';
-import { acknowledge, acknowledgeFindings, LAMBDA_BASIC_EXECUTION } from './nag';
+import { TABLE_GSIS } from '../../functions/lib/table';
+import type { Iam } from '../../functions/routes';
+import { acknowledge, acknowledgeFindings, LAMBDA_BASIC_EXECUTION, type FindingAcknowledgement } from './nag';
 import { ORIGIN_SECRET_CACHE_SECONDS } from './origin-secret-rotation';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -24,24 +27,27 @@ export const DEFAULT_MEMORY_MB = 512;
 export interface FunctionDef {
   id: string;
   handler: string;
-  grants: readonly Grant[];
+  /** the IAM actions per resource the function's code calls (functions/routes.ts) */
+  iam: Iam;
+  /** the Stripe secrets in its environment */
+  stripe?: true;
   timeoutSeconds?: number;
   memoryMb?: number;
 }
 
-/** The resources a grant can point at; `userPool` only where some function needs it. */
+/** The resources a declaration can point at; `userPool` only where some function needs it. */
 export interface FunctionResources {
   table: dynamodb.ITable;
   mediaBucket: s3.IBucket;
   omiBucket: s3.IBucket;
   userPool?: cognito.IUserPool;
-  /** the only sender address `ses:send` allows */
+  /** the only sender address `iam.ses` allows */
   mailFrom: string;
   /** variables read by functions/lib/config.ts */
   environment: Record<string, string>;
   /**
    * The Stripe secrets (CloudFormation dynamic references, resolved at deploy) put in the
-   * environment of the functions with the 'stripe' grant only; absent: card payments are off.
+   * environment of the functions with `stripe: true` only; absent: card payments are off.
    */
   stripe?: { secretKey: string; webhookSecret: string };
 }
@@ -57,25 +63,9 @@ export interface ManifestFunctionProps {
   originSecret?: secretsmanager.ISecret;
 }
 
-/** Cognito actions behind the `cognito:admin` grant: group membership and user lifecycle. */
-export const COGNITO_ADMIN_ACTIONS = [
-  'cognito-idp:AdminAddUserToGroup',
-  'cognito-idp:AdminRemoveUserFromGroup',
-  'cognito-idp:AdminListGroupsForUser',
-  'cognito-idp:AdminGetUser',
-  'cognito-idp:AdminCreateUser',
-  'cognito-idp:AdminDeleteUser',
-  'cognito-idp:AdminUpdateUserAttributes',
-  'cognito-idp:AdminDisableUser',
-  'cognito-idp:AdminEnableUser',
-  'cognito-idp:AdminUserGlobalSignOut',
-  'cognito-idp:ListUsers',
-  'cognito-idp:ListUsersInGroup',
-];
-
 /**
  * One Lambda for one manifest entry: functions/<handler>.ts bundled with the local esbuild,
- * its own log group, and exactly the grants the entry lists.
+ * its own log group, and exactly the IAM actions its entry declares (`iam`), each on its resource.
  */
 export class ManifestFunction extends Construct {
   readonly fn: NodejsFunction;
@@ -91,10 +81,11 @@ export class ManifestFunction extends Construct {
       removalPolicy: RemovalPolicy.DESTROY,
     });
 
-    // HTTP routes with the same grants share one execution role (see routeRole): each still
-    // has exactly its entry's permissions, and the API stack stays under CloudFormation's 500
-    // resources per stack. Triggers keep a role each (their failure queues differ).
-    const shared = 'method' in def ? routeRole(this, def.grants) : undefined;
+    // HTTP routes whose declarations are identical share one execution role (see routeRole):
+    // each still has exactly its entry's permissions, and the API stack stays under
+    // CloudFormation's 500 resources per stack. Triggers keep a role each (their failure
+    // queues differ).
+    const shared = 'method' in def ? routeRole(this, def) : undefined;
 
     this.fn = new NodejsFunction(this, 'Function', {
       ...(shared ? { role: shared.role } : {}),
@@ -137,14 +128,10 @@ export class ManifestFunction extends Construct {
       },
     });
 
-    const grantee: iam.IGrantable = shared ? shared.role : this.fn;
-    const aclScope: Construct = shared ? shared.role : this;
-    if (!shared || shared.isNew) {
-      for (const grant of new Set(def.grants)) this.applyGrant(grant, resources, grantee, aclScope);
-    }
+    if (!shared || shared.isNew) this.grantDeclared(def.iam, resources, shared?.role ?? this.fn.role!, shared ? shared.role : this);
     props.originSecret?.grantRead(this.fn);
     // what is not IAM: every function of the entry
-    if (def.grants.includes('stripe') && resources.stripe) {
+    if (def.stripe && resources.stripe) {
       this.fn.addEnvironment('STRIPE_SECRET_KEY', resources.stripe.secretKey);
       this.fn.addEnvironment('STRIPE_WEBHOOK_SECRET', resources.stripe.webhookSecret);
     }
@@ -153,117 +140,135 @@ export class ManifestFunction extends Construct {
       id: 'AwsSolutions-L1',
       reason: 'Runtime pinned to nodejs22.x on purpose (docs/architecture.md, esbuild target node22); upgraded together',
     });
-    acknowledgeFindings(
-      aclScope,
-      LAMBDA_BASIC_EXECUTION,
-      {
-        id: 'AwsSolutions-IAM5',
-        findings: /^Resource::.*\/index\/\*$/,
-        reason: 'table grants include the table\'s GSIs (gsi1..gsi3), which the access patterns query',
-      },
-      {
-        id: 'AwsSolutions-IAM5',
-        findings: /^Resource::(?!.*\/index\/\*$).*Bucket.*\/\*$/,
-        reason: 'object keys are per property and per user: the bucket is the boundary, the handler checks ownership of the key',
-      },
-      {
-        id: 'AwsSolutions-IAM5',
-        findings: /^Action::s3:(GetObject|GetBucket|List|DeleteObject|Abort)\*$/,
-        reason: 'action groups of the CDK bucket grants, limited to the one bucket the manifest grants',
-      },
-      {
-        id: 'AwsSolutions-IAM5',
-        findings: /^Resource::arn:(<AWS::Partition>|aws[\w-]*):ses:(<AWS::Region>|[\w-]+):(<AWS::AccountId>|\d{12}):identity\/\*$/,
-        reason: 'SES checks sender and (in the sandbox) recipient identities; the ses:FromAddress condition allows only MAIL_FROM as sender',
-      },
-    );
   }
 
-  /** `fn`: who receives the permissions (the function, or the shared role of its grants); `ackScope`: where nag acknowledgements go. */
-  private applyGrant(grant: Grant, r: FunctionResources, fn: iam.IGrantable, ackScope: Construct): void {
-    const addToPolicy = (statement: iam.PolicyStatement) => fn.grantPrincipal.addToPrincipalPolicy(statement);
-    switch (grant) {
-      case 'table:read':
-        r.table.grantReadData(fn);
-        return;
-      case 'table:write':
-        r.table.grantReadWriteData(fn);
-        return;
-      // S3 read and write are separate: signing an upload needs PutObject, not List
-      case 'media:read':
-        r.mediaBucket.grantRead(fn);
-        return;
-      case 'media:write':
-        r.mediaBucket.grantWrite(fn);
-        return;
-      case 'media:tag':
-        // only the tags of objects (a submission removes the draft tag); no PutObject
-        addToPolicy(new iam.PolicyStatement({ actions: ['s3:PutObjectTagging'], resources: [r.mediaBucket.arnForObjects('*')] }));
-        return;
-      case 'omi:read':
-        r.omiBucket.grantRead(fn);
-        return;
-      case 'omi:write':
-        r.omiBucket.grantWrite(fn);
-        return;
-      case 'ses:send':
-        addToPolicy(
-          new iam.PolicyStatement({
-            actions: ['ses:SendEmail', 'ses:SendRawEmail'],
-            resources: [Stack.of(this).formatArn({ service: 'ses', resource: 'identity', resourceName: '*' })],
-            conditions: { StringEquals: { 'ses:FromAddress': r.mailFrom } },
-          }),
-        );
-        return;
-      case 'cognito:admin': {
-        if (!r.userPool) throw new Error('cognito:admin needs the user pool');
-        // A separate policy, not the role's default one: the function depends on its default
-        // policy, so for a Cognito trigger (pool -> function) a pool ARN there would close the
-        // cycle pool -> function -> default policy -> pool. Nothing depends on this policy.
-        new iam.Policy(ackScope, 'CognitoAdmin', {
-          roles: [fn instanceof lambda.Function ? fn.role! : (fn as iam.IRole)],
-          statements: [new iam.PolicyStatement({ actions: COGNITO_ADMIN_ACTIONS, resources: [r.userPool.userPoolArn] })],
-        });
-        return;
-      }
-      case 'rekognition:compare':
-        // CompareFaces with image bytes (never S3 objects): it acts on no AWS resource
-        addToPolicy(new iam.PolicyStatement({ actions: ['rekognition:CompareFaces'], resources: ['*'] }));
-        acknowledgeFindings(ackScope, {
-          id: 'AwsSolutions-IAM5',
-          findings: /^Resource::\*$/,
-          reason: 'rekognition:CompareFaces supports no resource-level permissions (it compares image bytes); the only action in that statement',
-        });
-        return;
-      case 'stripe':
-        // no IAM: the secrets are resolved by CloudFormation at deploy into the environment of
-        // these functions only (in the constructor, for every function of the entry)
-        return;
-      default: {
-        const unknown: never = grant;
-        throw new Error(`Unknown grant ${String(unknown)}`);
-      }
+  /**
+   * The declared actions, one statement per resource, on `role`; `ackScope`: where the nag
+   * acknowledgements of their wildcards go (only those these statements make).
+   */
+  private grantDeclared(declared: Iam, r: FunctionResources, role: iam.IRole, ackScope: Construct): void {
+    const { statements, cognito } = iamStatements(declared, r, Stack.of(this));
+    for (const statement of statements) role.addToPrincipalPolicy(statement);
+    if (cognito) {
+      // A separate policy, not the role's default one, on a trigger's own role: the function
+      // depends on its default policy, so for a Cognito trigger (pool -> function) a pool ARN
+      // there would close the cycle pool -> function -> default policy -> pool. Nothing
+      // depends on this policy. A shared route role keeps it inline (no cycle in the API stack).
+      if (role instanceof InlinePolicyRole) role.addToPrincipalPolicy(cognito);
+      else new iam.Policy(ackScope, 'CognitoAdmin', { roles: [role], statements: [cognito] });
     }
+
+    const acks: FindingAcknowledgement[] = [LAMBDA_BASIC_EXECUTION];
+    for (const bucket of ['media', 'omi'] as const) {
+      if (!(declared[bucket] ?? []).some((a) => a !== 'ListBucket')) continue;
+      acks.push({
+        id: 'AwsSolutions-IAM5',
+        // e.g. Resource::OpzioneCasaData:ExportsOutputFnGetAttMediaBucket...Arn.../* (the bucket imported from the data stack)
+        findings: bucket === 'media' ? /^Resource::[^/]*MediaBucket[^/]*\/\*$/ : /^Resource::[^/]*OmiDropBucket[^/]*\/\*$/,
+        reason: `object actions (${declared[bucket]!.filter((a) => a !== 'ListBucket').join(', ')}) on the ${bucket} bucket's objects: keys are per property and per user, the handler checks ownership of the key`,
+      });
+    }
+    if (declared.ses?.length) {
+      acks.push({
+        id: 'AwsSolutions-IAM5',
+        findings: /^Resource::arn:(<AWS::Partition>|aws[\w-]*):ses:(<AWS::Region>|[\w-]+):(<AWS::AccountId>|\d{12}):identity\/\*$/,
+        reason: 'ses:SendEmail is checked on the sender and (in the sandbox) the recipient identities; the ses:FromAddress condition allows only MAIL_FROM as sender',
+      });
+    }
+    if (declared.rekognition?.length) {
+      acks.push({
+        id: 'AwsSolutions-IAM5',
+        findings: /^Resource::\*$/,
+        reason: 'rekognition:CompareFaces supports no resource-level permissions (it compares image bytes); the only action in that statement',
+      });
+    }
+    acknowledgeFindings(ackScope, ...acks);
   }
 }
 
 /**
- * The execution role shared by the HTTP route functions of a stack that have the same grants
- * ('stripe' is environment, not IAM): made by the first such function (`isNew`: it applies the
- * grants), reused by the others. One role and one policy per set of grants instead of per
- * function: ~70 routes use ~20 sets.
+ * The IAM statements of a declaration: one per resource (table, its GSIs, a bucket's
+ * objects, a bucket, SES identities, Rekognition), the Cognito one apart (see grantDeclared).
  */
-function routeRole(scope: Construct, grants: readonly Grant[]): { role: iam.Role; isNew: boolean } {
+export function iamStatements(declared: Iam, r: FunctionResources, stack: Stack): { statements: iam.PolicyStatement[]; cognito?: iam.PolicyStatement } {
+  const statements: iam.PolicyStatement[] = [];
+  const add = (service: string, actions: readonly string[] | undefined, resources: string[], conditions?: Record<string, unknown>) => {
+    if (actions?.length) statements.push(new iam.PolicyStatement({ actions: actions.map((a) => `${service}:${a}`), resources, conditions }));
+  };
+  add('dynamodb', declared.table, [r.table.tableArn]);
+  // each GSI by name (functions/lib/table.ts), not index/*
+  add('dynamodb', declared.indexes, TABLE_GSIS.map((g) => `${r.table.tableArn}/index/${g.indexName}`));
+  for (const [actions, bucket] of [
+    [declared.media, r.mediaBucket],
+    [declared.omi, r.omiBucket],
+  ] as const) {
+    add('s3', actions?.filter((a) => a !== 'ListBucket'), [bucket.arnForObjects('*')]);
+    add('s3', actions?.filter((a) => a === 'ListBucket'), [bucket.bucketArn]);
+  }
+  add('ses', declared.ses, [stack.formatArn({ service: 'ses', resource: 'identity', resourceName: '*' })], {
+    StringEquals: { 'ses:FromAddress': r.mailFrom },
+  });
+  // CompareFaces with image bytes (never S3 objects): it acts on no AWS resource
+  add('rekognition', declared.rekognition, ['*']);
+  let cognito: iam.PolicyStatement | undefined;
+  if (declared.cognito?.length) {
+    if (!r.userPool) throw new Error('iam.cognito needs the user pool');
+    cognito = new iam.PolicyStatement({ actions: declared.cognito.map((a) => `cognito-idp:${a}`), resources: [r.userPool.userPoolArn] });
+  }
+  return { statements, cognito };
+}
+
+/**
+ * A role whose permissions are one inline policy (in the AWS::IAM::Role itself) instead of
+ * a separate AWS::IAM::Policy resource: everything added to it (the declared actions, the
+ * origin secret's grant) lands there. One resource per shared role keeps the API stack
+ * under CloudFormation's 500.
+ */
+class InlinePolicyRole extends iam.Role {
+  private readonly document = new iam.PolicyDocument({ minimize: FeatureFlags.of(this).isEnabled(cxapi.IAM_MINIMIZE_POLICIES) ?? false });
+
+  constructor(scope: Construct, id: string, props: iam.RoleProps) {
+    super(scope, id, props);
+    (this.node.defaultChild as iam.CfnRole).policies = Lazy.any({
+      produce: () => (this.document.isEmpty ? undefined : [{ policyName: 'Permissions', policyDocument: this.document }]),
+    });
+  }
+
+  override addToPrincipalPolicy(statement: iam.PolicyStatement): iam.AddToPrincipalPolicyResult {
+    this.document.addStatements(statement);
+    return { statementAdded: true, policyDependable: this };
+  }
+}
+
+/**
+ * The execution role shared by the HTTP route functions of a stack whose `iam` declarations
+ * are identical (same actions on the same resources; `stripe` is environment, not IAM): made
+ * by the first such function (`isNew`: it grants the declaration), reused by the others.
+ */
+function routeRole(scope: Construct, def: FunctionDef): { role: InlinePolicyRole; isNew: boolean } {
   const stack = Stack.of(scope);
   const holder = (stack.node.tryFindChild('RouteRoles') as Construct | undefined) ?? new Construct(stack, 'RouteRoles');
-  const set = [...new Set(grants.filter((g) => g !== 'stripe'))].sort();
-  const id = `Grants${set.map((g) => g.replace(/(^|[^a-z0-9])([a-z0-9])/gi, (_m, _s, c: string) => c.toUpperCase())).join('') || 'None'}`;
-  const existing = holder.node.tryFindChild(id) as iam.Role | undefined;
+  const key = declarationKey(def.iam);
+  const id = `Role${createHash('sha256').update(key).digest('hex').slice(0, 10)}`;
+  const existing = holder.node.tryFindChild(id) as InlinePolicyRole | undefined;
+  const users = (roleUsers.get(holder) ?? roleUsers.set(holder, new Map()).get(holder)!);
+  users.set(id, [...(users.get(id) ?? []), def.id]);
   if (existing) return { role: existing, isNew: false };
-  const role = new iam.Role(holder, id, {
+  const role = new InlinePolicyRole(holder, id, {
     assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
-    description: `Opzione Casa: the API functions with grants [${set.join(', ')}]`,
+    description: Lazy.string({ produce: () => `Opzione Casa API functions ${users.get(id)!.join(', ')}: ${key}`.slice(0, 1000) }),
     managedPolicies: [iam.ManagedPolicy.fromAwsManagedPolicyName('service-role/AWSLambdaBasicExecutionRole')],
   });
   return { role, isNew: true };
+}
+
+const roleUsers = new WeakMap<Construct, Map<string, string[]>>();
+
+/** A declaration in one canonical form: resources and actions sorted, empty lists left out. */
+export function declarationKey(declared: Iam): string {
+  const entries = Object.entries(declared)
+    .filter(([, actions]) => (actions as readonly string[]).length > 0)
+    .map(([resource, actions]) => `${resource}:${[...new Set(actions as readonly string[])].sort().join(',')}`)
+    .sort();
+  return entries.join(' ') || 'none';
 }

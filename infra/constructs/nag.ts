@@ -12,6 +12,11 @@ import type { IConstruct } from 'constructs';
  * patterns, and `addNagChecks` runs them just before the checks: the same cdk-nag rule is
  * evaluated, and each finding that matches a pattern is acknowledged with that pattern's
  * reason. A finding no pattern expects still fails the synth.
+ *
+ * Rules of this repository (test/infra/nag.test.ts): every acknowledgement has a written
+ * reason, sits on the resource or construct it is about (never on a stack), IAM4/IAM5 are only
+ * acknowledged finding by finding through anchored patterns, and a pattern that matches no
+ * finding is an error (`findingAcknowledgementsOf`).
  */
 
 export interface Acknowledgement {
@@ -46,25 +51,46 @@ export const LAMBDA_BASIC_EXECUTION: FindingAcknowledgement = {
 
 const pending = new WeakMap<IConstruct, FindingAcknowledgement[]>();
 
+/** One registered pattern of an app and how many findings it acknowledged. */
+export interface FindingAcknowledgementUse {
+  /** the construct it was registered on */
+  path: string;
+  ack: FindingAcknowledgement;
+  matched: number;
+}
+
+const uses = new WeakMap<IConstruct, FindingAcknowledgementUse[]>();
+
+/** The patterns registered under `app` and their matches, once its checks ran (synth). */
+export function findingAcknowledgementsOf(app: IConstruct): readonly FindingAcknowledgementUse[] {
+  return uses.get(app) ?? [];
+}
+
 /** Acknowledge the findings matching these patterns on every resource under `scope`. */
 export function acknowledgeFindings(scope: IConstruct, ...acks: FindingAcknowledgement[]): void {
   pending.set(scope, [...(pending.get(scope) ?? []), ...acks]);
 }
 
 function applyFindingAcknowledgements(root: IConstruct): void {
+  const registered = new Map<IConstruct, FindingAcknowledgementUse[]>();
+  for (const scope of root.node.findAll()) {
+    const acks = pending.get(scope);
+    if (acks) registered.set(scope, acks.map((ack) => ({ path: scope.node.path, ack, matched: 0 })));
+  }
   for (const node of root.node.findAll()) {
     if (!CfnResource.isCfnResource(node)) continue;
-    const acks = node.node.scopes.flatMap((s) => pending.get(s) ?? []);
-    for (const ack of acks) {
-      const result = FINDING_RULES[ack.id](node);
+    for (const use of node.node.scopes.flatMap((s) => registered.get(s) ?? [])) {
+      const result = FINDING_RULES[use.ack.id](node);
       if (!Array.isArray(result)) continue;
       for (const finding of result as string[]) {
-        if (ack.findings.test(finding)) {
-          Validations.of(node).acknowledge({ id: `${ack.id}[${finding}]`, reason: ack.reason });
+        if (use.ack.findings.test(finding)) {
+          use.matched++;
+          Validations.of(node).acknowledge({ id: `${use.ack.id}[${finding}]`, reason: use.ack.reason });
         }
       }
     }
   }
+  uses.set(root, [...registered.values()].flat());
 }
 
 /** The AWS Solutions checks, with the finding patterns applied first. */

@@ -1,9 +1,9 @@
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { routes, triggers, type Grant, type RouteDef, type TriggerDef } from '../../functions/routes';
+import { routes, triggers, type RouteDef, type TriggerDef } from '../../functions/routes';
 import { DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT_SECONDS } from '../../infra/constructs/manifest-function';
 import { API_PREFIX, DEFAULT_THROTTLE } from '../../infra/stacks/api-stack';
-import { buildApp, FAKE_MANIFEST, FAKE_ROUTES, FAKE_TRIGGERS, functionIdOf, roleIdOf, statementsOfRole, type Statement } from './helpers';
+import { buildApp, FAKE_MANIFEST, FAKE_ROUTES, FAKE_TRIGGERS, functionIdOf, roleIdOf, statementsOfRole } from './helpers';
 
 /** Variables functions/lib/config.ts reads on AWS (the *_ENDPOINT ones exist only locally). */
 const API_ENVIRONMENT = [
@@ -39,41 +39,6 @@ const ROUTE_ENVIRONMENT = [
 ];
 
 const NON_COGNITO = (t: TriggerDef) => t.source === 's3:omiDrop' || t.source === 'schedule';
-
-/** The grants a role's statements amount to, read back from the policies. */
-function grantsOf(statements: Statement[]): Set<Grant> {
-  const seen = new Set<Grant>();
-  for (const s of statements) {
-    const actions = [s.Action].flat();
-    const resources = JSON.stringify(s.Resource);
-    if (actions.includes('dynamodb:Query')) seen.add('table:read');
-    if (actions.includes('dynamodb:PutItem')) seen.add('table:write');
-    for (const [bucket, prefix] of [
-      ['MediaBucket', 'media'],
-      ['OmiDropBucket', 'omi'],
-    ] as const) {
-      if (!resources.includes(bucket)) continue;
-      if (actions.includes('s3:GetObject*')) seen.add(`${prefix}:read`);
-      if (actions.includes('s3:PutObject')) seen.add(`${prefix}:write`);
-      if (prefix === 'media' && actions.includes('s3:PutObjectTagging')) seen.add('media:tag');
-    }
-    if (actions.includes('ses:SendEmail')) seen.add('ses:send');
-    if (actions.includes('cognito-idp:AdminAddUserToGroup')) seen.add('cognito:admin');
-    if (actions.includes('rekognition:CompareFaces')) seen.add('rekognition:compare');
-  }
-  return seen;
-}
-
-function expectedGrants(def: { grants: readonly Grant[] }): Set<Grant> {
-  const out = new Set(def.grants);
-  // grantReadWriteData: writing the table includes reading it
-  if (out.has('table:write')) out.add('table:read');
-  // grantWrite includes s3:PutObjectTagging
-  if (out.has('media:write')) out.add('media:tag');
-  // 'stripe' is environment, not IAM (test/infra/stripe.test.ts)
-  out.delete('stripe');
-  return out;
-}
 
 function routeResource(template: Template, def: RouteDef) {
   const found = template.findResources('AWS::ApiGatewayV2::Route', {
@@ -132,13 +97,7 @@ function checkManifest(getTemplate: () => Template, manifestRoutes: readonly Rou
     }
   });
 
-  it('grants each function exactly what its manifest entry lists', () => {
-    const template = getTemplate();
-    for (const def of [...manifestRoutes, ...manifestTriggers.filter(NON_COGNITO)]) {
-      const statements = statementsOfRole(template, roleIdOf(template, functionIdOf(template, def)));
-      expect([...grantsOf(statements)].sort(), def.id).toEqual([...expectedGrants(def)].sort());
-    }
-  });
+  // the IAM permissions of each function: test/infra/iam.test.ts
 
   it('starts each OMI-drop trigger on ObjectCreated in the OMI bucket and each schedule from its rule', () => {
     const template = getTemplate();
@@ -225,12 +184,12 @@ describe('api stack, a manifest with every kind of entry', () => {
 
   checkManifest(() => template, FAKE_ROUTES, FAKE_TRIGGERS);
 
-  it('lets ses:send functions send only from MAIL_FROM', () => {
-    const def = FAKE_ROUTES.find((r) => r.grants.includes('ses:send'))!;
+  it('lets the functions that send e-mail send only from MAIL_FROM', () => {
+    const def = FAKE_ROUTES.find((r) => r.iam.ses?.length)!;
     const statements = statementsOfRole(template, roleIdOf(template, functionIdOf(template, def)));
     const ses = statements.find((s) => [s.Action].flat().includes('ses:SendEmail'));
     expect(ses).toMatchObject({
-      Action: ['ses:SendEmail', 'ses:SendRawEmail'],
+      Action: 'ses:SendEmail',
       Condition: { StringEquals: { 'ses:FromAddress': 'avvisi@example.test' } },
     });
   });
@@ -242,12 +201,12 @@ describe('api stack, a manifest with every kind of entry', () => {
   });
 
   it('refuses a schedule trigger without an expression', () => {
-    const broken: TriggerDef[] = [{ id: 'noSchedule', handler: 'system/health', source: 'schedule', grants: [] }];
+    const broken: TriggerDef[] = [{ id: 'noSchedule', handler: 'system/health', source: 'schedule', iam: {} }];
     expect(() => buildApp({ manifest: { routes: [], triggers: broken } })).toThrow(/needs its expression/);
   });
 
   it('refuses a handler file that does not exist', () => {
-    const broken: RouteDef[] = [{ id: 'ghost', method: 'GET', path: '/ghost', handler: 'nowhere/ghost', access: 'public', grants: [] }];
+    const broken: RouteDef[] = [{ id: 'ghost', method: 'GET', path: '/ghost', handler: 'nowhere/ghost', access: 'public', iam: {} }];
     expect(() => buildApp({ manifest: { routes: broken } })).toThrow(/functions\/nowhere\/ghost\.ts does not exist/);
   });
 });

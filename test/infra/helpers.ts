@@ -35,18 +35,19 @@ export function buildApp(options: BuildOptions = {}) {
 }
 
 /**
- * A manifest with what the real one may grow into: every grant, odd limits, an S3 drop and a
- * schedule trigger. Handlers point at an existing file (only the wiring is under test).
+ * A manifest with what the real one may grow into: every kind of resource and action, two
+ * routes with the same declaration, odd limits, an S3 drop and a schedule trigger. Handlers
+ * point at an existing file (only the wiring is under test).
  */
 export const FAKE_ROUTES: readonly RouteDef[] = [
-  { id: 'health', method: 'GET', path: '/health', handler: 'system/health', access: 'public', grants: [] },
+  { id: 'health', method: 'GET', path: '/health', handler: 'system/health', access: 'public', iam: {} },
   {
     id: 'submitRequest',
     method: 'POST',
     path: '/requests',
     handler: 'system/health',
     access: 'public',
-    grants: ['table:write', 'media:write', 'ses:send'],
+    iam: { table: ['PutItem', 'UpdateItem'], media: ['PutObject', 'PutObjectTagging'], ses: ['SendEmail'] },
     timeoutSeconds: 29,
     memoryMb: 1024,
   },
@@ -56,16 +57,26 @@ export const FAKE_ROUTES: readonly RouteDef[] = [
     path: '/admin/users/{userId}',
     handler: 'system/health',
     access: ['admin'],
-    grants: ['table:read', 'table:write', 'media:read', 'media:write', 'omi:read', 'omi:write', 'ses:send', 'cognito:admin'],
+    iam: {
+      table: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem', 'BatchWriteItem'],
+      indexes: ['Query'],
+      media: ['GetObject', 'PutObject', 'PutObjectTagging', 'DeleteObject', 'ListBucket'],
+      omi: ['GetObject', 'PutObject', 'DeleteObject', 'ListBucket'],
+      ses: ['SendEmail'],
+      cognito: ['AdminGetUser', 'AdminDeleteUser', 'ListUsers'],
+      rekognition: ['CompareFaces'],
+    },
   },
-  { id: 'myProperties', method: 'GET', path: '/properties/mine', handler: 'system/health', access: 'authenticated', grants: ['table:read', 'media:read'] },
+  { id: 'myProperties', method: 'GET', path: '/properties/mine', handler: 'system/health', access: 'authenticated', iam: { indexes: ['Query'], media: ['GetObject'] } },
+  // the same declaration as myProperties: one shared role
+  { id: 'myProperty', method: 'GET', path: '/properties/mine/{propertyId}', handler: 'system/health', access: 'authenticated', iam: { media: ['GetObject'], indexes: ['Query'] } },
 ];
 
 export const FAKE_TRIGGERS: readonly TriggerDef[] = [
-  { id: 'preSignUp', handler: 'auth/pre-sign-up', source: 'cognito:preSignUp', grants: [] },
-  { id: 'postConfirmation', handler: 'auth/post-confirmation', source: 'cognito:postConfirmation', grants: ['table:write', 'cognito:admin'] },
-  { id: 'importOmi', handler: 'system/health', source: 's3:omiDrop', grants: ['omi:read', 'table:write'], timeoutSeconds: 900, memoryMb: 2048 },
-  { id: 'dailyReminders', handler: 'system/health', source: 'schedule', schedule: 'cron(0 7 * * ? *)', grants: ['table:read', 'ses:send'] },
+  { id: 'preSignUp', handler: 'auth/pre-sign-up', source: 'cognito:preSignUp', iam: {} },
+  { id: 'postConfirmation', handler: 'auth/post-confirmation', source: 'cognito:postConfirmation', iam: { table: ['PutItem'], cognito: ['AdminAddUserToGroup'] } },
+  { id: 'importOmi', handler: 'system/health', source: 's3:omiDrop', iam: { omi: ['GetObject', 'DeleteObject'], table: ['BatchWriteItem'] }, timeoutSeconds: 900, memoryMb: 2048 },
+  { id: 'dailyReminders', handler: 'system/health', source: 'schedule', schedule: 'cron(0 7 * * ? *)', iam: { indexes: ['Query'], ses: ['SendEmail'] } },
 ];
 
 export const FAKE_MANIFEST = { routes: FAKE_ROUTES, triggers: FAKE_TRIGGERS };
@@ -97,12 +108,17 @@ export interface Statement {
   Condition?: Record<string, unknown>;
 }
 
-/** Every IAM statement of every policy attached to the role (default and extra policies). */
+/** Every IAM statement of the role: its inline policies and every policy attached to it (default and extra). */
 export function statementsOfRole(template: Template, roleId: string): Statement[] {
+  const role = template.toJSON().Resources[roleId] as Resource;
+  const inline = ((role.Properties!.Policies ?? []) as { PolicyDocument: { Statement: Statement[] } }[]).flatMap((p) => p.PolicyDocument.Statement);
   const policies = template.findResources('AWS::IAM::Policy') as Record<string, Resource>;
-  return Object.values(policies)
-    .filter((p) => (p.Properties!.Roles as { Ref: string }[]).some((r) => r.Ref === roleId))
-    .flatMap((p) => (p.Properties!.PolicyDocument as { Statement: Statement[] }).Statement);
+  return [
+    ...inline,
+    ...Object.values(policies)
+      .filter((p) => (p.Properties!.Roles as { Ref: string }[]).some((r) => r.Ref === roleId))
+      .flatMap((p) => (p.Properties!.PolicyDocument as { Statement: Statement[] }).Statement),
+  ];
 }
 
 export function actionsOfRole(template: Template, roleId: string): Set<string> {

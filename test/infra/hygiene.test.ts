@@ -252,8 +252,8 @@ describe('a submission may untag its drafts, and nothing more (api stack)', () =
 
   it('grants the submission routes s3:PutObjectTagging on media objects, without s3:PutObject', () => {
     for (const id of ['submitProperty', 'submitOwnProperty']) {
-      const def = routes.find((r) => r.id === id)!;
-      expect(def.grants as readonly string[], id).toContain('media:tag');
+      const def = (routes as readonly RouteDef[]).find((r) => r.id === id)!;
+      expect(def.iam.media, id).toContain('PutObjectTagging');
       const statements = statementsOfRole(template, roleIdOf(template, functionIdOf(template, def)));
       const tagging = statements.filter((s) => [s.Action].flat().includes('s3:PutObjectTagging'));
       expect(tagging, id).toHaveLength(1);

@@ -1,6 +1,6 @@
 /**
- * The agents' payments at deploy: Stripe's secrets reach only the functions with the 'stripe'
- * grant, as CloudFormation dynamic references to Secrets Manager (never values in the
+ * The agents' payments at deploy: Stripe's secrets reach only the functions with `stripe: true`
+ * in the manifest, as CloudFormation dynamic references to Secrets Manager (never values in the
  * template); config.json says whether the card is on and which account the bank transfer uses.
  */
 import { Template } from 'aws-cdk-lib/assertions';
@@ -9,10 +9,10 @@ import { routes, type RouteDef } from '../../functions/routes';
 import { DEMO_BANK_TRANSFER } from '../../functions/domain/runtime-config';
 import { buildApp, functionIdOf } from './helpers';
 
-const withStripe = (def: RouteDef) => (def.grants as readonly string[]).includes('stripe');
+const withStripe = (def: RouteDef) => def.stripe === true;
 
 describe('Stripe and the bank transfer at deploy', () => {
-  it('puts the Stripe secrets only in the functions with the stripe grant, as Secrets Manager references', () => {
+  it('puts the Stripe secrets only in the functions with stripe: true, as Secrets Manager references', () => {
     const built = buildApp({
       context: { stripe: '{"secretName":"opzionecasa/stripe"}', bankTransfer: '{"iban":"IT02L1234512345123456789012"}', company: '{"name":"Casa Esempio S.r.l."}' },
     });

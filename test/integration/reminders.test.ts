@@ -128,7 +128,7 @@ describe('sendReminders schedule', () => {
   it('is one daily schedule trigger that the local runtime can time too', () => {
     const t = triggers.find((x) => x.id === 'sendReminders');
     expect(t).toMatchObject({ source: 'schedule', schedule: 'rate(1 day)', handler: 'notifications/send-reminders' });
-    expect(t!.grants).toEqual(expect.arrayContaining(['table:read', 'table:write', 'ses:send']));
+    expect(t!.iam.ses).toEqual(['SendEmail']);
     expect(rateToMs(t!.schedule)).toBe(DAY_MS);
   });
 

@@ -36,7 +36,7 @@ function breakSes() {
 describe('lead e-mail outbox', () => {
   it('is wired as a rate(5 minutes) schedule and the submission route may send mail', () => {
     expect(triggers.find((t) => t.id === 'retryOutbox')).toMatchObject({ source: 'schedule', schedule: 'rate(5 minutes)', handler: 'notifications/retry-outbox' });
-    expect(routes.find((r) => r.id === 'submitProperty')?.grants).toContain('ses:send');
+    expect(routes.find((r) => r.id === 'submitProperty')?.iam.ses).toContain('SendEmail');
   });
 
   it('a failed send stays pending with its error, then the scheduled retry sends it', async () => {

@@ -1,0 +1,49 @@
+/**
+ * The `iam` of each manifest entry is what its code calls: the SDK commands found in the
+ * function's own bundle (test/infra/sdk-calls.ts) give the IAM actions it needs, per
+ * resource, and they must equal the declaration. A missing action would be an outage on AWS
+ * that the local emulators (which check no IAM) never show; an extra one a wider role than
+ * needed. On a mismatch the message prints the `iam` the code needs.
+ */
+import { describe, expect, it } from 'vitest';
+import { routes, triggers, type Iam, type RouteDef, type TriggerDef } from '../../functions/routes';
+import { asDeclaration, sdkCallsOf } from './sdk-calls';
+
+const literal = (declaration: Record<string, readonly string[]>) =>
+  `iam: { ${Object.entries(declaration)
+    .map(([k, v]) => `${k}: [${v.map((a) => `'${a}'`).join(', ')}]`)
+    .join(', ')} }`;
+
+const declared = (iam: Iam) =>
+  Object.fromEntries(
+    Object.entries(iam)
+      .filter(([, actions]) => (actions as readonly string[]).length > 0)
+      .map(([resource, actions]) => [resource, [...new Set(actions as readonly string[])].sort()]),
+  );
+
+const entries: (RouteDef | TriggerDef)[] = [...routes, ...triggers];
+
+describe('each function declares the IAM actions its code calls', () => {
+  it.each(entries.map((def) => [def.id, def] as const))('%s', async (_id, def) => {
+    const calls = await sdkCallsOf(def);
+    const needed = asDeclaration(calls.derived);
+    expect(declared(def.iam), `functions/${def.handler}.ts calls ${calls.commands.join(', ') || 'no AWS API'}: ${literal(needed)}`).toEqual(needed);
+  });
+});
+
+describe('the bundle reading itself', () => {
+  it('follows renamed imports, transaction items, presigned POSTs and missing-object checks', async () => {
+    // submitProperty: commands imported under several names, a transaction, HeadObject with a 404 check, the draft tag removal
+    const submit = await sdkCallsOf({ id: 'submitProperty', handler: 'properties/submit-property' });
+    expect(submit.commands).toEqual(expect.arrayContaining(['@aws-sdk/lib-dynamodb:TransactWriteCommand', '@aws-sdk/client-s3:HeadObjectCommand']));
+    expect([...submit.derived.table]).toEqual(expect.arrayContaining(['PutItem', 'UpdateItem']));
+    expect([...submit.derived.media]).toEqual(expect.arrayContaining(['GetObject', 'ListBucket', 'PutObjectTagging']));
+    // the wizard's presigned POST carries the draft tag
+    const upload = await sdkCallsOf({ id: 'createUpload', handler: 'properties/create-upload' });
+    expect([...upload.derived.media].sort()).toEqual(['PutObject', 'PutObjectTagging']);
+    expect(upload.files).toContain('functions/lib/presigned-upload.ts');
+    // the health check calls nothing
+    const health = await sdkCallsOf({ id: 'health', handler: 'system/health' });
+    expect(asDeclaration(health.derived)).toEqual({});
+  });
+});

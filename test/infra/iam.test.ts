@@ -1,0 +1,139 @@
+/**
+ * Least privilege, read back from the synthesized templates: the role of every manifest
+ * function (its own, or the one it shares; inline policies and AWS::IAM::Policy resources
+ * alike) allows exactly the actions its `iam` declares in functions/routes.ts, each on its
+ * resource, plus what the stacks add for the infrastructure (the origin secret of the HTTP
+ * routes, the failed-events queue of the asynchronous triggers), and nothing else.
+ * That the declarations match the code: test/infra/iam-code.test.ts.
+ */
+import type { Template } from 'aws-cdk-lib/assertions';
+import { Template as T } from 'aws-cdk-lib/assertions';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TABLE_GSIS } from '../../functions/lib/table';
+import { routes, triggers, type Iam, type RouteDef, type TriggerDef } from '../../functions/routes';
+import { declarationKey } from '../../infra/constructs/manifest-function';
+import { buildApp, FAKE_MANIFEST, functionIdOf, roleIdOf, statementsOfRole, type Statement } from './helpers';
+
+/** CloudFormation's limit of resources per stack */
+const STACK_RESOURCE_LIMIT = 500;
+
+const isAsync = (def: TriggerDef) => def.source === 's3:omiDrop' || def.source === 'schedule';
+
+/** What an IAM resource value is, by the resource it names; anything unknown fails the test. */
+function resourceKind(resource: unknown): string {
+  if (resource === '*') return '*';
+  const text = JSON.stringify(resource);
+  const imported = (name: string) => new RegExp(`^\\{"Fn::ImportValue":"[^"]*${name}[^"]*Arn[^"]*"\\}$`).test(text);
+  const joined = (name: string, suffix: string) =>
+    new RegExp(`^\\{"Fn::Join":\\["",\\[\\{"Fn::ImportValue":"[^"]*${name}[^"]*Arn[^"]*"\\},"${suffix.replace(/[/*]/g, '\\$&')}"\\]\\]\\}$`).test(text);
+  if (imported('Table')) return 'table';
+  for (const g of TABLE_GSIS) if (joined('Table', `/index/${g.indexName}`)) return `index/${g.indexName}`;
+  for (const [name, kind] of [
+    ['MediaBucket', 'media'],
+    ['OmiDropBucket', 'omi'],
+  ] as const) {
+    if (imported(name)) return `${kind} bucket`;
+    if (joined(name, '/*')) return `${kind} objects`;
+  }
+  // the pool: imported by the api stack, its own in the auth stack
+  if (imported('UserPool') || /^\{"Fn::GetAtt":\["UserPool[0-9A-F]{8}","Arn"\]\}$/.test(text)) return 'user pool';
+  if (/:ses:/.test(text) && text.endsWith(':identity/*"]]}')) return 'ses identities';
+  if (/^\{"Ref":"OriginSecret[0-9A-F]{8}"\}$/.test(text)) return 'origin secret';
+  if (/^\{"Fn::GetAtt":\["Alarms\w*FailedEvents[0-9A-F]{8}","Arn"\]\}$/.test(text)) return 'failed-events queue';
+  return `unknown ${text}`;
+}
+
+type ByResource = Record<string, string[]>;
+
+/** The statements as resource kind -> sorted actions (Allow only; a Deny or NotAction fails). */
+function actionsByResource(statements: Statement[]): ByResource {
+  const out: Record<string, Set<string>> = {};
+  for (const s of statements) {
+    expect(s.Effect).toBe('Allow');
+    for (const resource of [s.Resource].flat()) {
+      const kind = resourceKind(resource);
+      for (const action of [s.Action].flat()) (out[kind] ??= new Set()).add(action);
+    }
+  }
+  return Object.fromEntries(Object.entries(out).map(([k, v]) => [k, [...v].sort()]));
+}
+
+/** What the declaration must amount to, plus the infrastructure's own permissions. */
+function expected(declared: Iam, extra: ByResource): ByResource {
+  const out: Record<string, string[]> = { ...extra };
+  const put = (kind: string, service: string, actions: readonly string[] | undefined) => {
+    if (actions?.length) out[kind] = [...(out[kind] ?? []), ...actions.map((a) => `${service}:${a}`)].sort();
+  };
+  put('table', 'dynamodb', declared.table);
+  for (const g of TABLE_GSIS) put(`index/${g.indexName}`, 'dynamodb', declared.indexes);
+  for (const bucket of ['media', 'omi'] as const) {
+    put(`${bucket} bucket`, 's3', declared[bucket]?.filter((a) => a === 'ListBucket'));
+    put(`${bucket} objects`, 's3', declared[bucket]?.filter((a) => a !== 'ListBucket'));
+  }
+  put('user pool', 'cognito-idp', declared.cognito);
+  put('ses identities', 'ses', declared.ses);
+  put('*', 'rekognition', declared.rekognition);
+  return out;
+}
+
+/** The origin secret each HTTP route reads through the secrets extension (test/infra/edge.test.ts). */
+const ROUTE_EXTRA: ByResource = { 'origin secret': ['secretsmanager:DescribeSecret', 'secretsmanager:GetSecretValue'] };
+/** An asynchronous trigger's on-failure destination (test/infra/hygiene.test.ts). */
+const ASYNC_EXTRA: ByResource = { 'failed-events queue': ['sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:SendMessage'] };
+
+function checkManifest(name: string, manifest: { routes: readonly RouteDef[]; triggers: readonly TriggerDef[] }, options: Parameters<typeof buildApp>[0]) {
+  describe(`IAM of ${name}`, () => {
+    let built: ReturnType<typeof buildApp>;
+    let api: Template;
+    let auth: Template;
+    beforeAll(() => {
+      built = buildApp(options);
+      api = T.fromStack(built.api);
+      auth = T.fromStack(built.auth);
+    });
+    afterAll(() => built.dispose());
+
+    const functions = () => [
+      ...manifest.routes.map((def) => ({ def, template: api, extra: ROUTE_EXTRA })),
+      ...manifest.triggers.map((def) =>
+        def.source.startsWith('cognito:') ? { def, template: auth, extra: {} } : { def, template: api, extra: isAsync(def) ? ASYNC_EXTRA : {} },
+      ),
+    ];
+
+    it('gives each function exactly the actions its entry declares, each on its resource, and nothing else', () => {
+      for (const { def, template, extra } of functions()) {
+        const statements = statementsOfRole(template, roleIdOf(template, functionIdOf(template, def)));
+        expect(actionsByResource(statements), def.id).toEqual(expected(def.iam, extra));
+      }
+    });
+
+    it('lets e-mail go out from MAIL_FROM only', () => {
+      for (const { def, template } of functions()) {
+        const statements = statementsOfRole(template, roleIdOf(template, functionIdOf(template, def)));
+        for (const s of statements.filter((x) => [x.Action].flat().some((a) => a.startsWith('ses:')))) {
+          expect(s.Condition, def.id).toEqual({ StringEquals: { 'ses:FromAddress': expect.any(String) } });
+        }
+      }
+    });
+
+    it('shares a role only among routes whose declarations are identical', () => {
+      const byRole = new Map<string, Set<string>>();
+      for (const def of manifest.routes) {
+        const role = roleIdOf(api, functionIdOf(api, def));
+        byRole.set(role, (byRole.get(role) ?? new Set()).add(declarationKey(def.iam)));
+      }
+      for (const [role, keys] of byRole) expect([...keys], role).toHaveLength(1);
+      // and routes with the same declaration do share one
+      expect(byRole.size).toBe(new Set(manifest.routes.map((r) => declarationKey(r.iam))).size);
+      // a trigger has its own role
+      for (const def of manifest.triggers.filter(isAsync)) expect(byRole.has(roleIdOf(api, functionIdOf(api, def))), def.id).toBe(false);
+    });
+
+    it(`keeps the api stack under CloudFormation's ${STACK_RESOURCE_LIMIT} resources`, () => {
+      expect(Object.keys(api.toJSON().Resources).length).toBeLessThan(STACK_RESOURCE_LIMIT);
+    });
+  });
+}
+
+checkManifest('the real manifest', { routes, triggers }, {});
+checkManifest('a manifest with every kind of entry', { routes: FAKE_MANIFEST.routes, triggers: FAKE_MANIFEST.triggers }, { manifest: FAKE_MANIFEST });
