@@ -20,6 +20,8 @@ import { renderLeadEmail, type LeadEmailInput } from '../domain/property/lead-em
 import type { ValuationResult } from '../domain/valuation';
 
 export const MEDIA_MISSING_MESSAGE = 'Un file non risulta caricato: rimuovilo e caricalo di nuovo';
+/** The lead e-mail's estimate when the valuation failed or timed out (the data was there: not "dati insufficienti"). */
+export const VALUATION_FAILED_REASON = "calcolo non riuscito all'invio, da fare dal fascicolo";
 /** a wizard upload older than DRAFT_LINKABLE_HOURS: the bucket deletes drafts after a day */
 export const DRAFT_EXPIRED_MESSAGE = 'Un file è stato caricato più di un giorno fa e non è più disponibile: rimuovilo e caricalo di nuovo';
 
@@ -93,7 +95,7 @@ function leadEmailInput(
   propertyId: string,
   createdAt: string,
   rooms: { name: string; media: number }[],
-  valuation: ValuationResult | undefined,
+  valuation: ValuationResult | 'failed' | undefined,
 ): LeadEmailInput {
   return {
     ...propertyAttributes(s),
@@ -102,7 +104,9 @@ function leadEmailInput(
     rooms,
     valuation: !valuation
       ? null
-      : valuation.available
+      : valuation === 'failed'
+        ? { unavailable: VALUATION_FAILED_REASON }
+        : valuation.available
         ? { min: valuation.propertyValueMin, max: valuation.propertyValueMax, avg: valuation.propertyValueAvg, source: valuation.omiSource }
         : { unavailable: valuation.reason },
     reviewUrl: `${config().APP_URL.replace(/\/$/, '')}/investigation/${propertyId}`,
@@ -142,9 +146,11 @@ export async function submitProperty(s: PropertySubmission, opts: SubmitOptions 
   const createdAt = now.toISOString();
 
   let valuation: ValuationResult | undefined;
+  let valuationFailed = false;
   try {
     valuation = await valueSubmission(s, opts.valuate);
   } catch (err) {
+    valuationFailed = true;
     logger.warn('Valuation on submission failed; the submission goes on', { propertyId, error: (err as Error).message });
   }
 
@@ -179,7 +185,7 @@ export async function submitProperty(s: PropertySubmission, opts: SubmitOptions 
       propertyId,
       createdAt,
       rooms.map((r) => ({ name: r.name, media: r.media.length })),
-      valuation,
+      valuationFailed ? 'failed' : valuation,
     ),
   );
   const outboxId = `lead-${propertyId}`;

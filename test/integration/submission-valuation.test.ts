@@ -3,7 +3,7 @@ import { evaluateProperty, type ValuationRequest } from '../../functions/domain/
 import type { OmiQuotation } from '../../functions/domain/omi/types';
 import * as places from '../../functions/domain/places/comuni';
 import { makeSubmissionSchema } from '../../functions/domain/property';
-import { submitProperty } from '../../functions/properties/property-submission';
+import { submitProperty, VALUATION_FAILED_REASON } from '../../functions/properties/property-submission';
 import { api, sentMail, useStackEnv } from '../support/helpers';
 import { apiFrom, dossier, fullBody, newClientIp, newId } from '../support/submission';
 import { admin, importFile, VALORI_2025, ZONE_2025 } from './omi-support';
@@ -80,12 +80,16 @@ describe('valuation on submission', () => {
     expect((await dossier(id)).find((i) => i.entity === 'property')!.valuedAt).toBeUndefined();
   });
 
-  it('a failing valuation never blocks the submission', async () => {
+  it('a failing valuation never blocks the submission, and the lead e-mail does not blame the data', async () => {
     const id = newId();
-    const result = await submitProperty(schema.parse(fullBody(id)), { valuate: () => Promise.reject(new Error('OMI non raggiungibile')) });
+    const result = await submitProperty(schema.parse(fullBody(id)), { valuate: () => Promise.reject(new Error('Valutazione oltre 4000 ms')) });
     expect(result.propertyId).toBe(id);
     const entities = (await dossier(id)).map((i) => i.entity);
     expect(entities).toEqual(['property']);
+    // the data was all there: the back office is told to value it, not that data is missing
+    const mail = (await sentMail()).find((m) => (m.body.text ?? '').includes(id))!;
+    expect(mail.body.text).toContain(`Stima OMI: Non disponibile: ${VALUATION_FAILED_REASON}`);
+    expect(mail.body.text).not.toContain('dati insufficienti');
   });
 
   it('does not run without province, comune or surface', async () => {
@@ -99,6 +103,8 @@ describe('valuation on submission', () => {
     });
     expect(called).toBe(false);
     expect((await dossier(id)).map((i) => i.entity)).toEqual(['property']);
+    const mail = (await sentMail()).find((m) => (m.body.text ?? '').includes(id))!;
+    expect(mail.body.text).toContain('Stima OMI: Non calcolata (dati insufficienti)');
   });
 });
 
