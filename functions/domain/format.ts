@@ -24,7 +24,6 @@ export function formatEuro(value: number): string {
   return `${formatNumber(Math.round(value))} €`;
 }
 
-/** dd/MM/yyyy in Europe/Rome */
 const cents = new Intl.NumberFormat('it-IT', { minimumFractionDigits: 2, maximumFractionDigits: 2, useGrouping: true });
 
 /** 2575.5 -> "2.575,50 €": an amount to pay, to the cent (grouping always on). */
@@ -34,6 +33,7 @@ export function formatEuroCents(value: number): string {
   return `${value < 0 ? '-' : ''}${grouped},${fraction ?? '00'} €`;
 }
 
+/** dd/MM/yyyy in Europe/Rome */
 export function formatDate(value: Date | string | number): string {
   return date.format(new Date(value));
 }

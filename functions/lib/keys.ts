@@ -20,10 +20,10 @@
  * | availability slot | PROPERTY#{id}       | SLOT#{yyyy-MM-dd}#{slotId} | (date, start, end HH:mm, isBooked) |          |
  * | monthly quota     | PROPERTY#{id}       | QUOTA#{yyyy}-{MM}        | (year, month, slotsCount, quotaReached, version) |  |
  * | document          | PROPERTY#{id}       | DOCUMENT#{documentId}    |                     |                         |
- * | mail outbox       | OUTBOX#{id}         | OUTBOX       | gsi3: OUTBOX#PENDING / {nextAttemptAt}#{id} (sparse: only while pending) |
  * | agent request     | PROPERTY#{id}       | AGENTREQ#{agentId} | AGENTREQS#{agentId} / {createdAt}#{propertyId} | AGENTREQ_STATUS#{status} / {createdAt}#{propertyId}#{agentId} (sparse: only pending, payment_pending) |
  * |   (one per option and agent) ...                   gsi3: AGENTREQ#{requestId} / AGENTREQ (the request by its id)      |
  * |   option in an agent's charge ...                  on the OPTION item, gsi3: AGENTOPTIONS#{agentId} / {assignedAt}#{propertyId} (once paid) |
+ * | mail outbox       | OUTBOX#{id}         | OUTBOX       | gsi3: OUTBOX#PENDING / {nextAttemptAt}#{id} (sparse: only while pending) |
  * | requests counter  | STATS#PROPERTIES    | COUNT        | (count: every request not being deleted) |          |
  * | lead source       | SOURCE#{id}         | SOURCE       |                                 | SOURCES / {createdAt}#{id} |
  * | rate-limit window | RATE#{scope}#{client} | WINDOW#{windowStart} | (expiresAt = TTL)     |                         |

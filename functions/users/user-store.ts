@@ -194,7 +194,12 @@ export async function setRole(userId: string, role: Role, callerId: string): Pro
   return toItem(profile, role);
 }
 
+/** A Cognito username of this pool is the user's sub (a UUID); anything else names no login. */
+const SUB_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 async function loginExists(userId: string): Promise<boolean> {
+  // never ask for a name like __proto__: the local Cognito finds one on its object prototype
+  if (!SUB_PATTERN.test(userId)) return false;
   try {
     await cognito().send(new AdminGetUserCommand({ UserPoolId: pool(), Username: userId }));
     return true;
