@@ -7,19 +7,17 @@
  * and signedAt). A delegation whose place and delegator did not change keeps its PDF and
  * signature; a regenerated one starts unsigned.
  */
-import { DeleteObjectCommand, HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, HeadObjectCommand } from '@aws-sdk/client-s3';
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, isConditionFailure } from '../lib/aws/ddb';
 import { s3 } from '../lib/aws/s3';
-import { config, requireConfig } from '../lib/config';
+import { requireConfig } from '../lib/config';
 import { ConflictError, NotFoundError, ValidationError } from '../lib/errors';
 import { keys } from '../lib/keys';
 import { logger } from '../lib/logger';
 import { presignDownload } from '../lib/presigned-download';
 import { presignUpload } from '../lib/presigned-upload';
 import { requireUploadBytes } from '../lib/upload-check';
-import { findComune } from '../domain/places/comuni';
-import { provinceByCode } from '../domain/places/provinces';
 import {
   DELEGATION_LABELS,
   ONBOARDING_MESSAGES as M,
@@ -28,12 +26,11 @@ import {
   signedUploadExtension,
   type DelegationType,
 } from '../domain/onboarding/rules';
-import type { GenerateDelegationsBody, SellerDelegation } from '../domain/onboarding/schemas';
+import type { SellerDelegation } from '../domain/onboarding/schemas';
 import { MEDIA_UPLOAD_TTL_SECONDS, type PresignedUpload } from '../domain/uploads';
-import { renderDelegationPdf } from './delegation-pdf';
 import { OWNED_AND_EDITABLE, requireOwnedDossier, str, table, type Item } from '../coowners/onboarding-store';
 
-const typeOf = (d: Item) => (str(d.type) ?? String(d.sk).slice(keys.dossierPrefixes.delegation.length)) as DelegationType;
+export const typeOf = (d: Item) => (str(d.type) ?? String(d.sk).slice(keys.dossierPrefixes.delegation.length)) as DelegationType;
 
 export function toSellerDelegation(d: Item): SellerDelegation {
   const type = typeOf(d);
@@ -55,15 +52,15 @@ const signedKeyPattern = (propertyId: string, type: DelegationType) =>
   new RegExp(`^${propertyId}/delegations/signed-${type}-\\d{13}\\.(${Object.keys(SIGNED_DELEGATION_TYPES).join('|')})$`);
 
 /** Field by field: a stored map's key order is not the one written. */
-function sameDelegator(stored: unknown, wanted: Record<string, string>): boolean {
+export function sameDelegator(stored: unknown, wanted: Record<string, string>): boolean {
   const s = (stored ?? {}) as Record<string, unknown>;
   const names = new Set([...Object.keys(s), ...Object.keys(wanted)]);
   return [...names].every((k) => (s[k] ?? null) === (wanted[k] ?? null));
 }
 
-const propertyNotFound = () => new NotFoundError(M.propertyNotFound);
+export const propertyNotFound = () => new NotFoundError(M.propertyNotFound);
 
-function deleteObjects(keysToDelete: string[], why: string) {
+export function deleteObjects(keysToDelete: string[], why: string) {
   const bucket = requireConfig('MEDIA_BUCKET');
   return Promise.all(
     keysToDelete.map((Key) =>
@@ -72,126 +69,6 @@ function deleteObjects(keysToDelete: string[], why: string) {
         .catch((e: unknown) => logger.error('Delegation file left behind', { key: Key, why, error: e as Error })),
     ),
   );
-}
-
-/** PUT .../delegations ('Genera Deleghe'). */
-export async function generateDelegations(
-  propertyId: string,
-  userId: string,
-  body: GenerateDelegationsBody,
-  now = new Date(),
-): Promise<{ delegations: SellerDelegation[] }> {
-  const province = provinceByCode(body.province)!;
-  const comune = findComune(province.code, body.municipality);
-  if (!comune) throw new ValidationError(M.municipalityNotInProvince, { municipality: M.municipalityNotInProvince });
-  const raw = await requireOwnedDossier(propertyId, userId);
-  const property = raw.property;
-  const at = now.toISOString();
-  const ts = now.getTime();
-  const delegator = {
-    fullName: body.delegator.fullName,
-    fiscalCode: body.delegator.fiscalCode,
-    ...(body.delegator.birthDate ? { birthDate: body.delegator.birthDate } : {}),
-    ...(body.delegator.birthPlace ? { birthPlace: body.delegator.birthPlace } : {}),
-    ...(body.delegator.address ? { address: body.delegator.address } : {}),
-  };
-  const delegatee = { company: config().DELEGATEE_COMPANY, administrator: config().DELEGATEE_ADMINISTRATOR };
-  const existing = new Map(raw.delegations.map((d) => [typeOf(d), d]));
-  const sameContent = (d: Item | undefined) =>
-    d !== undefined &&
-    str(d.generatedKey) !== null &&
-    d.province === province.code &&
-    d.municipality === comune.name &&
-    sameDelegator(d.delegator, delegator) &&
-    d.delegateeOrganization === delegatee.company &&
-    d.delegateeName === delegatee.administrator;
-
-  const bucket = requireConfig('MEDIA_BUCKET');
-  const written: string[] = [];
-  const items: Item[] = [];
-  const replacedFiles: string[] = [];
-  try {
-    for (const type of body.types) {
-      const old = existing.get(type);
-      if (sameContent(old)) {
-        items.push(old!);
-        continue;
-      }
-      const generatedKey = generatedKeyOf(propertyId, type, ts);
-      const pdf = await renderDelegationPdf({
-        type,
-        createdAt: at,
-        province: { code: province.code, name: province.name },
-        municipality: comune.name,
-        property: {
-          address: (property.address as string) ?? '',
-          city: (property.city as string | null) ?? null,
-          province: (property.province as string | null) ?? null,
-        },
-        delegator,
-        delegatee,
-      });
-      await s3().send(new PutObjectCommand({ Bucket: bucket, Key: generatedKey, Body: pdf, ContentType: 'application/pdf', ContentLength: pdf.length }));
-      written.push(generatedKey);
-      if (old) replacedFiles.push(...[str(old.generatedKey), str(old.documentKey)].filter((k): k is string => k !== null));
-      items.push({
-        ...keys.delegation(propertyId, type),
-        entity: 'delegation',
-        propertyId,
-        type,
-        province: province.code,
-        provinceName: province.name,
-        municipality: comune.name,
-        delegator,
-        delegatorName: delegator.fullName,
-        delegatorFiscalCode: delegator.fiscalCode,
-        delegateeName: delegatee.administrator,
-        delegateeOrganization: delegatee.company,
-        generatedKey,
-        generatedAt: at,
-        documentKey: null,
-        signedAt: null,
-        createdAt: old ? String(old.createdAt ?? at) : at,
-        updatedAt: at,
-      });
-    }
-  } catch (err) {
-    await deleteObjects(written, 'generation failed');
-    throw err;
-  }
-  const selected = new Set<string>(body.types);
-  const removed = raw.delegations.filter((d) => !selected.has(typeOf(d)));
-  const T = table();
-  try {
-    await ddb().send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Update: {
-              TableName: T,
-              Key: keys.property(propertyId),
-              UpdateExpression: 'SET delegationsUpdatedAt = :at, updatedAt = :at',
-              ConditionExpression: OWNED_AND_EDITABLE,
-              ExpressionAttributeValues: { ':at': at, ':owner': userId },
-            },
-          },
-          ...removed.map((d) => ({ Delete: { TableName: T, Key: { pk: d.pk, sk: d.sk } } })),
-          ...items
-            .filter((i) => i.generatedAt === at)
-            .map((Item) => ({ Put: { TableName: T, Item } })),
-        ],
-      }),
-    );
-  } catch (err) {
-    await deleteObjects(written, 'transaction failed');
-    if (isConditionFailure(err, 0)) throw propertyNotFound();
-    if ((err as { name?: string }).name === 'TransactionCanceledException') throw new ConflictError();
-    throw err;
-  }
-  const gone = removed.flatMap((d) => [str(d.generatedKey), str(d.documentKey)]).filter((k): k is string => k !== null);
-  await deleteObjects([...gone, ...replacedFiles], 'replaced or removed');
-  const order = (t: DelegationType) => Object.keys(DELEGATION_LABELS).indexOf(t);
-  return { delegations: items.map(toSellerDelegation).sort((a, b) => order(a.type) - order(b.type)) };
 }
 
 async function requireDelegation(propertyId: string, userId: string, type: DelegationType): Promise<Item> {

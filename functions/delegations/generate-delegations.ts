@@ -1,6 +1,6 @@
 import { generateDelegationsSchema } from '../domain/onboarding/schemas';
 import { requireCaller, route } from '../lib/http';
-import { generateDelegations } from './delegations';
+import { generateDelegations } from './generate';
 import { propertyParams } from './schemas';
 
 /** PUT /seller/properties/{propertyId}/delegations ('Genera Deleghe'): upsert the selected types, remove the others. Owner only. */

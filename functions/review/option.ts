@@ -17,10 +17,9 @@ import { logger } from '../lib/logger';
 import { DELEGATION_LABELS, type DelegationType, type OptionStatus, type PurchaseOption } from '../domain/requests';
 import { optionAmountOf, paymentTermsOf, REVIEW_MESSAGES, subStepsOf } from '../domain/review/rules';
 import type { CreateOptionBody } from '../domain/review/schemas';
-import { toPurchaseOption } from '../options/option-store';
 import { renderOptionPdf } from './option-pdf';
 import { requireDossier, type RawDossier } from '../requests/dossier-store';
-import { loadOptionItem, PROPERTY_EDITABLE, table } from './review-store';
+import { PROPERTY_EDITABLE, table } from './review-store';
 
 export function optionDocumentKey(propertyId: string, optionId: string): string {
   return `${propertyId}/documents/opzione-${optionId}.pdf`;
@@ -163,10 +162,4 @@ export async function createOption(propertyId: string, body: CreateOptionBody, n
   }
   logger.info('Purchase option created', { propertyId, optionId: id });
   return option;
-}
-
-/** The light read the review page polls while the option is unsigned. */
-export async function optionStatus(propertyId: string): Promise<{ option: PurchaseOption | null }> {
-  const item = await loadOptionItem(propertyId);
-  return { option: item ? toPurchaseOption(item) : null };
 }

@@ -12,6 +12,8 @@ import { keys } from '../lib/keys';
 import { logger } from '../lib/logger';
 import { REVIEW_MESSAGES } from '../domain/review/rules';
 import { isPropertyId } from '../requests/dossier-store';
+import { toPurchaseOption } from '../options/option-store';
+import type { PurchaseOption } from '../domain/requests';
 
 export const table = () => requireConfig('TABLE_NAME');
 
@@ -59,4 +61,10 @@ export async function deliverNow(outboxId: string, deliver: (id: string) => Prom
     logger.error('Mail not sent now; the scheduled retry will send it', { outboxId, error: err as Error });
     return 'pending';
   }
+}
+
+/** The light read the review page polls while the option is unsigned. */
+export async function optionStatus(propertyId: string): Promise<{ option: PurchaseOption | null }> {
+  const item = await loadOptionItem(propertyId);
+  return { option: item ? toPurchaseOption(item) : null };
 }
