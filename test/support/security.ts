@@ -25,7 +25,7 @@ import { newToken } from '../../functions/properties/invitations';
 import { api, stack, tokenForRole } from './helpers';
 import { freshSeller, ownedProperty, type Seller } from './seller';
 import { freshAgent, listedOption, OPTION_TERMS, pendingAgent, type TestAgent } from './agent';
-import { dossier } from './submission';
+import { dossier, fullBody } from './submission';
 
 // ---- callers ------------------------------------------------------------------------------
 
@@ -460,50 +460,7 @@ export function isObject(v: unknown): v is Record<string, unknown> {
 
 /** A complete wizard body for a new draft (the submission test's, with fresh ids and e-mail). */
 export function submissionBody(): Record<string, unknown> {
-  return {
-    propertyDraftId: randomUUID(),
-    sourceId: 'fonte-test',
-    website: '',
-    address: 'Via Giuseppe Verdi 12',
-    province: 'MI',
-    city: 'Milano',
-    omiCategory: 'abitazioni_civili',
-    propertyType: 'appartamento',
-    desiredAmount: '320.000',
-    surfaceArea: 92,
-    numRooms: 4,
-    numBathrooms: 2,
-    floor: '3',
-    hasTerrace: true,
-    numTerraces: 1,
-    terraceSurfaceArea: 14.5,
-    condominiumFees: 180,
-    hasExtraordinaryExpenses: 'si',
-    extraordinaryExpensesDetails: 'Rifacimento facciata',
-    extraordinaryExpensesAmount: '8.500',
-    features: ['ascensore', 'cantina'],
-    condition: 'buono',
-    buildYear: 1968,
-    hasBox: true,
-    numBox: 1,
-    hasGarage: false,
-    numGarage: null,
-    hasAbuses: 'no',
-    abusesDetails: '',
-    hasHypothecs: 'si',
-    numHypothecs: 1,
-    hasApe: 'si',
-    apeClass: 'D',
-    hasWaterInfiltrations: false,
-    waterInfiltrationsDetails: '',
-    notes: 'Disponibile per visite il sabato',
-    rooms: [],
-    firstName: 'Giulia',
-    lastName: 'Bianchi',
-    email: `contatto.${randomUUID().slice(0, 8)}@example.it`,
-    phone: '347 765 4321',
-    privacyConsent: true,
-  };
+  return { ...fullBody(randomUUID()), email: `contatto.${randomUUID().slice(0, 8)}@example.it` };
 }
 
 /** The path of a route with its parameters filled in (each one URL-encoded). */
