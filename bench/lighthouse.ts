@@ -125,6 +125,13 @@ async function main() {
         `${pathname.padEnd(18)} ${as.padEnd(9)} perf ${String(scores.performance).padStart(3)}  a11y ${String(scores.accessibility).padStart(3)}  bp ${String(scores['best-practices']).padStart(3)}  seo ${String(scores.seo).padStart(3)}  LCP ${run.lcpMs} ms  TBT ${run.tbtMs} ms  CLS ${run.cls}`,
       );
       for (const f of failing) log(`    - ${f.id}: ${f.title}${f.displayValue ? ` (${f.displayValue})` : ''}`);
+      // where the layout shifts come from (Lighthouse's own attribution), when they cost points
+      const shifts = (lhr.audits['layout-shifts']?.details as { items?: { score: number; node?: { snippet?: string; selector?: string } }[] } | undefined)?.items ?? [];
+      // which scripts keep the main thread busy, when the score misses its bar
+      const bootup = (lhr.audits['bootup-time']?.details as { items?: { url: string; scripting: number; total: number }[] } | undefined)?.items ?? [];
+      if (scores.performance < BARS.performance)
+        for (const b of bootup.slice(0, 4)) log(`    script ${Math.round(b.scripting)} ms of ${Math.round(b.total)} ms: ${b.url.replace(web.url, '')}`);
+      if (run.cls > 0.1) for (const s of shifts.slice(0, 5)) log(`    shift ${s.score.toFixed(3)}: ${s.node?.selector ?? '?'} ${s.node?.snippet?.slice(0, 160) ?? ''}`);
     };
 
     const anonymous = await browserFor();

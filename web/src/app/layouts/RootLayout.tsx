@@ -14,8 +14,9 @@ export function RootLayout() {
         Vai al contenuto principale
       </a>
       <Header />
-      <main id="main-content" tabIndex={-1} className="flex-1 focus:outline-none">
-        {/* as tall as the screen: the footer stays below the fold until the page arrives (no layout shift) */}
+      {/* at least as tall as the screen: the footer stays below the fold whatever the page's
+          height while it loads, so it never moves into view (no layout shift) */}
+      <main id="main-content" tabIndex={-1} className="min-h-dvh flex-1 focus:outline-none">
         <Suspense fallback={<LoadingState className="min-h-dvh" />}>
           <Outlet />
         </Suspense>

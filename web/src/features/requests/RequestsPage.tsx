@@ -69,7 +69,8 @@ export default function RequestsPage() {
           <h1 className="text-2xl font-bold sm:text-3xl">Dashboard Admin</h1>
           <p className="mt-2 text-slate-700">Tutte le richieste di valutazione, dalla più recente.</p>
         </div>
-        <p className="text-slate-800" aria-live="polite" data-testid="requests-total">
+        {/* a line tall even before the total arrives: the page below does not move */}
+        <p className="min-h-8 text-slate-800" aria-live="polite" data-testid="requests-total">
           {query.isPlaceholderData ? (
             <span className="text-slate-600">Ricerca in corso...</span>
           ) : (
@@ -146,7 +147,7 @@ function SourcesPanel() {
           Richieste per fonte
         </h2>
         {sources.isPending ? (
-          <p role="status" className="text-sm text-slate-600">
+          <p role="status" className="text-sm leading-8 text-slate-600">
             Caricamento delle fonti...
           </p>
         ) : sources.isError ? (
@@ -158,14 +159,14 @@ function SourcesPanel() {
             </Button>
           </div>
         ) : list.length === 0 ? (
-          <p className="text-sm text-slate-600">
+          <p className="text-sm leading-8 text-slate-600">
             Nessuna fonte.{' '}
             <Link to="/sources" className="font-medium text-brand-navy underline">
               Crea una fonte
             </Link>
           </p>
         ) : (
-          <ul className="flex flex-wrap gap-2 text-sm" data-testid="sources-panel">
+          <ul className="flex min-h-8 flex-wrap items-center gap-2 text-sm" data-testid="sources-panel">
             {list.map((s) => (
               <li key={s.id} className="inline-flex items-center gap-2 rounded-full border border-slate-200 bg-slate-50 py-1 pr-1 pl-3">
                 <span className="break-words text-slate-800">{s.name}</span>
