@@ -37,15 +37,29 @@ export async function assertPortFree(port: number, what: string): Promise<void> 
 }
 
 /** A free port chosen by the OS (tests). */
+/** Ports this process has handed out: a port is chosen here, released, and listened on later. */
+const handedOut = new Set<number>();
+
+/**
+ * A free TCP port on 127.0.0.1. The port is released before the caller listens on it, so
+ * the system may offer it again to the next call (a stack asks for six in a row): a port
+ * already handed out by this process is never returned twice.
+ */
 export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
+  for (;;) {
+    const port = await new Promise<number>((resolve, reject) => {
+      const srv = net.createServer();
+      srv.once('error', reject);
+      srv.listen(0, '127.0.0.1', () => {
+        const { port } = srv.address() as net.AddressInfo;
+        srv.close(() => resolve(port));
+      });
     });
-  });
+    if (!handedOut.has(port)) {
+      handedOut.add(port);
+      return port;
+    }
+  }
 }
 
 async function waitFor(check: () => Promise<boolean>, what: string, timeoutMs = 30_000): Promise<void> {
