@@ -99,14 +99,14 @@ export function securityHeaders(origins: EdgeOrigins): SecurityHeaders {
     referrerPolicy: 'strict-origin-when-cross-origin',
     frameOptions: 'DENY',
     contentTypeOptions: 'nosniff',
-    // the camera: the identity check of sellers and co-owners; the microphone only for the voice widget
+    // the camera: the identity check of sellers and co-owners; the microphone only for the voice widget.
+    // Only features Chromium knows: an unknown one ('bluetooth') is a console error on every page
     permissionsPolicy: [
       'camera=(self)',
       `microphone=(${widget ? `self "${widget}"` : ''})`,
       'geolocation=()',
       'usb=()',
       'serial=()',
-      'bluetooth=()',
       'hid=()',
       'midi=()',
       'display-capture=()',

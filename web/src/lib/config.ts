@@ -24,7 +24,9 @@ function missingFields(raw: unknown): string[] {
 export async function loadConfig(url = '/config.json'): Promise<RuntimeConfig> {
   let raw: unknown;
   try {
-    const res = await fetch(url, { cache: 'no-store', headers: { accept: 'application/json' } });
+    // no cache option: the request must match index.html's preload to reuse its answer, and the
+    // server sends config.json with `no-cache`, so it is never stale after a deploy
+    const res = await fetch(url, { headers: { accept: 'application/json' } });
     if (!res.ok) throw new ConfigError(`${url}: HTTP ${res.status}`);
     raw = await res.json();
   } catch (err) {
