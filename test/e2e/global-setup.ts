@@ -25,7 +25,13 @@ export default async function setup(project: TestProject) {
   const webPort = await freePort();
   const appOrigin = `http://localhost:${webPort}`;
   const stack = await startLocalStack({ appOrigin });
-  const web = await startStaticWeb({ port: webPort, distDir: path.join(root, 'web', 'dist'), apiUrl: stack.urls.api, config: stack.runtimeConfig });
+  // a web server that fails to start must not leave the emulators (a Java process) running
+  const web = await startStaticWeb({ port: webPort, distDir: path.join(root, 'web', 'dist'), apiUrl: stack.urls.api, config: stack.runtimeConfig }).catch(
+    async (err: unknown) => {
+      await stack.stop();
+      throw err;
+    },
+  );
   project.provide('stack', {
     ports: stack.ports,
     urls: stack.urls,
