@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { toast } from 'sonner';
 import { Banknote, Check, X } from 'lucide-react';
@@ -29,6 +29,57 @@ function AgentCells({ r }: { r: AdminAgentRequest }) {
         {r.propertyCity && <span className="block text-slate-600 max-sm:inline max-sm:before:content-[',_']">{r.propertyCity}</span>}
       </td>
     </>
+  );
+}
+
+/**
+ * One table of requests: agent, e-mail and property first (AgentCells), then the table's own
+ * columns and an actions column; rows become cards on phones.
+ */
+function RequestsTable(props: {
+  id: string;
+  title: string;
+  intro: string;
+  label: string;
+  caption: string;
+  testId: string;
+  rowTestId: string;
+  columns: { label: string; right?: boolean }[];
+  rows: AdminAgentRequest[];
+  /** the cells after AgentCells, the actions cell last */
+  cells: (r: AdminAgentRequest) => ReactNode;
+}) {
+  return (
+    <section className="mt-6" aria-labelledby={`${props.id}-title`}>
+      <h2 id={`${props.id}-title`} className="text-xl font-bold">
+        {props.title}
+      </h2>
+      <p className="mt-1 text-sm text-slate-700">{props.intro}</p>
+      <Card className="mt-3 overflow-hidden">
+        <CardTable label={props.label} caption={props.caption} minWidth="sm:min-w-[1000px]" className="px-1" testId={props.testId}>
+          <thead className="bg-slate-50 max-sm:sr-only">
+            <tr>
+              {[{ label: 'Agente' }, { label: 'Email' }, { label: 'Immobile' }, ...props.columns].map((c) => (
+                <th key={c.label} scope="col" className={c.right ? `${th} text-right` : th}>
+                  {c.label}
+                </th>
+              ))}
+              <th scope="col" className={th}>
+                <span className="sr-only">Azioni</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody className="max-sm:block">
+            {props.rows.map((r) => (
+              <tr key={r.id} className="border-t border-slate-200 max-sm:grid max-sm:grid-cols-1 max-sm:py-3 max-sm:first:border-t-0" data-testid={props.rowTestId} data-request-id={r.id}>
+                <AgentCells r={r} />
+                {props.cells(r)}
+              </tr>
+            ))}
+          </tbody>
+        </CardTable>
+      </Card>
+    </section>
   );
 }
 
@@ -84,115 +135,81 @@ export function AgentRequestsSection() {
   return (
     <>
       {pendingItems.length > 0 && (
-        <section className="mt-6" aria-labelledby="agent-requests-title">
-          <h2 id="agent-requests-title" className="text-xl font-bold">
-            Richieste di assegnazione in attesa
-          </h2>
-          <p className="mt-1 text-sm text-slate-700">Gli agenti che chiedono di prendere in carico un&apos;opzione, dalla richiesta più recente.</p>
-          <Card className="mt-3 overflow-hidden">
-            <CardTable label="Tabella delle richieste di assegnazione in attesa" caption="Richieste di assegnazione degli agenti in attesa" minWidth="sm:min-w-[1000px]" className="px-1" testId="agent-requests-table">
-              <thead className="bg-slate-50 max-sm:sr-only">
-                <tr>
-                  <th scope="col" className={th}>Agente</th>
-                  <th scope="col" className={th}>Email</th>
-                  <th scope="col" className={th}>Immobile</th>
-                  <th scope="col" className={`${th} text-right`}>Valore</th>
-                  <th scope="col" className={`${th} text-right`}>Importo opzione</th>
-                  <th scope="col" className={`${th} text-right`}>% richiesta</th>
-                  <th scope="col" className={th}>Data richiesta</th>
-                  <th scope="col" className={th}>
-                    <span className="sr-only">Azioni</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody className="max-sm:block">
-                {pendingItems.map((r) => (
-                  <tr key={r.id} className="border-t border-slate-200 max-sm:grid max-sm:grid-cols-1 max-sm:py-3 max-sm:first:border-t-0" data-testid="agent-request-row" data-request-id={r.id}>
-                    <AgentCells r={r} />
-                    <td className={`${num} ${CARD_LABEL}`} data-label="Valore">
-                      {formatEuro(r.propertyValue)}
-                    </td>
-                    <td className={`${num} ${CARD_LABEL}`} data-label="Importo opzione">
-                      {formatEuro(r.optionAmount)}
-                    </td>
-                    <td className={`${num} ${CARD_LABEL}`} data-label="% richiesta">
-                      {formatDecimal(r.requestedCommissionPercentage)}%
-                    </td>
-                    <td className={`${td} sm:whitespace-nowrap ${CARD_LABEL}`} data-label="Data richiesta">
-                      <time dateTime={r.createdAt}>{formatDateTime(r.createdAt)}</time>
-                    </td>
-                    <td className={`${td} max-sm:pt-2`}>
-                      <div className="flex gap-2">
-                        <Button size="sm" variant="secondary" onClick={() => decide.mutate({ r, action: 'approve' })} loading={busy(r, 'approve')} disabled={decide.isPending} aria-label={`Approva la richiesta di ${r.agentName} per ${place(r)}`} data-testid="agent-request-approve">
-                          {!busy(r, 'approve') && <Check aria-hidden="true" className="size-4" />}
-                          Approva
-                        </Button>
-                        <Button size="sm" variant="outline" onClick={() => decide.mutate({ r, action: 'reject' })} loading={busy(r, 'reject')} disabled={decide.isPending} aria-label={`Rifiuta la richiesta di ${r.agentName} per ${place(r)}`} data-testid="agent-request-reject">
-                          {!busy(r, 'reject') && <X aria-hidden="true" className="size-4" />}
-                          Rifiuta
-                        </Button>
-                      </div>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </CardTable>
-          </Card>
-        </section>
+        <RequestsTable
+          id="agent-requests"
+          title="Richieste di assegnazione in attesa"
+          intro="Gli agenti che chiedono di prendere in carico un'opzione, dalla richiesta più recente."
+          label="Tabella delle richieste di assegnazione in attesa"
+          caption="Richieste di assegnazione degli agenti in attesa"
+          testId="agent-requests-table"
+          rowTestId="agent-request-row"
+          columns={[{ label: 'Valore', right: true }, { label: 'Importo opzione', right: true }, { label: '% richiesta', right: true }, { label: 'Data richiesta' }]}
+          rows={pendingItems}
+          cells={(r) => (
+            <>
+              <td className={`${num} ${CARD_LABEL}`} data-label="Valore">
+                {formatEuro(r.propertyValue)}
+              </td>
+              <td className={`${num} ${CARD_LABEL}`} data-label="Importo opzione">
+                {formatEuro(r.optionAmount)}
+              </td>
+              <td className={`${num} ${CARD_LABEL}`} data-label="% richiesta">
+                {formatDecimal(r.requestedCommissionPercentage)}%
+              </td>
+              <td className={`${td} sm:whitespace-nowrap ${CARD_LABEL}`} data-label="Data richiesta">
+                <time dateTime={r.createdAt}>{formatDateTime(r.createdAt)}</time>
+              </td>
+              <td className={`${td} max-sm:pt-2`}>
+                <div className="flex gap-2">
+                  <Button size="sm" variant="secondary" onClick={() => decide.mutate({ r, action: 'approve' })} loading={busy(r, 'approve')} disabled={decide.isPending} aria-label={`Approva la richiesta di ${r.agentName} per ${place(r)}`} data-testid="agent-request-approve">
+                    {!busy(r, 'approve') && <Check aria-hidden="true" className="size-4" />}
+                    Approva
+                  </Button>
+                  <Button size="sm" variant="outline" onClick={() => decide.mutate({ r, action: 'reject' })} loading={busy(r, 'reject')} disabled={decide.isPending} aria-label={`Rifiuta la richiesta di ${r.agentName} per ${place(r)}`} data-testid="agent-request-reject">
+                    {!busy(r, 'reject') && <X aria-hidden="true" className="size-4" />}
+                    Rifiuta
+                  </Button>
+                </div>
+              </td>
+            </>
+          )}
+        />
       )}
 
       {awaitingItems.length > 0 && (
-        <section className="mt-6" aria-labelledby="agent-payments-title">
-          <h2 id="agent-payments-title" className="text-xl font-bold">
-            Richieste approvate in attesa di pagamento
-          </h2>
-          <p className="mt-1 text-sm text-slate-700">
-            Il pagamento con carta si registra da solo; un bonifico ricevuto (causale con il riferimento) si segna qui.
-          </p>
-          <Card className="mt-3 overflow-hidden">
-            <CardTable label="Tabella delle richieste in attesa di pagamento" caption="Richieste approvate in attesa di pagamento" minWidth="sm:min-w-[1000px]" className="px-1" testId="agent-payments-table">
-              <thead className="bg-slate-50 max-sm:sr-only">
-                <tr>
-                  <th scope="col" className={th}>Agente</th>
-                  <th scope="col" className={th}>Email</th>
-                  <th scope="col" className={th}>Immobile</th>
-                  <th scope="col" className={`${th} text-right`}>Provvigione</th>
-                  <th scope="col" className={`${th} text-right`}>Importo</th>
-                  <th scope="col" className={th}>Riferimento</th>
-                  <th scope="col" className={th}>Approvata il</th>
-                  <th scope="col" className={th}>
-                    <span className="sr-only">Azioni</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody className="max-sm:block">
-                {awaitingItems.map((r) => (
-                  <tr key={r.id} className="border-t border-slate-200 max-sm:grid max-sm:grid-cols-1 max-sm:py-3 max-sm:first:border-t-0" data-testid="agent-payment-row" data-request-id={r.id}>
-                    <AgentCells r={r} />
-                    <td className={`${num} ${CARD_LABEL}`} data-label="Provvigione">
-                      {formatDecimal(r.requestedCommissionPercentage)}%
-                    </td>
-                    <td className={`${num} ${CARD_LABEL}`} data-label="Importo">
-                      {formatEuroCents(r.commissionAmount)}
-                    </td>
-                    <td className={`${td} font-mono ${CARD_LABEL}`} data-label="Riferimento">
-                      {r.reference}
-                    </td>
-                    <td className={`${td} sm:whitespace-nowrap ${CARD_LABEL}`} data-label="Approvata il">
-                      {r.approvedAt ? <time dateTime={r.approvedAt}>{formatDateTime(r.approvedAt)}</time> : '—'}
-                    </td>
-                    <td className={`${td} max-sm:pt-2`}>
-                      <Button size="sm" variant="secondary" onClick={() => setConfirmPaid(r)} disabled={decide.isPending} aria-label={`Segna come pagata la richiesta ${r.reference} di ${r.agentName}`} data-testid="agent-request-paid">
-                        <Banknote aria-hidden="true" className="size-4" />
-                        Segna come pagata
-                      </Button>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </CardTable>
-          </Card>
-        </section>
+        <RequestsTable
+          id="agent-payments"
+          title="Richieste approvate in attesa di pagamento"
+          intro="Il pagamento con carta si registra da solo; un bonifico ricevuto (causale con il riferimento) si segna qui."
+          label="Tabella delle richieste in attesa di pagamento"
+          caption="Richieste approvate in attesa di pagamento"
+          testId="agent-payments-table"
+          rowTestId="agent-payment-row"
+          columns={[{ label: 'Provvigione', right: true }, { label: 'Importo', right: true }, { label: 'Riferimento' }, { label: 'Approvata il' }]}
+          rows={awaitingItems}
+          cells={(r) => (
+            <>
+              <td className={`${num} ${CARD_LABEL}`} data-label="Provvigione">
+                {formatDecimal(r.requestedCommissionPercentage)}%
+              </td>
+              <td className={`${num} ${CARD_LABEL}`} data-label="Importo">
+                {formatEuroCents(r.commissionAmount)}
+              </td>
+              <td className={`${td} font-mono ${CARD_LABEL}`} data-label="Riferimento">
+                {r.reference}
+              </td>
+              <td className={`${td} sm:whitespace-nowrap ${CARD_LABEL}`} data-label="Approvata il">
+                {r.approvedAt ? <time dateTime={r.approvedAt}>{formatDateTime(r.approvedAt)}</time> : '—'}
+              </td>
+              <td className={`${td} max-sm:pt-2`}>
+                <Button size="sm" variant="secondary" onClick={() => setConfirmPaid(r)} disabled={decide.isPending} aria-label={`Segna come pagata la richiesta ${r.reference} di ${r.agentName}`} data-testid="agent-request-paid">
+                  <Banknote aria-hidden="true" className="size-4" />
+                  Segna come pagata
+                </Button>
+              </td>
+            </>
+          )}
+        />
       )}
 
       {(pendingItems.length > 0 || awaitingItems.length > 0) && <h2 className="mt-8 text-xl font-bold">Tutte le opzioni di acquisto</h2>}
