@@ -17,7 +17,7 @@ import type { PresignedUpload } from '../../functions/domain/uploads';
 import { newToken } from '../../functions/properties/invitations';
 import { api, stack, tokenForRole, uniqueEmail, useStackEnv } from '../support/helpers';
 import { apiFrom, dossier, fullBody, newClientIp, newId, postToBucket } from '../support/submission';
-import { freshSeller, type Seller } from '../support/seller';
+import { catastoDelegation, freshSeller, type Seller } from '../support/seller';
 
 type Answer<T> = T & { message?: string; fields?: Record<string, string> };
 const TABLE = () => stack().env.TABLE_NAME!;
@@ -49,18 +49,7 @@ const at = () => new Date().toISOString();
 const put = (Item: Record<string, unknown>) => ddb().send(new PutCommand({ TableName: TABLE(), Item }));
 const verifiedIdentity = (id: string) =>
   put({ ...keys.identity(id), entity: 'identity', propertyId: id, status: 'verified', documentType: 'carta_identita', confidence: 92.5, reason: 'Identità verificata', verifiedAt: at(), checkedAt: at() });
-const delegation = (id: string, signed: boolean) =>
-  put({
-    ...keys.delegation(id, 'catasto'),
-    entity: 'delegation',
-    propertyId: id,
-    type: 'catasto',
-    province: 'MI',
-    municipality: 'Milano',
-    generatedKey: `${id}/delegations/catasto-1.pdf`,
-    documentKey: signed ? `${id}/delegations/signed-catasto-1.pdf` : null,
-    signedAt: signed ? at() : null,
-  });
+const delegation = (id: string, signed: boolean) => put(catastoDelegation(id, signed ? at() : null));
 
 let owner: Seller;
 let other: Seller;

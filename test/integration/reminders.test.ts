@@ -26,7 +26,7 @@ import { confirmSignedOption } from '../../functions/kyc/option-signing';
 import { tokenExpiryFields } from '../../functions/properties/invitations';
 import { rateToMs } from '../../infra/local/stack';
 import { sentMail, stack, uniqueEmail, useStackEnv } from '../support/helpers';
-import { giveProperty } from '../support/seller';
+import { catastoDelegation, giveProperty } from '../support/seller';
 import { apiFrom, fullBody, newClientIp, newId } from '../support/submission';
 
 const TABLE = () => stack().env.TABLE_NAME!;
@@ -82,18 +82,7 @@ async function estimateSent(p: Seeded, at: number): Promise<void> {
 
 const identityVerified = (id: string) =>
   put({ ...keys.identity(id), entity: 'identity', propertyId: id, status: 'verified', documentType: 'carta_identita', confidence: 96, verifiedAt: new Date().toISOString() });
-const delegationSigned = (id: string) =>
-  put({
-    ...keys.delegation(id, 'catasto'),
-    entity: 'delegation',
-    propertyId: id,
-    type: 'catasto',
-    province: 'MI',
-    municipality: 'Milano',
-    generatedKey: `${id}/delegations/catasto-1.pdf`,
-    documentKey: `${id}/delegations/signed-catasto-1.pdf`,
-    signedAt: new Date().toISOString(),
-  });
+const delegationSigned = (id: string) => put(catastoDelegation(id, new Date().toISOString()));
 
 /** Identity verified, single owner, delegation signed: the onboarding steps 1-3 done. */
 async function onboardingDone(p: Seeded): Promise<void> {

@@ -18,7 +18,7 @@ import { ONLY_MEDIA_MESSAGE } from '../../functions/domain/property';
 import type { DossierMedia } from '../../functions/domain/requests';
 import type { PresignedUpload } from '../../functions/domain/uploads';
 import { api, stack, tokenForRole, useStackEnv } from '../support/helpers';
-import { freshSeller, ownedProperty, type Seller } from '../support/seller';
+import { catastoDelegation, freshSeller, ownedProperty, type Seller } from '../support/seller';
 import { apiFrom, dossier, fullBody, newClientIp, newId, postToBucket, upload } from '../support/submission';
 
 type Answer<T = object> = T & { message?: string; fields?: Record<string, string> };
@@ -200,17 +200,7 @@ describe('signed purchase option', () => {
     const at = new Date().toISOString();
     const put = (Item: Record<string, unknown>) => ddb().send(new PutCommand({ TableName: TABLE(), Item }));
     await put({ ...keys.identity(propertyId), entity: 'identity', propertyId, status: 'verified', documentType: 'carta_identita', confidence: 92.5, reason: 'Identità verificata', verifiedAt: at, checkedAt: at });
-    await put({
-      ...keys.delegation(propertyId, 'catasto'),
-      entity: 'delegation',
-      propertyId,
-      type: 'catasto',
-      province: 'MI',
-      municipality: 'Milano',
-      generatedKey: `${propertyId}/delegations/catasto-1.pdf`,
-      documentKey: `${propertyId}/delegations/signed-catasto-1.pdf`,
-      signedAt: at,
-    });
+    await put(catastoDelegation(propertyId, at));
     const created = await api('POST', `/admin/properties/${propertyId}/option`, {
       token: admin,
       body: { propertyValue: 200_000, hasKeys: true, agentCommissionPercentage: 3, minAgentCommissionPercentage: 2, salePricePercentage: 10, minMonthlySlots: 4 },

@@ -23,7 +23,7 @@ import { KYC_MESSAGES } from '../../functions/domain/onboarding/kyc';
 import { ONBOARDING_MESSAGES } from '../../functions/domain/onboarding/rules';
 import { newToken } from '../../functions/properties/invitations';
 import { api, stack, tokenForRole } from './helpers';
-import { freshSeller, ownedProperty, type Seller } from './seller';
+import { catastoDelegation, freshSeller, ownedProperty, type Seller } from './seller';
 import { freshAgent, listedOption, OPTION_TERMS, pendingAgent, type TestAgent } from './agent';
 import { dossier, fullBody } from './submission';
 
@@ -121,17 +121,7 @@ async function sellerProperty(seller: Seller, admin: string): Promise<SellerProp
   const id = await ownedProperty(seller.userId);
   const at = new Date().toISOString();
   await put({ ...keys.identity(id), entity: 'identity', propertyId: id, status: 'verified', documentType: 'carta_identita', confidence: 95, verifiedAt: at, checkedAt: at });
-  await put({
-    ...keys.delegation(id, 'catasto'),
-    entity: 'delegation',
-    propertyId: id,
-    type: 'catasto',
-    province: 'MI',
-    municipality: 'Milano',
-    generatedKey: `${id}/delegations/catasto-1.pdf`,
-    documentKey: `${id}/delegations/signed-catasto-1.pdf`,
-    signedAt: at,
-  });
+  await put(catastoDelegation(id, at));
   const created = await api('POST', `/admin/properties/${id}/option`, { token: admin, body: { ...OPTION_TERMS, agentCommissionPercentage: 3, minMonthlySlots: 3 } });
   expect(created.status, JSON.stringify(created.body)).toBe(201);
   await ddb().send(new UpdateCommand({ TableName: TABLE(), Key: keys.option(id), UpdateExpression: 'SET signedAt = :s', ExpressionAttributeValues: { ':s': at } }));

@@ -46,3 +46,18 @@ export async function ownedProperty(userId: string): Promise<string> {
   await giveProperty(id, userId);
   return id;
 }
+
+/** A property's catasto delegation item, generated and, with `signedAt`, signed (its files named, not uploaded). */
+export function catastoDelegation(propertyId: string, signedAt: string | null) {
+  return {
+    ...keys.delegation(propertyId, 'catasto'),
+    entity: 'delegation',
+    propertyId,
+    type: 'catasto',
+    province: 'MI',
+    municipality: 'Milano',
+    generatedKey: `${propertyId}/delegations/catasto-1.pdf`,
+    documentKey: signedAt ? `${propertyId}/delegations/signed-catasto-1.pdf` : null,
+    signedAt,
+  };
+}
