@@ -11,10 +11,9 @@
  * after 5 warm-up calls each; sequential, p50/p95/max of the client-side time.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { CognitoIdentityProviderClient, InitiateAuthCommand } from '@aws-sdk/client-cognito-identity-provider';
 import { startLocalStack } from '../infra/local/stack';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
@@ -25,8 +24,8 @@ import { BatchWriter } from '../functions/lib/batch-writer';
 import { keys, normalizeForSort } from '../functions/lib/keys';
 import type { RequestList } from '../functions/domain/requests';
 import { edgeHeaders } from '../infra/local/edge';
+import { writeResults } from './support';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SEED = 5000;
 const CALLS = 100;
 const WARMUP = 5;
@@ -217,9 +216,7 @@ async function main() {
         'Each call runs the page Query and a Select COUNT over the whole gsi2 PROPERTIES partition (the exact total), in parallel; ' +
         'with q both filter on contains(searchText, :q), so a search reads every request once for the count.',
     };
-    await mkdir(path.join(ROOT, 'bench', 'results'), { recursive: true });
-    await writeFile(path.join(ROOT, 'bench', 'results', 'admin.json'), `${JSON.stringify(results, null, 2)}\n`);
-    log('written bench/results/admin.json');
+    log(`written ${await writeResults('admin', results)}`);
   } finally {
     await stack.stop();
     await rm(dataDir, { recursive: true, force: true });

@@ -24,10 +24,9 @@
  */
 import { spawn } from 'node:child_process';
 import { createReadStream, readFileSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { CognitoIdentityProviderClient, InitiateAuthCommand } from '@aws-sdk/client-cognito-identity-provider';
 import { startLocalStack } from '../infra/local/stack';
@@ -40,8 +39,8 @@ import { formatValoriLine, parseOmiFile } from '../functions/omi/parse-omi';
 import { comuneSearchKey } from '../functions/domain/omi/names';
 import { MILANO, nationalSample } from '../test/support/omi-samples';
 import { edgeHeaders } from '../infra/local/edge';
+import { ROOT, writeResults } from './support';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CONCURRENCY = 16;
 const log = (...a: unknown[]) => console.log(...a);
 process.removeAllListeners('warning');
@@ -347,10 +346,7 @@ async function main() {
     valuationP95Under50msOnDisk: disk.valuation.p95Ms <= 50,
   };
   log('targets', results.targets);
-  const dir = path.join(ROOT, 'bench', 'results');
-  await mkdir(dir, { recursive: true });
-  await writeFile(path.join(dir, 'omi.json'), `${JSON.stringify(results, null, 2)}\n`);
-  log(`written ${path.join('bench', 'results', 'omi.json')}`);
+  log(`written ${await writeResults('omi', results)}`);
 }
 
 await main();

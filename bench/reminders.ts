@@ -12,10 +12,9 @@
  * everything sent (idempotent). The mails go through the outbox to the SES emulator.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { startLocalStack } from '../infra/local/stack';
 import { ddb } from '../functions/lib/aws/ddb';
 import { resetAws } from '../functions/lib/aws';
@@ -26,8 +25,8 @@ import { keys, normalizeForSort } from '../functions/lib/keys';
 import { DAY_MS, romeMonth } from '../functions/domain/reminders/rules';
 import { handler as sendReminders } from '../functions/notifications/send-reminders';
 import type { ReminderSummary } from '../functions/notifications/reminders';
+import { writeResults } from './support';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SEED = 1000;
 const log = (...a: unknown[]) => console.log(...a);
 process.removeAllListeners('warning');
@@ -266,9 +265,7 @@ async function main() {
         'checked = items the Queries read (gsi2 PROPERTIES created up to 3 days ago and gsi2 OPTIONS, filtered on the server); ' +
         'each due reminder: its facts (one Query or GetItem), a TransactWriteItems with the outbox item, the SES send and the outbox update.',
     };
-    await mkdir(path.join(ROOT, 'bench', 'results'), { recursive: true });
-    await writeFile(path.join(ROOT, 'bench', 'results', 'reminders.json'), `${JSON.stringify(results, null, 2)}\n`);
-    log('written bench/results/reminders.json');
+    log(`written ${await writeResults('reminders', results)}`);
   } finally {
     await stack.stop();
     await rm(dataDir, { recursive: true, force: true });

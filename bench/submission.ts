@@ -15,17 +15,16 @@
  */
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { startLocalStack } from '../infra/local/stack';
 import { freePort } from '../infra/local/emulators';
 import { encodePng } from '../test/support/png';
 import { startStaticWeb } from '../infra/local/web-server';
+import { ROOT, writeResults } from './support';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const RUNS = 4;
 const log = (...a: unknown[]) => console.log(...a);
 process.removeAllListeners('warning');
@@ -206,9 +205,7 @@ Candidatura con due foto da 5 MB (local stack, ${RUNS} prove per caso, mediana [
   A. foto già caricate:     Conferma -> toast ${fmt(a.confirmToToast)}   (POST /api/properties ${fmt(a.postProperties)})
   B. foto in caricamento:   Conferma -> toast ${fmt(b.confirmToToast)}
   Caricamento di una foto da 5 MB (scelta -> nel bucket): ${fmt(a.uploadPer5MbPhoto)}`);
-  await mkdir(path.join(ROOT, 'bench', 'results'), { recursive: true });
-  await writeFile(path.join(ROOT, 'bench', 'results', 'submission.json'), `${JSON.stringify(results, null, 2)}\n`);
-  log('Scritto bench/results/submission.json');
+  log(`Scritto ${await writeResults('submission', results)}`);
 }
 
 main().then(
