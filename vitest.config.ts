@@ -38,6 +38,8 @@ export default defineConfig({
           testTimeout: 60_000,
           hookTimeout: 120_000,
           fileParallelism: false,
+          // mail and state reached through the local backend: more than vitest's 1 s default
+          expect: { poll: { timeout: 10_000 } },
         },
       },
       {
@@ -49,6 +51,9 @@ export default defineConfig({
           testTimeout: 90_000,
           hookTimeout: 180_000,
           fileParallelism: false,
+          // a page waits on the real local backend (a Lambda that may start cold while the
+          // machine is busy): 1 s, vitest's default for expect.poll, is not enough there
+          expect: { poll: { timeout: 10_000 } },
         },
       },
     ],

@@ -228,13 +228,20 @@ describe('/omi-data (admin)', () => {
     const page = await adminPage('/omi-data');
     await expect.poll(() => text(page, 'omi-showing')).toBe(`Mostrando 1 - 50 di ${it_(all)}`);
 
+    // the text filters apply once typing pauses: wait for the request that carries them (every
+    // row is in Milano, MI, so the totals alone could not tell an applied filter from a pending one)
+    const applied = (param: string) => page.waitForResponse((r) => r.url().includes('/api/omi/quotations?') && r.url().includes(param));
+    let filtered = applied('comune=milano');
     await page.getByTestId('omi-filter-comune').fill('milano'); // partial, any case
+    await filtered;
     await expect.poll(() => text(page, 'omi-total')).toBe(`${it_(count((r) => r.comune.toLowerCase().includes('milano')))} record trovati`);
 
+    filtered = applied('provincia=MI');
     await page.getByTestId('omi-filter-provincia').fill('mi');
     expect(await page.getByTestId('omi-filter-provincia').inputValue()).toBe('MI');
     await page.getByTestId('omi-filter-provincia').fill('mil');
     expect(await page.getByTestId('omi-filter-provincia').inputValue()).toBe('MI'); // at most 2 characters
+    await filtered;
     await expect.poll(() => text(page, 'omi-total')).toBe(`${it_(count((r) => r.prov === 'MI'))} record trovati`);
 
     await page.getByTestId('omi-filter-tipologia').selectOption({ label: 'Abitazioni civili' });
