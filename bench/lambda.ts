@@ -1,21 +1,21 @@
 /**
  * `npm run bench:lambda`: what each Lambda costs to ship and to start. Bundles every function
  * of the manifest (routes and triggers) with esbuild exactly as the CDK stack does
- * (infra/constructs/manifest-function.ts: ESM, node22, minified, AWS SDK bundled), then,
+ * (infra/lambda-bundle: ESM, node22, minified, AWS SDK bundled, the same module substitutions), then,
  * for each bundle, imports it in a fresh Node process and times the import (the cold init
  * the runtime pays before the first event; no network is touched at import time).
  * Bars (issue "production readiness"): bundle <= 1 MB, init <= 300 ms.
  * Not a test: it prints the figures and writes bench/results/lambda.json.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { routes, triggers } from '../functions/routes';
+import { LAMBDA_ESBUILD, lambdaAliases } from '../infra/lambda-bundle';
+import { ROOT, writeResults } from './support';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const MAX_BYTES = 1024 * 1024;
 const MAX_INIT_MS = 300;
 const RUNS = Number(process.env.BENCH_INIT_RUNS ?? 3);
@@ -56,12 +56,10 @@ try {
       outfile,
       bundle: true,
       platform: 'node',
-      format: 'esm',
-      target: 'node22',
-      mainFields: ['module', 'main'],
-      banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
-      minify: true,
-      keepNames: true,
+      ...LAMBDA_ESBUILD,
+      mainFields: [...LAMBDA_ESBUILD.mainFields],
+      banner: { js: LAMBDA_ESBUILD.banner },
+      alias: lambdaAliases(ROOT),
       logLevel: 'error',
     });
     const bytes = statSync(outfile).size;
@@ -88,7 +86,4 @@ console.log(
   `\n${rows.length} functions; largest ${kb(rows[0]?.bytes ?? 0).trim()} KB, median ${kb(rows[Math.floor(rows.length / 2)]?.bytes ?? 0).trim()} KB, total ${totalKb.toFixed(0)} KB; ` +
     `over 1 MB: ${overSize}; init over ${MAX_INIT_MS} ms: ${overInit} (${RUNS} fresh processes each, ${os.cpus().length} cores)`,
 );
-writeFileSync(
-  path.join(ROOT, 'bench', 'results', 'lambda.json'),
-  JSON.stringify({ date: new Date().toISOString(), runs: RUNS, maxBytes: MAX_BYTES, maxInitMs: MAX_INIT_MS, rows }, null, 2) + '\n',
-);
+await writeResults('lambda', { date: new Date().toISOString(), runs: RUNS, maxBytes: MAX_BYTES, maxInitMs: MAX_INIT_MS, rows });

@@ -17,6 +17,7 @@ import { TABLE_GSIS } from '../../functions/lib/table';
 import type { Iam } from '../../functions/routes';
 import { acknowledge, acknowledgeFindings, LAMBDA_BASIC_EXECUTION, type FindingAcknowledgement } from './nag';
 import { ORIGIN_SECRET_CACHE_SECONDS } from './origin-secret-rotation';
+import { LAMBDA_ESBUILD, lambdaAliases } from '../lambda-bundle';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -111,15 +112,10 @@ export class ManifestFunction extends Construct {
           })
         : undefined,
       bundling: {
-        // ESM: the repo is "type": "module" and some dependencies (jose) ship ESM only.
+        ...LAMBDA_ESBUILD,
         format: OutputFormat.ESM,
-        target: 'node22',
-        mainFields: ['module', 'main'],
-        // CommonJS dependencies inside an ESM bundle still call require()
-        banner: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
-        minify: true,
-        // error classes set `name` from the class name (functions/lib/errors.ts): keep it
-        keepNames: true,
+        mainFields: [...LAMBDA_ESBUILD.mainFields],
+        esbuildArgs: { '--alias': Object.entries(lambdaAliases(REPO_ROOT)).map(([from, to]) => `${from}=${to}`) },
         sourceMap: true,
         sourcesContent: false,
         // The SDK is bundled, not taken from the runtime: the versions in package-lock.json are

@@ -1,0 +1,39 @@
+import { join } from 'node:path';
+
+/**
+ * How every Lambda is bundled: the CDK functions (infra/constructs/manifest-function.ts) pass
+ * these to NodejsFunction, and `npm run bench:lambda` and test/unit/lambda-bundle.test.ts
+ * build with the same, so what is measured and tested is what ships.
+ */
+export const LAMBDA_ESBUILD = {
+  // ESM: the repo is "type": "module" and some dependencies (jose) ship ESM only.
+  format: 'esm',
+  target: 'node22',
+  mainFields: ['module', 'main'],
+  // CommonJS dependencies inside an ESM bundle still call require()
+  banner: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
+  minify: true,
+  // error classes set `name` from the class name (functions/lib/errors.ts): keep it
+  keepNames: true,
+} as const;
+
+/**
+ * Module substitutions (esbuild `alias`): each replaces a dependency with exactly what the
+ * functions use of it, to keep every bundle under 1 MB (docs/quality.md, "Lambda"):
+ * - pdf-lib's standard fonts: only Helvetica and Helvetica-Bold, the two functions/lib/pdf.ts
+ *   embeds (-98 KB);
+ * - pako: Node's own zlib (-47 KB);
+ * - pdf-lib's PNG decoder: not used, refuses if called (-25 KB);
+ * - the SDK's default credential chain: its first link, the environment, which is where
+ *   Lambda puts the role's credentials (-90 KB in every function).
+ * Only the Lambda bundles use them; the local runtime and the tests run the real modules.
+ */
+export function lambdaAliases(repoRoot: string): Record<string, string> {
+  const at = (file: string) => join(repoRoot, 'infra', 'lambda-bundle', file);
+  return {
+    '@pdf-lib/standard-fonts': at('pdf-standard-fonts.ts'),
+    '@pdf-lib/upng': at('no-png.ts'),
+    pako: at('node-zlib-pako.ts'),
+    '@aws-sdk/credential-provider-node': at('lambda-credentials.ts'),
+  };
+}
