@@ -13,7 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { build } from 'esbuild';
 import { routes, triggers } from '../functions/routes';
-import { LAMBDA_ESBUILD, lambdaAliases } from '../infra/lambda-bundle';
+import { lambdaBuildOptions } from '../infra/lambda-bundle';
 import { ROOT, writeResults } from './support';
 
 const MAX_BYTES = 1024 * 1024;
@@ -54,12 +54,7 @@ try {
     await build({
       entryPoints: [path.join(ROOT, 'functions', `${def.handler}.ts`)],
       outfile,
-      bundle: true,
-      platform: 'node',
-      ...LAMBDA_ESBUILD,
-      mainFields: [...LAMBDA_ESBUILD.mainFields],
-      banner: { js: LAMBDA_ESBUILD.banner },
-      alias: lambdaAliases(ROOT),
+      ...lambdaBuildOptions(ROOT),
       logLevel: 'error',
     });
     const bytes = statSync(outfile).size;

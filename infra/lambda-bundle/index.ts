@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import type { BuildOptions } from 'esbuild';
 
 /**
  * How every Lambda is bundled: the CDK functions (infra/constructs/manifest-function.ts) pass
@@ -35,5 +36,17 @@ export function lambdaAliases(repoRoot: string): Record<string, string> {
     '@pdf-lib/upng': at('no-png.ts'),
     pako: at('node-zlib-pako.ts'),
     '@aws-sdk/credential-provider-node': at('lambda-credentials.ts'),
+  };
+}
+
+/** The same, as options of esbuild's `build()` (the bench and the tests bundle with them). */
+export function lambdaBuildOptions(repoRoot: string): BuildOptions {
+  return {
+    bundle: true,
+    platform: 'node',
+    ...LAMBDA_ESBUILD,
+    mainFields: [...LAMBDA_ESBUILD.mainFields],
+    banner: { js: LAMBDA_ESBUILD.banner },
+    alias: lambdaAliases(repoRoot),
   };
 }

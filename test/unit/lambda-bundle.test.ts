@@ -13,7 +13,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { decodePDFRawStream, PDFDocument, PDFRawStream } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { LAMBDA_ESBUILD, lambdaAliases } from '../../infra/lambda-bundle';
+import { lambdaBuildOptions } from '../../infra/lambda-bundle';
 import { renderDocumentPdf, type PdfDocumentContent } from '../../functions/lib/pdf';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -25,12 +25,7 @@ async function bundle(name: string, source: string): Promise<{ file: string; tex
   await build({
     stdin: { contents: source, resolveDir: ROOT, loader: 'ts', sourcefile: `${name}.ts` },
     outfile: file,
-    bundle: true,
-    platform: 'node',
-    ...LAMBDA_ESBUILD,
-    mainFields: [...LAMBDA_ESBUILD.mainFields],
-    banner: { js: LAMBDA_ESBUILD.banner },
-    alias: lambdaAliases(ROOT),
+    ...lambdaBuildOptions(ROOT),
     logLevel: 'error',
   });
   return { file, text: readFileSync(file, 'utf8') };
