@@ -75,30 +75,6 @@ interface RouteCase {
   then?: (page: Page) => Promise<unknown>;
 }
 
-/**
- * Toasts at rest: sonner fades a toast in (and the text of the ones stacked behind it out)
- * for 400 ms; axe reads a half-transparent frame as low contrast, which nobody reads.
- * What stays on screen is checked: the front toast opaque, hidden text fully hidden.
- */
-/**
- * Every toast mounted and no transition running in the toaster: a toast fading in (opacity 0
- * before sonner marks it mounted, then rising) would be measured half transparent.
- */
-const toastsAtRest = (page: Page) =>
-  expect
-    .poll(() =>
-      page.evaluate(() => {
-        const toasts = Array.from(document.querySelectorAll<HTMLElement>('[data-sonner-toast]'));
-        if (toasts.some((t) => t.dataset.mounted !== 'true' || t.dataset.removed === 'true')) return false;
-        const running = document
-          .getAnimations()
-          .some((a) => a.playState === 'running' && a.effect instanceof KeyframeEffect && a.effect.target instanceof Element && a.effect.target.closest('[data-sonner-toaster]'));
-        if (running) return false;
-        return Array.from(document.querySelectorAll('[data-sonner-toast], [data-sonner-toast] *')).every((el) => ['0', '1'].includes(getComputedStyle(el).opacity));
-      }),
-    )
-    .toBe(true);
-
 const h1 = (page: Page, name?: string) => page.getByRole('heading', { level: 1, name }).first().waitFor();
 
 const CASES: RouteCase[] = [
@@ -235,11 +211,9 @@ for (const [label, viewport] of [
           await h1(page);
           await (c.ready ?? (() => undefined))(page);
           await page.waitForLoadState('networkidle');
-          await toastsAtRest(page);
           await expectAccessible(page);
           if (c.then) {
             await c.then(page);
-            await toastsAtRest(page);
             await expectAccessible(page);
           }
         } finally {

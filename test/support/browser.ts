@@ -56,7 +56,31 @@ async function seriousViolations(page: Page) {
     .map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => n.target.join(' ')).slice(0, 5) }));
 }
 
+/**
+ * Toasts at rest: sonner fades a toast in (and the text of the ones stacked behind it out)
+ * for 400 ms; axe reads a half-transparent frame as low contrast, which nobody reads. What
+ * stays on screen is checked: every toast mounted, no transition running in the toaster, each
+ * toast and its text fully opaque or fully hidden.
+ */
+async function toastsAtRest(page: Page): Promise<void> {
+  await expect
+    .poll(() =>
+      page.evaluate(() => {
+        const toasts = Array.from(document.querySelectorAll<HTMLElement>('[data-sonner-toast]'));
+        if (toasts.some((t) => t.dataset.mounted !== 'true' || t.dataset.removed === 'true')) return false;
+        const running = document
+          .getAnimations()
+          .some((a) => a.playState === 'running' && a.effect instanceof KeyframeEffect && a.effect.target instanceof Element && a.effect.target.closest('[data-sonner-toaster]'));
+        if (running) return false;
+        return Array.from(document.querySelectorAll('[data-sonner-toast], [data-sonner-toast] *')).every((el) => ['0', '1'].includes(getComputedStyle(el).opacity));
+      }),
+    )
+    .toBe(true);
+}
+
+/** axe-core on what the page shows once its toasts are at rest: no serious or critical violation. */
 export async function expectAccessible(page: Page) {
+  await toastsAtRest(page);
   expect(await seriousViolations(page)).toEqual([]);
 }
 
