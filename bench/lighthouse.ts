@@ -144,6 +144,8 @@ async function main() {
       const longTasks = (lhr.audits['long-tasks']?.details as { items?: { url: string; startTime: number; duration: number }[] } | undefined)?.items ?? [];
       if (scores.performance < BARS.performance) {
         for (const b of bootup.slice(0, 4)) log(`    script ${Math.round(b.scripting)} ms of ${Math.round(b.total)} ms: ${b.url.replace(web.url, '')}`);
+        const work = (lhr.audits['mainthread-work-breakdown']?.details as { items?: { groupLabel: string; duration: number }[] } | undefined)?.items ?? [];
+        log(`    main thread: ${work.map((w) => `${w.groupLabel} ${Math.round(w.duration)} ms`).join(', ')}`);
         for (const t of [...longTasks].sort((a, b) => a.startTime - b.startTime)) log(`    long task at ${Math.round(t.startTime)} ms, ${Math.round(t.duration)} ms: ${t.url.replace(web.url, '')}`);
       }
       if (run.cls > 0.1) for (const s of shifts.slice(0, 5)) log(`    shift ${s.score.toFixed(3)}: ${s.node?.selector ?? '?'} ${s.node?.snippet?.slice(0, 160) ?? ''}`);
