@@ -8,7 +8,7 @@ import type * as cognito from 'aws-cdk-lib/aws-cognito';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
@@ -17,7 +17,7 @@ import { TABLE_GSIS } from '../../functions/lib/table';
 import type { Iam } from '../../functions/routes';
 import { acknowledge, acknowledgeFindings, LAMBDA_BASIC_EXECUTION, type FindingAcknowledgement } from './nag';
 import { ORIGIN_SECRET_CACHE_SECONDS } from './origin-secret-rotation';
-import { LAMBDA_ESBUILD, lambdaAliases } from '../lambda-bundle';
+import { cdkBundling } from '../lambda-bundle';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -111,17 +111,7 @@ export class ManifestFunction extends Construct {
             logLevel: lambda.ParamsAndSecretsLogLevel.WARN,
           })
         : undefined,
-      bundling: {
-        ...LAMBDA_ESBUILD,
-        format: OutputFormat.ESM,
-        mainFields: [...LAMBDA_ESBUILD.mainFields],
-        esbuildArgs: { '--alias': Object.entries(lambdaAliases(REPO_ROOT)).map(([from, to]) => `${from}=${to}`) },
-        sourceMap: true,
-        sourcesContent: false,
-        // The SDK is bundled, not taken from the runtime: the versions in package-lock.json are
-        // the ones the tests ran, and lib-dynamodb always matches client-dynamodb.
-        bundleAwsSDK: true,
-      },
+      bundling: cdkBundling(REPO_ROOT),
     });
 
     if (!shared || shared.isNew) this.grantDeclared(def.iam, resources, shared?.role ?? this.fn.role!, shared ? shared.role : this);

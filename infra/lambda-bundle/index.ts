@@ -1,10 +1,13 @@
 import { join } from 'node:path';
+import { OutputFormat, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { BuildOptions } from 'esbuild';
 
 /**
  * How every Lambda is bundled: the CDK functions (infra/constructs/manifest-function.ts) pass
- * these to NodejsFunction, and `npm run bench:lambda` and test/unit/lambda-bundle.test.ts
- * build with the same, so what is measured and tested is what ships.
+ * these to NodejsFunction (`cdkBundling`), and `npm run bench:lambda` and
+ * test/unit/lambda-bundle.test.ts build with the same (`lambdaBuildOptions`), so what is
+ * measured and tested is what ships; test/infra/lambda-bundle.test.ts bundles a function
+ * through CDK itself.
  */
 export const LAMBDA_ESBUILD = {
   // ESM: the repo is "type": "module" and some dependencies (jose) ship ESM only.
@@ -48,5 +51,25 @@ export function lambdaBuildOptions(repoRoot: string): BuildOptions {
     mainFields: [...LAMBDA_ESBUILD.mainFields],
     banner: { js: LAMBDA_ESBUILD.banner },
     alias: lambdaAliases(repoRoot),
+  };
+}
+
+/**
+ * The same, as NodejsFunction's bundling options (CDK runs the local esbuild with them). The
+ * alias paths are absolute: esbuild resolves an alias from its working directory. CDK's
+ * Docker fallback (no local esbuild) would not see them; the local esbuild is a dev
+ * dependency, so the fallback does not happen.
+ */
+export function cdkBundling(repoRoot: string): BundlingOptions {
+  return {
+    ...LAMBDA_ESBUILD,
+    format: OutputFormat.ESM,
+    mainFields: [...LAMBDA_ESBUILD.mainFields],
+    esbuildArgs: { '--alias': Object.entries(lambdaAliases(repoRoot)).map(([from, to]) => `${from}=${to}`) },
+    sourceMap: true,
+    sourcesContent: false,
+    // The SDK is bundled, not taken from the runtime: the versions in package-lock.json are
+    // the ones the tests ran, and lib-dynamodb always matches client-dynamodb.
+    bundleAwsSDK: true,
   };
 }

@@ -230,7 +230,11 @@ describe('/omi-data (admin)', () => {
 
     // the text filters apply once typing pauses: wait for the request that carries them (every
     // row is in Milano, MI, so the totals alone could not tell an applied filter from a pending one)
-    const applied = (param: string) => page.waitForResponse((r) => r.url().includes('/api/omi/quotations?') && r.url().includes(param));
+    const applied = (param: string) => {
+      const response = page.waitForResponse((r) => r.url().includes('/api/omi/quotations?') && r.url().includes(param));
+      response.catch(() => undefined); // awaited below; if a step before fails, no stray rejection
+      return response;
+    };
     let filtered = applied('comune=milano');
     await page.getByTestId('omi-filter-comune').fill('milano'); // partial, any case
     await filtered;

@@ -52,7 +52,8 @@ async function objectsOf(bytes: Uint8Array): Promise<string[]> {
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-describe('the PDF in a Lambda bundle', () => {
+// bundling and starting Node processes: more than the unit default on two busy cores
+describe('the PDF in a Lambda bundle', { timeout: 60_000 }, () => {
   let pdf: { file: string; text: string };
   let bundled: { renderDocumentPdf: typeof renderDocumentPdf; embedPng: () => Promise<unknown>; embedTimes: () => Promise<unknown> };
 
@@ -66,7 +67,7 @@ describe('the PDF in a Lambda bundle', () => {
        export const embedTimes = async () => (await PDFDocument.create()).embedFont(StandardFonts.TimesRoman);`,
     );
     bundled = await import(pathToFileURL(pdf.file).href);
-  });
+  }, 60_000);
 
   it('renders the same document as the real pdf-lib, fonts and zlib (two pages, kerning, accents, €)', async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
@@ -93,7 +94,7 @@ describe('the PDF in a Lambda bundle', () => {
   });
 });
 
-describe('the SDK clients in a Lambda bundle', () => {
+describe('the SDK clients in a Lambda bundle', { timeout: 60_000 }, () => {
   let file: string;
   beforeAll(async () => {
     ({ file } = await bundle(
@@ -107,7 +108,7 @@ describe('the SDK clients in a Lambda bundle', () => {
          process.stdout.write(JSON.stringify({ error: err.name + ': ' + err.message }));
        }`,
     ));
-  });
+  }, 60_000);
   const run = (env: Record<string, string>) =>
     JSON.parse(execFileSync(process.execPath, [file], { env: { PATH: process.env.PATH ?? '', ...env }, encoding: 'utf8', timeout: 20_000 })) as Record<string, string>;
 
