@@ -54,7 +54,7 @@ try {
     await build({
       entryPoints: [path.join(ROOT, 'functions', `${def.handler}.ts`)],
       outfile,
-      ...lambdaBuildOptions(ROOT),
+      ...lambdaBuildOptions(),
       logLevel: 'error',
     });
     const bytes = statSync(outfile).size;

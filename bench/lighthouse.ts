@@ -140,9 +140,9 @@ async function main() {
       const shifts = (lhr.audits['layout-shifts']?.details as { items?: { score: number; node?: { snippet?: string; selector?: string } }[] } | undefined)?.items ?? [];
       // which scripts keep the main thread busy, when the score misses its bar
       const bootup = (lhr.audits['bootup-time']?.details as { items?: { url: string; scripting: number; total: number }[] } | undefined)?.items ?? [];
-      // and the long tasks themselves, in order (Lighthouse's 'long-tasks' audit)
-      const longTasks = (lhr.audits['long-tasks']?.details as { items?: { url: string; startTime: number; duration: number }[] } | undefined)?.items ?? [];
       if (scores.performance < BARS.performance) {
+        // and the long tasks themselves, in order (Lighthouse's 'long-tasks' audit)
+        const longTasks = (lhr.audits['long-tasks']?.details as { items?: { url: string; startTime: number; duration: number }[] } | undefined)?.items ?? [];
         for (const b of bootup.slice(0, 4)) log(`    script ${Math.round(b.scripting)} ms of ${Math.round(b.total)} ms: ${b.url.replace(web.url, '')}`);
         const work = (lhr.audits['mainthread-work-breakdown']?.details as { items?: { groupLabel: string; duration: number }[] } | undefined)?.items ?? [];
         log(`    main thread: ${work.map((w) => `${w.groupLabel} ${Math.round(w.duration)} ms`).join(', ')}`);

@@ -111,7 +111,7 @@ export class ManifestFunction extends Construct {
             logLevel: lambda.ParamsAndSecretsLogLevel.WARN,
           })
         : undefined,
-      bundling: cdkBundling(REPO_ROOT),
+      bundling: cdkBundling(),
     });
 
     if (!shared || shared.isNew) this.grantDeclared(def.iam, resources, shared?.role ?? this.fn.role!, shared ? shared.role : this);

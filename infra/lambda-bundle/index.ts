@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { OutputFormat, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { BuildOptions } from 'esbuild';
 
@@ -21,6 +22,9 @@ export const LAMBDA_ESBUILD = {
   keepNames: true,
 } as const;
 
+/** this folder, where the substitutes are: esbuild takes an alias's path from its working directory, so they are absolute */
+const HERE = fileURLToPath(new URL('.', import.meta.url));
+
 /**
  * Module substitutions (esbuild `alias`): each replaces a dependency with exactly what the
  * functions use of it, to keep every bundle under 1 MB (docs/quality.md, "Lambda"):
@@ -32,8 +36,8 @@ export const LAMBDA_ESBUILD = {
  *   Lambda puts the role's credentials (-90 KB in every function).
  * Only the Lambda bundles use them; the local runtime and the tests run the real modules.
  */
-export function lambdaAliases(repoRoot: string): Record<string, string> {
-  const at = (file: string) => join(repoRoot, 'infra', 'lambda-bundle', file);
+export function lambdaAliases(): Record<string, string> {
+  const at = (file: string) => join(HERE, file);
   return {
     '@pdf-lib/standard-fonts': at('pdf-standard-fonts.ts'),
     '@pdf-lib/upng': at('no-png.ts'),
@@ -43,29 +47,28 @@ export function lambdaAliases(repoRoot: string): Record<string, string> {
 }
 
 /** The same, as options of esbuild's `build()` (the bench and the tests bundle with them). */
-export function lambdaBuildOptions(repoRoot: string): BuildOptions {
+export function lambdaBuildOptions(): BuildOptions {
   return {
     bundle: true,
     platform: 'node',
     ...LAMBDA_ESBUILD,
     mainFields: [...LAMBDA_ESBUILD.mainFields],
     banner: { js: LAMBDA_ESBUILD.banner },
-    alias: lambdaAliases(repoRoot),
+    alias: lambdaAliases(),
   };
 }
 
 /**
- * The same, as NodejsFunction's bundling options (CDK runs the local esbuild with them). The
- * alias paths are absolute: esbuild resolves an alias from its working directory. CDK's
- * Docker fallback (no local esbuild) would not see them; the local esbuild is a dev
- * dependency, so the fallback does not happen.
+ * The same, as NodejsFunction's bundling options (CDK runs the local esbuild with them). CDK's
+ * Docker fallback (no local esbuild) would not see the absolute alias paths; the local
+ * esbuild is a dev dependency, so the fallback does not happen.
  */
-export function cdkBundling(repoRoot: string): BundlingOptions {
+export function cdkBundling(): BundlingOptions {
   return {
     ...LAMBDA_ESBUILD,
     format: OutputFormat.ESM,
     mainFields: [...LAMBDA_ESBUILD.mainFields],
-    esbuildArgs: { '--alias': Object.entries(lambdaAliases(repoRoot)).map(([from, to]) => `${from}=${to}`) },
+    esbuildArgs: { '--alias': Object.entries(lambdaAliases()).map(([from, to]) => `${from}=${to}`) },
     sourceMap: true,
     sourcesContent: false,
     // The SDK is bundled, not taken from the runtime: the versions in package-lock.json are

@@ -6,15 +6,14 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { App, Stack } from 'aws-cdk-lib';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPO_ROOT as ROOT } from '../../infra/constructs/manifest-function';
 import { cdkBundling } from '../../infra/lambda-bundle';
 import { FEATURE_FLAGS } from '../../infra/stacks/deploy-config';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const outdir = mkdtempSync(join(tmpdir(), 'infra-bundle-'));
 let bundle = '';
 
@@ -26,7 +25,7 @@ beforeAll(() => {
     runtime: lambda.Runtime.NODEJS_22_X,
     projectRoot: ROOT,
     depsLockFilePath: join(ROOT, 'package-lock.json'),
-    bundling: cdkBundling(ROOT),
+    bundling: cdkBundling(),
   });
   app.synth();
   const asset = readdirSync(outdir).find((d) => d.startsWith('asset.') && statSync(join(outdir, d, 'index.mjs'), { throwIfNoEntry: false }));

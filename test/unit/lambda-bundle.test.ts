@@ -25,7 +25,7 @@ async function bundle(name: string, source: string): Promise<{ file: string; tex
   await build({
     stdin: { contents: source, resolveDir: ROOT, loader: 'ts', sourcefile: `${name}.ts` },
     outfile: file,
-    ...lambdaBuildOptions(ROOT),
+    ...lambdaBuildOptions(),
     logLevel: 'error',
   });
   return { file, text: readFileSync(file, 'utf8') };
