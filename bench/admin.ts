@@ -21,7 +21,7 @@ import { ddb } from '../functions/lib/aws/ddb';
 import { resetAws } from '../functions/lib/aws';
 import { resetConfig } from '../functions/lib/config';
 import { BatchWriter } from '../functions/lib/batch-writer';
-import { keys, normalizeForSort } from '../functions/lib/keys';
+import { keys, normalizeForSort } from '../functions/model/keys';
 import type { RequestList } from '../functions/domain/requests';
 import { edgeHeaders } from '../infra/local/edge';
 import { writeResults } from './support';

@@ -30,7 +30,7 @@ import { invokeTrigger } from '../infra/local/gateway';
 import { seedDemoData } from '../infra/local/demo-data';
 import { LOCAL_REGION } from '../infra/local/setup';
 import { ddb } from '../functions/lib/aws/ddb';
-import { keys, omiKeys } from '../functions/lib/keys';
+import { keys, omiKeys } from '../functions/model/keys';
 import { readZoneRows } from '../functions/omi/omi-store';
 import { encodePng } from '../test/support/png';
 import { MILANO } from '../test/support/omi-samples';

@@ -34,7 +34,7 @@ import { startLocalStack } from '../infra/local/stack';
 import { seedDemoData } from '../infra/local/demo-data';
 import { ddb } from '../functions/lib/aws/ddb';
 import { s3 } from '../functions/lib/aws/s3';
-import { keys } from '../functions/lib/keys';
+import { keys } from '../functions/model/keys';
 import { RATE_LIMITS } from '../functions/domain/property/limits';
 import { VALUATION_TIMEOUT_MS } from '../functions/properties/submission-valuation';
 import { call, cpuMeter, demoAccount, machine, r1, runChild, sentMail, signIn, sleep, startEdge, writeResults } from './support';

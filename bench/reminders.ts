@@ -21,7 +21,7 @@ import { resetAws } from '../functions/lib/aws';
 import { resetConfig } from '../functions/lib/config';
 import { BatchWriter } from '../functions/lib/batch-writer';
 import { logger } from '../functions/lib/logger';
-import { keys, normalizeForSort } from '../functions/lib/keys';
+import { keys, normalizeForSort } from '../functions/model/keys';
 import { DAY_MS, romeMonth } from '../functions/domain/reminders/rules';
 import { handler as sendReminders } from '../functions/notifications/send-reminders';
 import type { ReminderSummary } from '../functions/notifications/reminders';

@@ -26,7 +26,7 @@ export interface Iam {
    * holds (PutItem, UpdateItem, DeleteItem, ConditionCheckItem); TransactGetItems is GetItem.
    */
   table?: readonly TableAction[];
-  /** DynamoDB on the GSIs (gsi1..gsi3 of functions/lib/table.ts) */
+  /** DynamoDB on the GSIs (gsi1..gsi3 of functions/model/table.ts) */
   indexes?: readonly 'Query'[];
   /**
    * S3 on the media / OMI drop bucket: HeadObject is GetObject, a presigned POST PutObject

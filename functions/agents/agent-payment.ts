@@ -8,7 +8,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb } from '../lib/aws/ddb';
 import { config, requireConfig } from '../lib/config';
 import { ConflictError, NotFoundError } from '../lib/errors';
-import { keys } from '../lib/keys';
+import { keys } from '../model/keys';
 import { logger } from '../lib/logger';
 import { stripeClient, type StripeCheckoutSession } from '../lib/stripe';
 import { formatEuroCents } from '../domain/format';

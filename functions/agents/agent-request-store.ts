@@ -18,7 +18,7 @@ import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@
 import { ddb, isConditionFailure, queryAll } from '../lib/aws/ddb';
 import { config, requireConfig } from '../lib/config';
 import { ConflictError, NotFoundError, ValidationError } from '../lib/errors';
-import { keys } from '../lib/keys';
+import { keys } from '../model/keys';
 import { logger } from '../lib/logger';
 import { deliverOutbox, outboxPut } from '../lib/outbox';
 import { PROPERTY_EDITABLE } from '../requests/conditions';

@@ -9,7 +9,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, queryAll } from '../lib/aws/ddb';
 import { requireConfig } from '../lib/config';
 import { NotFoundError } from '../lib/errors';
-import { keys } from '../lib/keys';
+import { keys } from '../model/keys';
 import { batchGet } from '../omi/omi-store';
 import { isPropertyId, loadDossier, mapRooms } from '../requests/dossier-store';
 import { AGENT_MESSAGES, type AgentOption, type AgentOptionMedia, type AgentRequestStatus } from '../domain/agent-requests';

@@ -17,7 +17,7 @@ import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, isConditionFailure } from '../lib/aws/ddb';
 import type { Caller } from '../lib/auth';
 import { ConflictError, NotFoundError, ValidationError } from '../lib/errors';
-import { keys } from '../lib/keys';
+import { keys } from '../model/keys';
 import { logger } from '../lib/logger';
 import {
   AVAILABILITY_MESSAGES,

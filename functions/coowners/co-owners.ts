@@ -9,7 +9,7 @@ import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, isConditionFailure } from '../lib/aws/ddb';
 import { config } from '../lib/config';
 import { ConflictError, NotFoundError, ValidationError } from '../lib/errors';
-import { keys } from '../lib/keys';
+import { keys } from '../model/keys';
 import { logger } from '../lib/logger';
 import { deliverOutbox, outboxPut } from '../lib/outbox';
 import { renderCoOwnerInvitation } from '../domain/onboarding/co-owner-email';

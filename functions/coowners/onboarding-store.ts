@@ -9,7 +9,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb } from '../lib/aws/ddb';
 import { requireConfig } from '../lib/config';
 import { NotFoundError } from '../lib/errors';
-import { keys } from '../lib/keys';
+import { keys } from '../model/keys';
 import { ONBOARDING_MESSAGES } from '../domain/onboarding/rules';
 import { isPropertyId, loadDossier, type RawDossier } from '../requests/dossier-store';
 import { PROPERTY_EDITABLE } from '../requests/conditions';

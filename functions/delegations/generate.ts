@@ -9,7 +9,7 @@ import { ddb, isConditionFailure } from '../lib/aws/ddb';
 import { s3 } from '../lib/aws/s3';
 import { config, requireConfig } from '../lib/config';
 import { ConflictError, ValidationError } from '../lib/errors';
-import { keys } from '../lib/keys';
+import { keys } from '../model/keys';
 import { findComune } from '../domain/places/comuni';
 import { provinceByCode } from '../domain/places/provinces';
 import { DELEGATION_LABELS, ONBOARDING_MESSAGES as M, type DelegationType } from '../domain/onboarding/rules';

@@ -10,7 +10,7 @@ import { ddb, isConditionFailure } from '../lib/aws/ddb';
 import { s3 } from '../lib/aws/s3';
 import { requireConfig } from '../lib/config';
 import { NotFoundError } from '../lib/errors';
-import { keys } from '../lib/keys';
+import { keys } from '../model/keys';
 import { headMedia } from '../lib/media-storage';
 import { PROPERTY_EDITABLE } from '../requests/conditions';
 import { isPropertyId } from '../requests/dossier-store';

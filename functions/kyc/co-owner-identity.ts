@@ -12,7 +12,7 @@ import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, isConditionFailure } from '../lib/aws/ddb';
 import type { Caller } from '../lib/auth';
 import { NotFoundError } from '../lib/errors';
-import { keys } from '../lib/keys';
+import { keys } from '../model/keys';
 import { PROPERTY_EDITABLE } from '../requests/conditions';
 import { table } from '../coowners/onboarding-store';
 import { presignIdentityUpload, runIdentityCheck, type IdentityOutcome, type IdentitySubject } from '../identity/identity-check';

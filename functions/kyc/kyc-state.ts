@@ -14,7 +14,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb } from '../lib/aws/ddb';
 import type { Caller } from '../lib/auth';
 import { NotFoundError } from '../lib/errors';
-import { keys } from '../lib/keys';
+import { keys } from '../model/keys';
 import { str, table, type Item } from '../coowners/onboarding-store';
 import { toIdentityRecord } from '../identity/identity-store';
 import { isExpired } from '../properties/invitations';

@@ -16,7 +16,7 @@ import { ddb, isConditionFailure } from '../lib/aws/ddb';
 import { s3 } from '../lib/aws/s3';
 import { requireConfig } from '../lib/config';
 import { ConflictError, NotFoundError, ValidationError } from '../lib/errors';
-import { keys } from '../lib/keys';
+import { keys } from '../model/keys';
 import { logger } from '../lib/logger';
 import { presignDownload } from '../lib/presigned-download';
 import { presignUpload } from '../lib/presigned-upload';

@@ -1,7 +1,7 @@
 import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, isConditionFailure } from './aws/ddb';
 import { requireConfig } from './config';
-import { keys } from './keys';
+import { keys } from '../model/keys';
 import { logger } from './logger';
 import { PermanentMailError, sendMail, type MailMessage } from './mail';
 

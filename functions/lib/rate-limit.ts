@@ -4,7 +4,7 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, isConditionFailure } from './aws/ddb';
 import { requireConfig } from './config';
 import { TooManyRequestsError } from './errors';
-import { keys } from './keys';
+import { keys } from '../model/keys';
 import { logger } from './logger';
 import { RATE_LIMITS, type RateLimitScope } from '../domain/property/limits';
 

@@ -10,7 +10,7 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb } from '../lib/aws/ddb';
 import { BatchWriter } from '../lib/batch-writer';
 import { requireConfig } from '../lib/config';
-import { keys } from '../lib/keys';
+import { keys } from '../model/keys';
 import { isExpired } from '../properties/invitations';
 
 /** How many expired tokens were deleted. */

@@ -8,7 +8,7 @@
 import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { ddb, isConditionFailure, queryAll } from '../lib/aws/ddb';
 import { requireConfig } from '../lib/config';
-import { keys } from '../lib/keys';
+import { keys } from '../model/keys';
 import type { MailMessage } from '../lib/mail';
 import { outboxPut } from '../lib/outbox';
 import { PROPERTY_EDITABLE } from '../requests/conditions';

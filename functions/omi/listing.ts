@@ -9,7 +9,7 @@
  */
 import { batchGet, listSemesters, toQuotations, type IndexRef, type OmiRecord } from './omi-store';
 import type { QuotationListItem, QuotationPage } from '../domain/omi/api';
-import { omiKeys } from '../lib/keys';
+import { omiKeys } from '../model/keys';
 import { decodeChunk, selectPage, type IndexChunk } from './listing-index';
 import { comuneSearchKey } from '../domain/omi/names';
 import type { Stato } from '../domain/omi/tipologia';

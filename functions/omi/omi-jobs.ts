@@ -5,7 +5,7 @@
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, isConditionFailure } from '../lib/aws/ddb';
 import { requireConfig } from '../lib/config';
-import { omiKeys } from '../lib/keys';
+import { omiKeys } from '../model/keys';
 import { logger } from '../lib/logger';
 import type { OmiJob, OmiJobKind, OmiJobStatus, RejectedRow } from '../domain/omi/api';
 

@@ -7,7 +7,7 @@ import { BatchGetCommand, DeleteCommand, GetCommand, PutCommand, UpdateCommand }
 import { ddb, queryAll } from '../lib/aws/ddb';
 import { BatchWriter } from '../lib/batch-writer';
 import { requireConfig } from '../lib/config';
-import { omiKeys, type OmiZoneId } from '../lib/keys';
+import { omiKeys, type OmiZoneId } from '../model/keys';
 import { comuneSearchKey } from '../domain/omi/names';
 import { descrTipologia, type Stato } from '../domain/omi/tipologia';
 import type { OmiQuotation, OmiValoriRow, OmiZoneInfo, OmiZoneRow } from '../domain/omi/types';

@@ -21,7 +21,7 @@ import { ddb } from '../lib/aws/ddb';
 import { s3 } from '../lib/aws/s3';
 import { BatchWriter } from '../lib/batch-writer';
 import { requireConfig } from '../lib/config';
-import { omiKeys } from '../lib/keys';
+import { omiKeys } from '../model/keys';
 import { logger } from '../lib/logger';
 import { activeJob, claimJob, MAX_STORED_REASONS, startHeartbeat, updateJob, type RejectedRow } from './omi-jobs';
 import {

@@ -7,7 +7,7 @@ import { BatchGetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, isConditionFailure, queryAll } from '../lib/aws/ddb';
 import { requireConfig } from '../lib/config';
 import { NotFoundError } from '../lib/errors';
-import { keys } from '../lib/keys';
+import { keys } from '../model/keys';
 import type { OptionStatus, PurchaseOption } from '../domain/requests';
 import { REVIEW_MESSAGES } from '../domain/review/rules';
 import type { OptionListItem } from '../domain/review/schemas';

@@ -4,7 +4,7 @@ import { ddb } from '../lib/aws/ddb';
 import { requireConfig } from '../lib/config';
 import { ConflictError, GoneError } from '../lib/errors';
 import { route } from '../lib/http';
-import { keys } from '../lib/keys';
+import { keys } from '../model/keys';
 import { invitedPropertyId, linkPropertyToSeller } from './claim';
 import { TOKEN_PATTERN } from './invitations';
 

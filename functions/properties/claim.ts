@@ -7,7 +7,7 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, isConditionFailure } from '../lib/aws/ddb';
 import { requireConfig } from '../lib/config';
-import { keys } from '../lib/keys';
+import { keys } from '../model/keys';
 import { isExpired } from './invitations';
 
 /** The property id of a valid (known, not expired) invitation token, else null. */

@@ -3,7 +3,7 @@ import * as z from 'zod';
 import { ddb } from '../lib/aws/ddb';
 import { requireConfig } from '../lib/config';
 import { route } from '../lib/http';
-import { keys } from '../lib/keys';
+import { keys } from '../model/keys';
 import type { LinkKind, LinkKindAnswer } from '../domain/links';
 import { isExpired, TOKEN_PATTERN } from './invitations';
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { config } from '../lib/config';
-import { keys } from '../lib/keys';
+import { keys } from '../model/keys';
 
 /** An unguessable link token: 144 random bits, URL-safe. */
 export function newToken(): string {

@@ -3,7 +3,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, isConditionFailure, transactWrite } from '../lib/aws/ddb';
 import { config, requireConfig } from '../lib/config';
 import { ValidationError } from '../lib/errors';
-import { keys, normalizeForSort } from '../lib/keys';
+import { keys, normalizeForSort } from '../model/keys';
 import { logger } from '../lib/logger';
 import { DRAFT_LINKABLE_HOURS } from '../lib/draft-uploads';
 import { headMedia, keepUpload, mapLimit } from '../lib/media-storage';

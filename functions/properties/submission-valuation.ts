@@ -1,7 +1,7 @@
 import { FEATURE_LABELS, labelOf } from '../domain/property/enums';
 import type { PropertySubmission } from '../domain/property/schema';
 import { evaluatePropertySchema, type ValuationRequest, type ValuationResult } from '../domain/valuation';
-import { keys } from '../lib/keys';
+import { keys } from '../model/keys';
 import { valuate } from '../valuations/valuate';
 
 /**

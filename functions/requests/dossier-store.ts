@@ -8,7 +8,7 @@
 import { queryAll } from '../lib/aws/ddb';
 import { requireConfig } from '../lib/config';
 import { NotFoundError } from '../lib/errors';
-import { keys } from '../lib/keys';
+import { keys } from '../model/keys';
 import { presignDownload } from '../lib/presigned-download';
 import { mediaKindOf } from '../domain/property/media';
 import type { RoomType } from '../domain/property/enums';

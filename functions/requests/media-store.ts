@@ -11,7 +11,7 @@ import { ddb, isConditionFailure } from '../lib/aws/ddb';
 import { s3 } from '../lib/aws/s3';
 import { requireConfig } from '../lib/config';
 import { NotFoundError, ValidationError } from '../lib/errors';
-import { keys } from '../lib/keys';
+import { keys } from '../model/keys';
 import { logger } from '../lib/logger';
 import { headMedia } from '../lib/media-storage';
 import { requireUploadBytes } from '../lib/upload-check';

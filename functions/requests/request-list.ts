@@ -9,7 +9,7 @@ import { ddb, queryPages } from '../lib/aws/ddb';
 import { GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { requireConfig } from '../lib/config';
 import { ValidationError } from '../lib/errors';
-import { keys, normalizeForSort } from '../lib/keys';
+import { keys, normalizeForSort } from '../model/keys';
 import { lifecycleOf, REQUEST_MESSAGES, REQUESTS_PAGE_SIZE, type RequestList, type RequestListItem } from '../domain/requests';
 
 const table = () => requireConfig('TABLE_NAME');

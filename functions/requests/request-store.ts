@@ -9,7 +9,7 @@ import { s3 } from '../lib/aws/s3';
 import { BatchWriter } from '../lib/batch-writer';
 import { requireConfig } from '../lib/config';
 import { NotFoundError, ValidationError } from '../lib/errors';
-import { keys } from '../lib/keys';
+import { keys } from '../model/keys';
 import { logger } from '../lib/logger';
 import { listMediaKeys, mapLimit } from '../lib/media-storage';
 import { isDeleteConfirmed, REQUEST_MESSAGES } from '../domain/requests';

@@ -9,7 +9,7 @@ import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, isConditionFailure } from '../lib/aws/ddb';
 import { config } from '../lib/config';
 import { ConflictError, ValidationError } from '../lib/errors';
-import { keys } from '../lib/keys';
+import { keys } from '../model/keys';
 import { deliverOutbox, outboxPut } from '../lib/outbox';
 import { renderEstimateEmail } from '../domain/review/estimate-email';
 import { REVIEW_MESSAGES } from '../domain/review/rules';

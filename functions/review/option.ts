@@ -12,7 +12,7 @@ import { ddb, isConditionFailure } from '../lib/aws/ddb';
 import { s3 } from '../lib/aws/s3';
 import { requireConfig } from '../lib/config';
 import { ConflictError, NotFoundError } from '../lib/errors';
-import { keys } from '../lib/keys';
+import { keys } from '../model/keys';
 import { logger } from '../lib/logger';
 import { DELEGATION_LABELS, type DelegationType, type OptionStatus, type PurchaseOption } from '../domain/requests';
 import { optionAmountOf, paymentTermsOf, REVIEW_MESSAGES, subStepsOf } from '../domain/review/rules';

@@ -8,7 +8,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb } from '../lib/aws/ddb';
 import { requireConfig } from '../lib/config';
 import { NotFoundError } from '../lib/errors';
-import { keys } from '../lib/keys';
+import { keys } from '../model/keys';
 import { logger } from '../lib/logger';
 import { REVIEW_MESSAGES } from '../domain/review/rules';
 import { isPropertyId } from '../requests/dossier-store';

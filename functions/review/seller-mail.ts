@@ -8,7 +8,7 @@ import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, isConditionFailure } from '../lib/aws/ddb';
 import { config } from '../lib/config';
 import { ConflictError, NotFoundError, ValidationError } from '../lib/errors';
-import { keys } from '../lib/keys';
+import { keys } from '../model/keys';
 import { deliverOutbox, outboxPut } from '../lib/outbox';
 import { renderAvailabilityEmail, renderOptionNotification } from '../domain/review/option-emails';
 import { REVIEW_MESSAGES } from '../domain/review/rules';

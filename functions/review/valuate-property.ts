@@ -7,7 +7,7 @@
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, isConditionFailure } from '../lib/aws/ddb';
 import { ConflictError, NotFoundError } from '../lib/errors';
-import { keys } from '../lib/keys';
+import { keys } from '../model/keys';
 import { FEATURE_LABELS, labelOf } from '../domain/property/enums';
 import type { DossierValuation } from '../domain/requests';
 import { REVIEW_MESSAGES } from '../domain/review/rules';

@@ -7,7 +7,7 @@ import { BatchGetCommand, type BatchGetCommandOutput, DeleteCommand, GetCommand,
 import { ddb, isConditionFailure, queryAll } from '../lib/aws/ddb';
 import { requireConfig } from '../lib/config';
 import { ForbiddenError, NotFoundError } from '../lib/errors';
-import { keys } from '../lib/keys';
+import { keys } from '../model/keys';
 import { logger } from '../lib/logger';
 import {
   identityStateOf,

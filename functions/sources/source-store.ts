@@ -8,7 +8,7 @@ import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, isConditionFailure, queryAll, queryPages } from '../lib/aws/ddb';
 import { requireConfig } from '../lib/config';
 import { NotFoundError } from '../lib/errors';
-import { keys } from '../lib/keys';
+import { keys } from '../model/keys';
 import { SOURCE_ID_PATTERN, SOURCE_MESSAGES, type Source, type SourceListItem } from '../domain/sources';
 
 const table = () => requireConfig('TABLE_NAME');

@@ -3,7 +3,7 @@ import { AdminAddUserToGroupCommand } from '@aws-sdk/client-cognito-identity-pro
 import { ddb, isConditionFailure } from '../lib/aws/ddb';
 import { cognito } from '../lib/aws/cognito';
 import { requireConfig } from '../lib/config';
-import { keys } from '../lib/keys';
+import { keys } from '../model/keys';
 import { groupForUserType, type Group, type UserType } from '../domain/roles';
 import type { Profile } from '../domain/profile';
 import { AGENT_STATUSES, type AgentStatus } from '../domain/users';

@@ -19,7 +19,7 @@ import { cognito } from '../lib/aws/cognito';
 import { ddb, isConditionFailure, queryAll } from '../lib/aws/ddb';
 import { config, requireConfig } from '../lib/config';
 import { ConflictError, NotFoundError } from '../lib/errors';
-import { keys } from '../lib/keys';
+import { keys } from '../model/keys';
 import { logger } from '../lib/logger';
 import { deliverOutbox, outboxPut } from '../lib/outbox';
 import type { Group } from '../domain/roles';

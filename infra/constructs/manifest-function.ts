@@ -13,7 +13,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
-import { TABLE_GSIS } from '../../functions/lib/table';
+import { TABLE_GSIS } from '../../functions/model/table';
 import type { Iam } from '../../functions/routes';
 import { acknowledge, acknowledgeFindings, LAMBDA_BASIC_EXECUTION, type FindingAcknowledgement } from './nag';
 import { ORIGIN_SECRET_CACHE_SECONDS } from './origin-secret-rotation';
@@ -182,7 +182,7 @@ export function iamStatements(declared: Iam, r: FunctionResources, stack: Stack)
     if (actions?.length) statements.push(new iam.PolicyStatement({ actions: actions.map((a) => `${service}:${a}`), resources, conditions }));
   };
   add('dynamodb', declared.table, [r.table.tableArn]);
-  // each GSI by name (functions/lib/table.ts), not index/*
+  // each GSI by name (functions/model/table.ts), not index/*
   add('dynamodb', declared.indexes, TABLE_GSIS.map((g) => `${r.table.tableArn}/index/${g.indexName}`));
   for (const [actions, bucket] of [
     [declared.media, r.mediaBucket],

@@ -12,7 +12,7 @@
  */
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb } from '../../functions/lib/aws/ddb';
-import { keys } from '../../functions/lib/keys';
+import { keys } from '../../functions/model/keys';
 import type { PresignedUpload } from '../../functions/domain/uploads';
 import { isExpired } from '../../functions/properties/invitations';
 import type { LocalStack } from './stack';

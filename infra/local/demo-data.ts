@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { CognitoIdentityProviderClient, InitiateAuthCommand } from '@aws-sdk/client-cognito-identity-provider';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb } from '../../functions/lib/aws/ddb';
-import { keys } from '../../functions/lib/keys';
+import { keys } from '../../functions/model/keys';
 import { LOCAL_REGION } from './setup';
 import type { LocalStack } from './stack';
 import { seedDemoMarketplace } from './demo-marketplace';

@@ -10,7 +10,7 @@
  */
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb } from '../../functions/lib/aws/ddb';
-import { keys } from '../../functions/lib/keys';
+import { keys } from '../../functions/model/keys';
 import { encodePng } from '../../test/support/png';
 import type { LocalStack } from './stack';
 

@@ -24,7 +24,7 @@ import {
   SetUserPoolMfaConfigCommand,
   ListUserPoolsCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
-import { TABLE_GSIS, TABLE_KEYS, TTL_ATTRIBUTE } from '../../functions/lib/table';
+import { TABLE_GSIS, TABLE_KEYS, TTL_ATTRIBUTE } from '../../functions/model/table';
 import { GROUPS, MIN_PASSWORD_LENGTH } from '../../functions/domain/roles';
 
 const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };

@@ -3,7 +3,7 @@ import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import type { Construct } from 'constructs';
 import { DRAFT_EXPIRY_DAYS, DRAFT_TAG } from '../../functions/lib/draft-uploads';
-import { TABLE_GSIS, TABLE_KEYS, TTL_ATTRIBUTE } from '../../functions/lib/table';
+import { TABLE_GSIS, TABLE_KEYS, TTL_ATTRIBUTE } from '../../functions/model/table';
 import { acknowledge } from '../constructs/nag';
 import { PrivateBucket } from '../constructs/private-bucket';
 

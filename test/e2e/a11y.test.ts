@@ -12,7 +12,7 @@ import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { ddb } from '../../functions/lib/aws/ddb';
-import { keys } from '../../functions/lib/keys';
+import { keys } from '../../functions/model/keys';
 import { DESKTOP, expectAccessible, launchBrowser, newPage, signedInContext } from '../support/browser';
 import { api, sentMail, stack, tokenForRole, uniqueEmail, useStackEnv } from '../support/helpers';
 import { listedOption } from '../support/agent';

@@ -14,7 +14,7 @@ import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { ddb } from '../../functions/lib/aws/ddb';
-import { keys } from '../../functions/lib/keys';
+import { keys } from '../../functions/model/keys';
 import { AVAILABILITY_MESSAGES, todayInRome } from '../../functions/domain/availability';
 import { formatSlotDate } from '../../functions/domain/format';
 import { newToken } from '../../functions/properties/invitations';

@@ -12,7 +12,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { ddb } from '../../functions/lib/aws/ddb';
-import { keys } from '../../functions/lib/keys';
+import { keys } from '../../functions/model/keys';
 import { fiscalCodeCheckChar } from '../../functions/domain/onboarding/rules';
 import { newToken } from '../../functions/properties/invitations';
 import { COMPLETION_MESSAGES } from '../../functions/domain/onboarding/rules';

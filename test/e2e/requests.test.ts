@@ -12,7 +12,7 @@ import { expectAccessible, launchBrowser, newPage, signIn, signedInContext, toas
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb } from '../../functions/lib/aws/ddb';
 import { BatchWriter } from '../../functions/lib/batch-writer';
-import { keys, normalizeForSort } from '../../functions/lib/keys';
+import { keys, normalizeForSort } from '../../functions/model/keys';
 import { api, stack, tokenForRole, useStackEnv } from '../support/helpers';
 import { apiFrom, fullBody, newClientIp, newId, pngBytes } from '../support/submission';
 

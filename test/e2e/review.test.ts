@@ -12,7 +12,7 @@ import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { ddb } from '../../functions/lib/aws/ddb';
-import { keys } from '../../functions/lib/keys';
+import { keys } from '../../functions/model/keys';
 import { DESKTOP, expectAccessible, launchBrowser, signedInContext, toastWith } from '../support/browser';
 import { sentMail, stack, uniqueEmail, useStackEnv } from '../support/helpers';
 import { apiFrom, fullBody, newClientIp, newId } from '../support/submission';

@@ -1,6 +1,6 @@
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TABLE_GSIS, TABLE_KEYS, TTL_ATTRIBUTE } from '../../functions/lib/table';
+import { TABLE_GSIS, TABLE_KEYS, TTL_ATTRIBUTE } from '../../functions/model/table';
 import { buildApp } from './helpers';
 
 const APP_URL = 'https://www.example.test';
@@ -15,7 +15,7 @@ describe('data stack', () => {
   });
   afterAll(() => stacks.dispose());
 
-  it('has the single table with the keys and GSIs of functions/lib/table.ts, on demand', () => {
+  it('has the single table with the keys and GSIs of functions/model/table.ts, on demand', () => {
     template.resourceCountIs('AWS::DynamoDB::Table', 1);
     template.hasResourceProperties('AWS::DynamoDB::Table', {
       BillingMode: 'PAY_PER_REQUEST',

@@ -9,7 +9,7 @@
 import type { Template } from 'aws-cdk-lib/assertions';
 import { Template as T } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TABLE_GSIS } from '../../functions/lib/table';
+import { TABLE_GSIS } from '../../functions/model/table';
 import { routes, triggers, type Iam, type RouteDef, type TriggerDef } from '../../functions/routes';
 import { declarationKey } from '../../infra/constructs/manifest-function';
 import { buildApp, FAKE_MANIFEST, functionIdOf, roleIdOf, statementsOfRole, type Statement } from './helpers';

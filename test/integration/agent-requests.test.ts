@@ -10,7 +10,7 @@ import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ddb } from '../../functions/lib/aws/ddb';
 import { resetConfig } from '../../functions/lib/config';
-import { keys } from '../../functions/lib/keys';
+import { keys } from '../../functions/model/keys';
 import {
   AGENT_MESSAGES,
   type AdminAgentRequest,

@@ -30,7 +30,7 @@ import {
 } from '../support/helpers';
 import { CONFIRMATION_MAIL_SUBJECT } from '../../functions/domain/auth-mail';
 import { ddb } from '../../functions/lib/aws/ddb';
-import { keys } from '../../functions/lib/keys';
+import { keys } from '../../functions/model/keys';
 
 const require = createRequire(import.meta.url);
 

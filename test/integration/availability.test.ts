@@ -10,7 +10,7 @@ import { ddb } from '../../functions/lib/aws/ddb';
 import type { Caller } from '../../functions/lib/auth';
 import { resetAws } from '../../functions/lib/aws';
 import { resetConfig } from '../../functions/lib/config';
-import { keys } from '../../functions/lib/keys';
+import { keys } from '../../functions/model/keys';
 import { saveAvailability } from '../../functions/availability/availability';
 import { addDays, AVAILABILITY_MESSAGES, MAX_SLOTS_PER_SAVE, todayInRome, type AvailabilityState } from '../../functions/domain/availability';
 import type { LinkKindAnswer } from '../../functions/domain/links';

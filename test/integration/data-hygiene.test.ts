@@ -10,7 +10,7 @@ import { s3 } from '../../functions/lib/aws/s3';
 import { resetAws } from '../../functions/lib/aws';
 import { resetConfig } from '../../functions/lib/config';
 import { DRAFT_TAG, DRAFT_LINKABLE_HOURS, draftTagging } from '../../functions/lib/draft-uploads';
-import { keys } from '../../functions/lib/keys';
+import { keys } from '../../functions/model/keys';
 import { deliverOutbox, MAX_ATTEMPTS, outboxPut, RETENTION_DAYS } from '../../functions/lib/outbox';
 import { clientKey } from '../../functions/lib/rate-limit';
 import { RATE_LIMITS } from '../../functions/domain/property/limits';

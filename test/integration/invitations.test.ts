@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { api, idTokenFor, signUp, stack, tokenForRole, uniqueEmail, useStackEnv } from '../support/helpers';
 import { ddb } from '../../functions/lib/aws/ddb';
-import { keys } from '../../functions/lib/keys';
+import { keys } from '../../functions/model/keys';
 import { newToken } from '../../functions/properties/invitations';
 
 /** A submitted property with its invitation token, as the submission use case stores it. */

@@ -9,7 +9,7 @@ import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ddb } from '../../functions/lib/aws/ddb';
 import { s3 } from '../../functions/lib/aws/s3';
-import { keys } from '../../functions/lib/keys';
+import { keys } from '../../functions/model/keys';
 import { COMPLETION_MESSAGES } from '../../functions/domain/onboarding/rules';
 import type { CoOwnerKycState, OptionDocumentLink, OptionSignedResult, SellerKycState } from '../../functions/domain/onboarding/kyc';
 import type { OptionPoll } from '../../functions/domain/review/schemas';

@@ -6,7 +6,7 @@ import { api, stack, useStackEnv } from '../support/helpers';
 import { ddb } from '../../functions/lib/aws/ddb';
 import { s3 } from '../../functions/lib/aws/s3';
 import { BatchWriter } from '../../functions/lib/batch-writer';
-import { omiKeys } from '../../functions/lib/keys';
+import { omiKeys } from '../../functions/model/keys';
 import { registerProvince, zoneQuotationsItem } from '../../functions/omi/omi-store';
 import { formatValoriLine, parseOmiFile } from '../../functions/omi/parse-omi';
 import { claimJob, createJob, updateJob, type OmiJob } from '../../functions/omi/omi-jobs';

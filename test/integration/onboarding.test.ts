@@ -5,7 +5,7 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ddb } from '../../functions/lib/aws/ddb';
-import { keys } from '../../functions/lib/keys';
+import { keys } from '../../functions/model/keys';
 import type { RequestDossier } from '../../functions/domain/requests';
 import type { SellerCoOwner, SellerDelegation } from '../../functions/domain/onboarding/schemas';
 import type { PresignedUpload } from '../../functions/domain/uploads';

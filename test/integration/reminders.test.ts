@@ -13,7 +13,7 @@ import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ddb } from '../../functions/lib/aws/ddb';
 import { s3 } from '../../functions/lib/aws/s3';
-import { keys } from '../../functions/lib/keys';
+import { keys } from '../../functions/model/keys';
 import { triggers } from '../../functions/routes';
 import { handler as sendRemindersHandler } from '../../functions/notifications/send-reminders';
 import type { ReminderSummary } from '../../functions/notifications/reminders';

@@ -9,7 +9,7 @@ import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } fr
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ddb } from '../../functions/lib/aws/ddb';
 import { s3 } from '../../functions/lib/aws/s3';
-import { keys } from '../../functions/lib/keys';
+import { keys } from '../../functions/model/keys';
 import type { PresignedUpload } from '../../functions/domain/uploads';
 import type { DossierMedia, RequestDossier, RequestList } from '../../functions/domain/requests';
 import { api, stack, tokenForRole, useStackEnv } from '../support/helpers';

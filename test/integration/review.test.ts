@@ -11,7 +11,7 @@ import { s3 } from '../../functions/lib/aws/s3';
 import { resetAws } from '../../functions/lib/aws';
 import { resetConfig } from '../../functions/lib/config';
 import { sendEstimate as sendEstimateCase } from '../../functions/review/estimate';
-import { keys } from '../../functions/lib/keys';
+import { keys } from '../../functions/model/keys';
 import type { DossierValuation, PurchaseOption } from '../../functions/domain/requests';
 import type { AvailabilityLinkSent, EstimateSent, NotificationSent, OptionPoll } from '../../functions/domain/review/schemas';
 import type { ValuationAvailable } from '../../functions/domain/valuation';

@@ -18,7 +18,7 @@ import { PDFDocument } from 'pdf-lib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ddb } from '../../functions/lib/aws/ddb';
 import { s3 } from '../../functions/lib/aws/s3';
-import { keys, omiKeys } from '../../functions/lib/keys';
+import { keys, omiKeys } from '../../functions/model/keys';
 import { IDENTITY_MAX_BYTES } from '../../functions/domain/identity';
 import { SIGNED_DELEGATION_MAX_BYTES } from '../../functions/domain/onboarding/rules';
 import { SIGNED_OPTION_MAX_BYTES } from '../../functions/domain/onboarding/kyc';

@@ -3,7 +3,7 @@ import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb } from '../../functions/lib/aws/ddb';
 import { resetAws } from '../../functions/lib/aws';
 import { resetConfig } from '../../functions/lib/config';
-import { keys } from '../../functions/lib/keys';
+import { keys } from '../../functions/model/keys';
 import { deliverOutbox, MAX_ATTEMPTS, outboxPut } from '../../functions/lib/outbox';
 import { handler as retryOutbox } from '../../functions/notifications/retry-outbox';
 import { routes, triggers } from '../../functions/routes';

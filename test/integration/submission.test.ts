@@ -3,7 +3,7 @@ import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { HeadObjectCommand } from '@aws-sdk/client-s3';
 import { ddb } from '../../functions/lib/aws/ddb';
 import { s3 } from '../../functions/lib/aws/s3';
-import { keys } from '../../functions/lib/keys';
+import { keys } from '../../functions/model/keys';
 import { TOKEN_PATTERN } from '../../functions/properties/invitations';
 import { GENERIC_ERROR_MESSAGE } from '../../functions/lib/errors';
 import { MEDIA_MISSING_MESSAGE } from '../../functions/properties/property-submission';

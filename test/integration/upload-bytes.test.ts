@@ -12,7 +12,7 @@ import { PDFDocument } from 'pdf-lib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ddb } from '../../functions/lib/aws/ddb';
 import { s3 } from '../../functions/lib/aws/s3';
-import { keys } from '../../functions/lib/keys';
+import { keys } from '../../functions/model/keys';
 import { FILE_TYPE_MESSAGES } from '../../functions/domain/file-type';
 import { ONLY_MEDIA_MESSAGE } from '../../functions/domain/property';
 import type { DossierMedia } from '../../functions/domain/requests';

@@ -10,7 +10,7 @@ import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { decodeJwt } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ddb } from '../../functions/lib/aws/ddb';
-import { keys } from '../../functions/lib/keys';
+import { keys } from '../../functions/model/keys';
 import type { UserList, UserListItem } from '../../functions/domain/users';
 import { api, idTokenFor, sentMail, signUp, stack, tokenForRole, uniqueEmail, useStackEnv } from '../support/helpers';
 import { apiFrom, fullBody, newClientIp, newId } from '../support/submission';

@@ -14,7 +14,7 @@ import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/li
 import { expect } from 'vitest';
 import { ddb } from '../../functions/lib/aws/ddb';
 import { s3 } from '../../functions/lib/aws/s3';
-import { keys, omiKeys } from '../../functions/lib/keys';
+import { keys, omiKeys } from '../../functions/model/keys';
 import { isAllowed, type RouteDef } from '../../functions/routes';
 import type { Group } from '../../functions/domain/roles';
 import { addDays, AVAILABILITY_MESSAGES, todayInRome } from '../../functions/domain/availability';

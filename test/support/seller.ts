@@ -2,7 +2,7 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { expect } from 'vitest';
 import { ddb } from '../../functions/lib/aws/ddb';
-import { keys } from '../../functions/lib/keys';
+import { keys } from '../../functions/model/keys';
 import { api, idTokenFor, signUp, stack, uniqueEmail } from './helpers';
 import { apiFrom, fullBody, newClientIp, newId } from './submission';
 

@@ -8,7 +8,7 @@ import http from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { GetCommand, QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb } from '../../functions/lib/aws/ddb';
-import { keys } from '../../functions/lib/keys';
+import { keys } from '../../functions/model/keys';
 import { edge, stack, type ApiResult } from './helpers';
 import { encodePng } from './png';
 import type { SubmissionInput } from '../../functions/domain/property/schema';

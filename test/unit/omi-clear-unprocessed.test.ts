@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { resetConfig } from '../../functions/lib/config';
-import { omiKeys } from '../../functions/lib/keys';
+import { omiKeys } from '../../functions/model/keys';
 
 /**
  * "Cancella Tutti i Dati" deletes the listing index parts and the semester manifests with

@@ -2,7 +2,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { resetConfig } from '../../functions/lib/config';
-import { omiKeys } from '../../functions/lib/keys';
+import { omiKeys } from '../../functions/model/keys';
 import { MILANO } from '../support/omi-samples';
 
 /**
