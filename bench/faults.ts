@@ -29,7 +29,7 @@ import { freePort, startDynamo, startSes, type Running } from '../infra/local/em
 import { invokeTrigger } from '../infra/local/gateway';
 import { seedDemoData } from '../infra/local/demo-data';
 import { LOCAL_REGION } from '../infra/local/setup';
-import { ddb } from '../functions/lib/aws/ddb';
+import { ddb } from '../functions/model/db';
 import { keys, omiKeys } from '../functions/model/keys';
 import { readZoneRows } from '../functions/omi/omi-store';
 import { encodePng } from '../test/support/png';

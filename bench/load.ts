@@ -32,7 +32,7 @@ import { HeadObjectCommand } from '@aws-sdk/client-s3';
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { startLocalStack } from '../infra/local/stack';
 import { seedDemoData } from '../infra/local/demo-data';
-import { ddb } from '../functions/lib/aws/ddb';
+import { ddb } from '../functions/model/db';
 import { s3 } from '../functions/lib/aws/s3';
 import { keys } from '../functions/model/keys';
 import { RATE_LIMITS } from '../functions/domain/property/limits';

@@ -5,7 +5,7 @@
  * request paid once the money arrives (agent-request-store.ts recordPayment).
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { ddb } from '../lib/aws/ddb';
+import { ddb } from '../model/db';
 import { config, requireConfig } from '../lib/config';
 import { ConflictError, NotFoundError } from '../lib/errors';
 import { keys } from '../model/keys';

@@ -15,12 +15,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ddb, isConditionFailure, queryAll } from '../lib/aws/ddb';
+import { ddb, isConditionFailure, queryAll } from '../model/db';
 import { config, requireConfig } from '../lib/config';
 import { ConflictError, NotFoundError, ValidationError } from '../lib/errors';
 import { keys } from '../model/keys';
 import { logger } from '../lib/logger';
-import { deliverOutbox, outboxPut } from '../lib/outbox';
+import { deliverOutbox, outboxPut } from '../model/outbox';
 import { PROPERTY_EDITABLE } from '../requests/conditions';
 import { isPropertyId } from '../requests/dossier-store';
 import { getProfile } from '../users/profiles';

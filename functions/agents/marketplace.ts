@@ -6,7 +6,7 @@
  * or in the caller's charge (anyone else: 404, as for a missing option).
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { ddb, queryAll } from '../lib/aws/ddb';
+import { ddb, queryAll } from '../model/db';
 import { requireConfig } from '../lib/config';
 import { NotFoundError } from '../lib/errors';
 import { keys } from '../model/keys';

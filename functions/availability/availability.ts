@@ -14,7 +14,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { ddb, isConditionFailure } from '../lib/aws/ddb';
+import { ddb, isConditionFailure } from '../model/db';
 import type { Caller } from '../lib/auth';
 import { ConflictError, NotFoundError, ValidationError } from '../lib/errors';
 import { keys } from '../model/keys';

@@ -6,12 +6,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ddb, isConditionFailure } from '../lib/aws/ddb';
+import { ddb, isConditionFailure } from '../model/db';
 import { config } from '../lib/config';
 import { ConflictError, NotFoundError, ValidationError } from '../lib/errors';
 import { keys } from '../model/keys';
 import { logger } from '../lib/logger';
-import { deliverOutbox, outboxPut } from '../lib/outbox';
+import { deliverOutbox, outboxPut } from '../model/outbox';
 import { renderCoOwnerInvitation } from '../domain/onboarding/co-owner-email';
 import { ONBOARDING_MESSAGES as M, shareWarning } from '../domain/onboarding/rules';
 import type { ReplaceCoOwnersBody, SellerCoOwner } from '../domain/onboarding/schemas';

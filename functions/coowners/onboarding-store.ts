@@ -6,7 +6,7 @@
  */
 import * as z from 'zod';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { ddb } from '../lib/aws/ddb';
+import { ddb } from '../model/db';
 import { requireConfig } from '../lib/config';
 import { NotFoundError } from '../lib/errors';
 import { keys } from '../model/keys';

@@ -5,7 +5,7 @@
  */
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { ddb, isConditionFailure } from '../lib/aws/ddb';
+import { ddb, isConditionFailure } from '../model/db';
 import { s3 } from '../lib/aws/s3';
 import { config, requireConfig } from '../lib/config';
 import { ConflictError, ValidationError } from '../lib/errors';

@@ -9,7 +9,7 @@
  * The owner's IDENTITY item is never touched.
  */
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { ddb, isConditionFailure } from '../lib/aws/ddb';
+import { ddb, isConditionFailure } from '../model/db';
 import type { Caller } from '../lib/auth';
 import { NotFoundError } from '../lib/errors';
 import { keys } from '../model/keys';

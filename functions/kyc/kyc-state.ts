@@ -11,7 +11,7 @@
  *   co-owner token of another e-mail): 404 'Proprietà non trovata o link scaduto'.
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { ddb } from '../lib/aws/ddb';
+import { ddb } from '../model/db';
 import type { Caller } from '../lib/auth';
 import { NotFoundError } from '../lib/errors';
 import { keys } from '../model/keys';

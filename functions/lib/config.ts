@@ -49,7 +49,7 @@ const schema = z.object({
   ORIGIN_SECRET_ARN: z.string().startsWith('arn:').optional(),
   ORIGIN_SECRET: z.string().min(32).optional(),
   /**
-   * The key of the per-IP rate limit's client hash (functions/lib/rate-limit.ts): on AWS
+   * The key of the per-IP rate limit's client hash (functions/model/rate-limit.ts): on AWS
    * generated at deploy in Secrets Manager and resolved into the api stack's functions by
    * CloudFormation; locally one per data folder (infra/local/setup.ts ensureIpHashSalt).
    */

@@ -7,8 +7,8 @@
  * left to the TTL.
  */
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { ddb } from '../lib/aws/ddb';
-import { BatchWriter } from '../lib/batch-writer';
+import { ddb } from '../model/db';
+import { BatchWriter } from '../model/batch-writer';
 import { requireConfig } from '../lib/config';
 import { keys } from '../model/keys';
 import { isExpired } from '../properties/invitations';

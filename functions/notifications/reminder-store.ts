@@ -6,11 +6,11 @@
  * outbox mail, on condition that it was not sent yet.
  */
 import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import { ddb, isConditionFailure, queryAll } from '../lib/aws/ddb';
+import { ddb, isConditionFailure, queryAll } from '../model/db';
 import { requireConfig } from '../lib/config';
 import { keys } from '../model/keys';
 import type { MailMessage } from '../lib/mail';
-import { outboxPut } from '../lib/outbox';
+import { outboxPut } from '../model/outbox';
 import { PROPERTY_EDITABLE } from '../requests/conditions';
 import { isExpired } from '../properties/invitations';
 import type { ReminderKind } from '../domain/reminders/rules';

@@ -15,7 +15,7 @@
 import { config } from '../lib/config';
 import { logger } from '../lib/logger';
 import { mapLimit } from '../lib/media-storage';
-import { deliverOutbox } from '../lib/outbox';
+import { deliverOutbox } from '../model/outbox';
 import { formatMonthYear } from '../domain/format';
 import { coOwnersDone, delegationsDone, identityDone, STEP_TITLES, type OnboardingStepId } from '../domain/onboarding/rules';
 import { renderAvailabilityReminder, renderOnboardingReminder, renderOptionReminder } from '../domain/reminders/emails';

@@ -1,9 +1,9 @@
 import { logger } from '../lib/logger';
-import { retryPendingOutbox } from '../lib/outbox';
+import { retryPendingOutbox } from '../model/outbox';
 
 /**
  * Scheduled (rate(5 minutes)): sends the outbox mails still pending (lead notifications
- * whose first attempt failed), with a bounded number of attempts; see lib/outbox.ts.
+ * whose first attempt failed), with a bounded number of attempts; see model/outbox.ts.
  */
 export async function handler(): Promise<Record<string, number>> {
   const counts = await retryPendingOutbox();

@@ -3,7 +3,7 @@
  * works so the admin page can show live progress and then the result.
  */
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ddb, isConditionFailure } from '../lib/aws/ddb';
+import { ddb, isConditionFailure } from '../model/db';
 import { requireConfig } from '../lib/config';
 import { omiKeys } from '../model/keys';
 import { logger } from '../lib/logger';

@@ -4,8 +4,8 @@
  * manifests and the listing index chunks.
  */
 import { BatchGetCommand, DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ddb, queryAll } from '../lib/aws/ddb';
-import { BatchWriter } from '../lib/batch-writer';
+import { ddb, queryAll } from '../model/db';
+import { BatchWriter } from '../model/batch-writer';
 import { requireConfig } from '../lib/config';
 import { omiKeys, type OmiZoneId } from '../model/keys';
 import { comuneSearchKey } from '../domain/omi/names';

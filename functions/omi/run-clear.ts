@@ -5,8 +5,8 @@
  * and gsi2 lists each one's keys. Import jobs (history) are kept.
  */
 import { randomUUID } from 'node:crypto';
-import { ddb } from '../lib/aws/ddb';
-import { BatchWriter } from '../lib/batch-writer';
+import { ddb } from '../model/db';
+import { BatchWriter } from '../model/batch-writer';
 import { requireConfig } from '../lib/config';
 import { logger } from '../lib/logger';
 import { claimJob, startHeartbeat, updateJob, type Heartbeat } from './omi-jobs';

@@ -17,9 +17,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { GetObjectCommand } from '@aws-sdk/client-s3';
-import { ddb } from '../lib/aws/ddb';
+import { ddb } from '../model/db';
 import { s3 } from '../lib/aws/s3';
-import { BatchWriter } from '../lib/batch-writer';
+import { BatchWriter } from '../model/batch-writer';
 import { requireConfig } from '../lib/config';
 import { omiKeys } from '../model/keys';
 import { logger } from '../lib/logger';

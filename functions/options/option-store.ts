@@ -4,7 +4,7 @@
  * BatchGet of the assigned agents' profiles) and the admin's edit.
  */
 import { BatchGetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ddb, isConditionFailure, queryAll } from '../lib/aws/ddb';
+import { ddb, isConditionFailure, queryAll } from '../model/db';
 import { requireConfig } from '../lib/config';
 import { NotFoundError } from '../lib/errors';
 import { keys } from '../model/keys';

@@ -5,7 +5,7 @@
  * linked to another account stays theirs.
  */
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ddb, isConditionFailure } from '../lib/aws/ddb';
+import { ddb, isConditionFailure } from '../model/db';
 import { requireConfig } from '../lib/config';
 import { keys } from '../model/keys';
 import { isExpired } from './invitations';

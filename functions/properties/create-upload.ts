@@ -4,7 +4,7 @@ import { draftTagging } from '../lib/draft-uploads';
 import { route } from '../lib/http';
 import { presignUpload } from '../lib/presigned-upload';
 import { isSubmitted } from './property-submission';
-import { enforceRateLimit } from '../lib/rate-limit';
+import { enforceRateLimit } from '../model/rate-limit';
 import { mediaKey, mediaKindOf } from '../domain/property/media';
 import { uploadRequestSchema } from '../domain/property/upload';
 import { MEDIA_MAX_BYTES, MEDIA_UPLOAD_TTL_SECONDS, type PresignedUpload } from '../domain/uploads';

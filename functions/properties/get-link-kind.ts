@@ -1,6 +1,6 @@
 import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
-import { ddb } from '../lib/aws/ddb';
+import { ddb } from '../model/db';
 import { requireConfig } from '../lib/config';
 import { route } from '../lib/http';
 import { keys } from '../model/keys';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { ddb, isConditionFailure, transactWrite } from '../lib/aws/ddb';
+import { ddb, isConditionFailure, transactWrite } from '../model/db';
 import { config, requireConfig } from '../lib/config';
 import { ValidationError } from '../lib/errors';
 import { keys, normalizeForSort } from '../model/keys';
@@ -8,7 +8,7 @@ import { logger } from '../lib/logger';
 import { DRAFT_LINKABLE_HOURS } from '../lib/draft-uploads';
 import { headMedia, keepUpload, mapLimit } from '../lib/media-storage';
 import { requireUploadBytes } from '../lib/upload-check';
-import { deliverOutbox, outboxPut } from '../lib/outbox';
+import { deliverOutbox, outboxPut } from '../model/outbox';
 import { newToken, tokenExpiryFields } from './invitations';
 import { valuationItem, valueSubmission, type Valuator } from './submission-valuation';
 import { FIXED_SUBMISSION_ITEMS, MAX_UPLOAD_BYTES, TRANSACTION_MAX_ITEMS } from '../domain/property/limits';

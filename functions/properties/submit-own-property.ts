@@ -1,5 +1,5 @@
 import { requireCaller, route } from '../lib/http';
-import { enforceRateLimit } from '../lib/rate-limit';
+import { enforceRateLimit } from '../model/rate-limit';
 import * as places from '../domain/places/comuni';
 import { makeSubmissionSchema } from '../domain/property/schema';
 import { submitProperty } from './property-submission';

@@ -1,7 +1,7 @@
 import { route } from '../lib/http';
 import { logger } from '../lib/logger';
 import { submitProperty } from './property-submission';
-import { enforceRateLimit } from '../lib/rate-limit';
+import { enforceRateLimit } from '../model/rate-limit';
 import * as places from '../domain/places/comuni';
 import { HONEYPOT_FIELD } from '../domain/property/limits';
 import { makeSubmissionSchema } from '../domain/property/schema';

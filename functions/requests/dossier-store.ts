@@ -5,7 +5,7 @@
  * sorted by kind; `toDossier` maps them to the RequestDossier contract with fresh presigned
  * GET URLs (functions/lib/presigned-download.ts) for every file. The review area reuses both.
  */
-import { queryAll } from '../lib/aws/ddb';
+import { queryAll } from '../model/db';
 import { requireConfig } from '../lib/config';
 import { NotFoundError } from '../lib/errors';
 import { keys } from '../model/keys';

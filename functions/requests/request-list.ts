@@ -5,7 +5,7 @@
  * one, a single parallel pass collecting the matches (page and total from the same pass). The search matches the normalized `searchText` the submission stores (name,
  * e-mail, comune: lower case, accents dropped) with contains(); no Scan anywhere.
  */
-import { ddb, queryPages } from '../lib/aws/ddb';
+import { ddb, queryPages } from '../model/db';
 import { GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { requireConfig } from '../lib/config';
 import { ValidationError } from '../lib/errors';

@@ -4,9 +4,9 @@
  */
 import { DeleteObjectCommand } from '@aws-sdk/client-s3';
 import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ddb, isConditionFailure, transactWrite } from '../lib/aws/ddb';
+import { ddb, isConditionFailure, transactWrite } from '../model/db';
 import { s3 } from '../lib/aws/s3';
-import { BatchWriter } from '../lib/batch-writer';
+import { BatchWriter } from '../model/batch-writer';
 import { requireConfig } from '../lib/config';
 import { NotFoundError, ValidationError } from '../lib/errors';
 import { keys } from '../model/keys';

@@ -6,11 +6,11 @@
  * then the mail is delivered (a failure stays pending for the scheduled retry).
  */
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { ddb, isConditionFailure } from '../lib/aws/ddb';
+import { ddb, isConditionFailure } from '../model/db';
 import { config } from '../lib/config';
 import { ConflictError, ValidationError } from '../lib/errors';
 import { keys } from '../model/keys';
-import { deliverOutbox, outboxPut } from '../lib/outbox';
+import { deliverOutbox, outboxPut } from '../model/outbox';
 import { renderEstimateEmail } from '../domain/review/estimate-email';
 import { REVIEW_MESSAGES } from '../domain/review/rules';
 import type { EstimateSent } from '../domain/review/schemas';

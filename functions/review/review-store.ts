@@ -5,7 +5,7 @@
  * one TransactWriteItems each.
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { ddb } from '../lib/aws/ddb';
+import { ddb } from '../model/db';
 import { requireConfig } from '../lib/config';
 import { NotFoundError } from '../lib/errors';
 import { keys } from '../model/keys';

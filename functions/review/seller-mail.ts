@@ -5,11 +5,11 @@
  * ONE transaction, then delivers (a failure stays pending for the scheduled retry).
  */
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { ddb, isConditionFailure } from '../lib/aws/ddb';
+import { ddb, isConditionFailure } from '../model/db';
 import { config } from '../lib/config';
 import { ConflictError, NotFoundError, ValidationError } from '../lib/errors';
 import { keys } from '../model/keys';
-import { deliverOutbox, outboxPut } from '../lib/outbox';
+import { deliverOutbox, outboxPut } from '../model/outbox';
 import { renderAvailabilityEmail, renderOptionNotification } from '../domain/review/option-emails';
 import { REVIEW_MESSAGES } from '../domain/review/rules';
 import type { AvailabilityLinkSent, NotificationSent } from '../domain/review/schemas';

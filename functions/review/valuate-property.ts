@@ -5,7 +5,7 @@
  * valuedAt in one transaction. An unavailable valuation is stored too, with its reason.
  */
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { ddb, isConditionFailure } from '../lib/aws/ddb';
+import { ddb, isConditionFailure } from '../model/db';
 import { ConflictError, NotFoundError } from '../lib/errors';
 import { keys } from '../model/keys';
 import { FEATURE_LABELS, labelOf } from '../domain/property/enums';

@@ -4,7 +4,7 @@
  * the caller's id from the token, never from the request.
  */
 import { BatchGetCommand, type BatchGetCommandOutput, DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ddb, isConditionFailure, queryAll } from '../lib/aws/ddb';
+import { ddb, isConditionFailure, queryAll } from '../model/db';
 import { requireConfig } from '../lib/config';
 import { ForbiddenError, NotFoundError } from '../lib/errors';
 import { keys } from '../model/keys';

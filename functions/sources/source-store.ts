@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { ddb, isConditionFailure, queryAll, queryPages } from '../lib/aws/ddb';
+import { ddb, isConditionFailure, queryAll, queryPages } from '../model/db';
 import { requireConfig } from '../lib/config';
 import { NotFoundError } from '../lib/errors';
 import { keys } from '../model/keys';

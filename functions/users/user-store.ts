@@ -16,12 +16,12 @@ import {
 } from '@aws-sdk/client-cognito-identity-provider';
 import { DeleteCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { cognito } from '../lib/aws/cognito';
-import { ddb, isConditionFailure, queryAll } from '../lib/aws/ddb';
+import { ddb, isConditionFailure, queryAll } from '../model/db';
 import { config, requireConfig } from '../lib/config';
 import { ConflictError, NotFoundError } from '../lib/errors';
 import { keys } from '../model/keys';
 import { logger } from '../lib/logger';
-import { deliverOutbox, outboxPut } from '../lib/outbox';
+import { deliverOutbox, outboxPut } from '../model/outbox';
 import type { Group } from '../domain/roles';
 import {
   agentStatusOf,

@@ -11,7 +11,7 @@
  * printed again, an expired one is replaced.
  */
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { ddb } from '../../functions/lib/aws/ddb';
+import { ddb } from '../../functions/model/db';
 import { keys } from '../../functions/model/keys';
 import type { PresignedUpload } from '../../functions/domain/uploads';
 import { isExpired } from '../../functions/properties/invitations';

@@ -17,7 +17,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CognitoIdentityProviderClient, InitiateAuthCommand } from '@aws-sdk/client-cognito-identity-provider';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ddb } from '../../functions/lib/aws/ddb';
+import { ddb } from '../../functions/model/db';
 import { keys } from '../../functions/model/keys';
 import { LOCAL_REGION } from './setup';
 import type { LocalStack } from './stack';

@@ -9,7 +9,7 @@
  * Idempotent: fixed draft ids; each step runs only when its data is missing.
  */
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { ddb } from '../../functions/lib/aws/ddb';
+import { ddb } from '../../functions/model/db';
 import { keys } from '../../functions/model/keys';
 import { encodePng } from '../../test/support/png';
 import type { LocalStack } from './stack';

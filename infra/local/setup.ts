@@ -70,7 +70,7 @@ export async function ensureTable(endpoint: string, tableName: string): Promise<
 }
 
 /**
- * The salt of the per-IP rate limit's client hash (IP_HASH_SALT, functions/lib/rate-limit.ts)
+ * The salt of the per-IP rate limit's client hash (IP_HASH_SALT, functions/model/rate-limit.ts)
  * for a local data folder: made once (32 random bytes) in `{dir}/ip-hash-salt`, readable by
  * the user only, and kept across restarts, as a deployment keeps its salt on AWS. Another
  * folder (a test run's temporary one) gets another salt.

@@ -83,7 +83,7 @@ export class ApiStack extends Stack {
       reason: 'Rotated at every deploy of the web stack (infra/constructs/origin-secret-rotation.ts), not on a schedule: CloudFront gets the new value only from a deploy',
     });
 
-    // The key of the per-IP rate limit's client hash (functions/lib/rate-limit.ts): generated
+    // The key of the per-IP rate limit's client hash (functions/model/rate-limit.ts): generated
     // by Secrets Manager when the stack is first deployed, so it differs between deployments
     // and is in no template; CloudFormation resolves it into the functions' environment.
     const ipHashSalt = new secretsmanager.Secret(this, 'IpHashSalt', {

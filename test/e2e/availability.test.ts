@@ -13,7 +13,7 @@ import path from 'node:path';
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { ddb } from '../../functions/lib/aws/ddb';
+import { ddb } from '../../functions/model/db';
 import { keys } from '../../functions/model/keys';
 import { AVAILABILITY_MESSAGES, todayInRome } from '../../functions/domain/availability';
 import { formatSlotDate } from '../../functions/domain/format';

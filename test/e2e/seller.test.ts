@@ -8,7 +8,7 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { ddb } from '../../functions/lib/aws/ddb';
+import { ddb } from '../../functions/model/db';
 import { keys } from '../../functions/model/keys';
 import { expectAccessible, launchBrowser, signedInContext, toastWith } from '../support/browser';
 import { idTokenFor, signUp, stack, uniqueEmail, useStackEnv } from '../support/helpers';

@@ -8,7 +8,7 @@
 import http from 'node:http';
 import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ddb } from '../../functions/lib/aws/ddb';
+import { ddb } from '../../functions/model/db';
 import { resetConfig } from '../../functions/lib/config';
 import { keys } from '../../functions/model/keys';
 import {

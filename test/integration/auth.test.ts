@@ -29,7 +29,7 @@ import {
   useStackEnv,
 } from '../support/helpers';
 import { CONFIRMATION_MAIL_SUBJECT } from '../../functions/domain/auth-mail';
-import { ddb } from '../../functions/lib/aws/ddb';
+import { ddb } from '../../functions/model/db';
 import { keys } from '../../functions/model/keys';
 
 const require = createRequire(import.meta.url);

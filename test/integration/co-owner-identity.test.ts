@@ -8,7 +8,7 @@
  */
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ddb } from '../../functions/lib/aws/ddb';
+import { ddb } from '../../functions/model/db';
 import { keys } from '../../functions/model/keys';
 import type { IdentityCheckResult, IdentityFileKind } from '../../functions/domain/identity';
 import type { CoOwnerKycState, SellerKycState } from '../../functions/domain/onboarding/kyc';

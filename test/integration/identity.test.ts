@@ -7,7 +7,7 @@
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ddb } from '../../functions/lib/aws/ddb';
+import { ddb } from '../../functions/model/db';
 import { keys } from '../../functions/model/keys';
 import type { IdentityCheckResult, IdentityFileKind, IdentityRecord } from '../../functions/domain/identity';
 import type { RequestDossier } from '../../functions/domain/requests';

@@ -4,7 +4,7 @@
  */
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ddb } from '../../functions/lib/aws/ddb';
+import { ddb } from '../../functions/model/db';
 import { keys } from '../../functions/model/keys';
 import type { RequestDossier } from '../../functions/domain/requests';
 import type { SellerCoOwner, SellerDelegation } from '../../functions/domain/onboarding/schemas';

@@ -5,7 +5,7 @@
  */
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ddb } from '../../functions/lib/aws/ddb';
+import { ddb } from '../../functions/model/db';
 import { keys } from '../../functions/model/keys';
 import type { PurchaseOption } from '../../functions/domain/requests';
 import type { OptionList, OptionListItem } from '../../functions/domain/review/schemas';

@@ -20,7 +20,7 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { enforceRateLimit } from '../../functions/lib/rate-limit';
+import { enforceRateLimit } from '../../functions/model/rate-limit';
 import { RATE_LIMITS, type RateLimitScope } from '../../functions/domain/property/limits';
 import { routes, type RouteDef } from '../../functions/routes';
 import { edge, stack, useStackEnv } from '../support/helpers';

@@ -13,7 +13,7 @@
 import Stripe from 'stripe';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ddb } from '../../functions/lib/aws/ddb';
+import { ddb } from '../../functions/model/db';
 import { keys } from '../../functions/model/keys';
 import { routes, type RouteDef } from '../../functions/routes';
 import { AVAILABILITY_MESSAGES } from '../../functions/domain/availability';

@@ -5,7 +5,7 @@
  */
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ddb } from '../../functions/lib/aws/ddb';
+import { ddb } from '../../functions/model/db';
 import { keys } from '../../functions/model/keys';
 import { SOURCE_ID_PATTERN, type Source, type SourceList } from '../../functions/domain/sources';
 import { api, stack, tokenForRole, useStackEnv } from '../support/helpers';

@@ -1,10 +1,10 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { ddb } from '../../functions/lib/aws/ddb';
+import { ddb } from '../../functions/model/db';
 import { resetAws } from '../../functions/lib/aws';
 import { resetConfig } from '../../functions/lib/config';
 import { keys } from '../../functions/model/keys';
-import { deliverOutbox, MAX_ATTEMPTS, outboxPut } from '../../functions/lib/outbox';
+import { deliverOutbox, MAX_ATTEMPTS, outboxPut } from '../../functions/model/outbox';
 import { handler as retryOutbox } from '../../functions/notifications/retry-outbox';
 import { routes, triggers } from '../../functions/routes';
 import { sentMail, stack, useStackEnv } from '../support/helpers';
@@ -54,7 +54,7 @@ describe('lead e-mail outbox', () => {
     expect(await item(id)).toMatchObject({ status: 'pending', attempts: 1 });
     expect((await sentMail()).some((m) => m.subject === `Prova ${id}`)).toBe(false);
     const later = new Date(Date.now() + 5 * 60_000);
-    const { retryPendingOutbox } = await import('../../functions/lib/outbox');
+    const { retryPendingOutbox } = await import('../../functions/model/outbox');
     const counts = await retryPendingOutbox(later);
     expect(counts.sent).toBeGreaterThanOrEqual(1);
     expect(await item(id)).toMatchObject({ status: 'sent', attempts: 2 });

@@ -9,7 +9,7 @@ import { AdminGetUserCommand, AdminListGroupsForUserCommand, CognitoIdentityProv
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { decodeJwt } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ddb } from '../../functions/lib/aws/ddb';
+import { ddb } from '../../functions/model/db';
 import { keys } from '../../functions/model/keys';
 import type { UserList, UserListItem } from '../../functions/domain/users';
 import { api, idTokenFor, sentMail, signUp, stack, tokenForRole, uniqueEmail, useStackEnv } from '../support/helpers';

@@ -7,7 +7,7 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import Stripe from 'stripe';
 import { expect } from 'vitest';
-import { ddb } from '../../functions/lib/aws/ddb';
+import { ddb } from '../../functions/model/db';
 import { keys } from '../../functions/model/keys';
 import type { PurchaseOption } from '../../functions/domain/requests';
 import { api, idTokenFor, signUp, stack, tokenForRole, uniqueEmail } from './helpers';

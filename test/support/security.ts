@@ -12,7 +12,7 @@ import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { expect } from 'vitest';
-import { ddb } from '../../functions/lib/aws/ddb';
+import { ddb } from '../../functions/model/db';
 import { s3 } from '../../functions/lib/aws/s3';
 import { keys, omiKeys } from '../../functions/model/keys';
 import { isAllowed, type RouteDef } from '../../functions/routes';

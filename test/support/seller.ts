@@ -1,7 +1,7 @@
 /** Sellers for the integration tests: a fresh account each time, and a submitted request given to it. */
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { expect } from 'vitest';
-import { ddb } from '../../functions/lib/aws/ddb';
+import { ddb } from '../../functions/model/db';
 import { keys } from '../../functions/model/keys';
 import { api, idTokenFor, signUp, stack, uniqueEmail } from './helpers';
 import { apiFrom, fullBody, newClientIp, newId } from './submission';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { resetConfig } from '../../functions/lib/config';
-import { clientKey } from '../../functions/lib/rate-limit';
+import { clientKey } from '../../functions/model/rate-limit';
 
 /**
  * The per-IP rate limit stores a hash of the caller's address, never the address. The hash is

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { renderLeadEmail, type LeadEmailInput } from '../../functions/domain/property';
-import { backoffMinutes, MAX_ATTEMPTS } from '../../functions/lib/outbox';
+import { backoffMinutes, MAX_ATTEMPTS } from '../../functions/model/outbox';
 import { isValidEmailAddress } from '../../functions/lib/mail';
 
 const input: LeadEmailInput = {

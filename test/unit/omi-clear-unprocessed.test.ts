@@ -43,7 +43,7 @@ const fake = vi.hoisted(() => {
   return { table, calls, state, id, client };
 });
 
-vi.mock('../../functions/lib/aws/ddb', () => ({
+vi.mock('../../functions/model/db', () => ({
   ddb: () => fake.client,
   isConditionFailure: () => false,
   queryPages: async () => undefined,

@@ -41,7 +41,7 @@ const fake = vi.hoisted(() => {
   return { jobUpdates, shardItems, state, client };
 });
 
-vi.mock('../../functions/lib/aws/ddb', () => ({
+vi.mock('../../functions/model/db', () => ({
   ddb: () => fake.client,
   isConditionFailure: () => false,
   queryPages: async () => undefined,

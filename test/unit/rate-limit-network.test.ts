@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { rateLimitNetwork } from '../../functions/lib/rate-limit';
+import { rateLimitNetwork } from '../../functions/model/rate-limit';
 
 /**
  * Whom the per-IP limits count: one IPv4 address, but a whole IPv6 /64 (one subscriber line

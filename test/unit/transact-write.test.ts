@@ -44,8 +44,8 @@ const fake = vi.hoisted(() => {
   return { state, client };
 });
 
-vi.mock('../../functions/lib/aws/ddb', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('../../functions/lib/aws/ddb')>();
+vi.mock('../../functions/model/db', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('../../functions/model/db')>();
   return {
     ...actual,
     ddb: () => fake.client,
@@ -54,8 +54,8 @@ vi.mock('../../functions/lib/aws/ddb', async (importOriginal) => {
   };
 });
 
-const { isConditionFailure, isTransactionConflict, transactWrite, TRANSACT_ATTEMPTS } = await vi.importActual<typeof import('../../functions/lib/aws/ddb')>(
-  '../../functions/lib/aws/ddb',
+const { isConditionFailure, isTransactionConflict, transactWrite, TRANSACT_ATTEMPTS } = await vi.importActual<typeof import('../../functions/model/db')>(
+  '../../functions/model/db',
 );
 const { submitProperty } = await import('../../functions/properties/property-submission');
 

@@ -3,7 +3,6 @@
  * only the SDKs it uses. On AWS no endpoint is set and the SDK uses the Lambda role;
  * locally the endpoints point at the emulators.
  */
-export { ddb } from './ddb';
 export { s3 } from './s3';
 export { ses } from './ses';
 export { cognito } from './cognito';

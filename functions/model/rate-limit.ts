@@ -1,11 +1,11 @@
 import { createHmac } from 'node:crypto';
 import { isIPv6 } from 'node:net';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ddb, isConditionFailure } from './aws/ddb';
-import { requireConfig } from './config';
-import { TooManyRequestsError } from './errors';
-import { keys } from '../model/keys';
-import { logger } from './logger';
+import { ddb, isConditionFailure } from './db';
+import { requireConfig } from '../lib/config';
+import { TooManyRequestsError } from '../lib/errors';
+import { keys } from './keys';
+import { logger } from '../lib/logger';
 import { RATE_LIMITS, type RateLimitScope } from '../domain/property/limits';
 
 /**

@@ -8,8 +8,8 @@ import {
   type TransactWriteCommandInput,
   type TransactWriteCommandOutput,
 } from '@aws-sdk/lib-dynamodb';
-import { config } from '../config';
-import { clientOptions, onReset } from './shared';
+import { config } from '../lib/config';
+import { clientOptions, onReset } from '../lib/aws/shared';
 
 let client: DynamoDBDocumentClient | undefined;
 onReset(() => (client = undefined));

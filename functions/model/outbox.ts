@@ -1,9 +1,9 @@
 import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ddb, isConditionFailure } from './aws/ddb';
-import { requireConfig } from './config';
-import { keys } from '../model/keys';
-import { logger } from './logger';
-import { PermanentMailError, sendMail, type MailMessage } from './mail';
+import { ddb, isConditionFailure } from './db';
+import { requireConfig } from '../lib/config';
+import { keys } from './keys';
+import { logger } from '../lib/logger';
+import { PermanentMailError, sendMail, type MailMessage } from '../lib/mail';
 
 /**
  * Transactional outbox for e-mail: the mail is written as an item in the SAME transaction
