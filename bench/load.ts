@@ -36,7 +36,7 @@ import { ddb } from '../functions/model/db';
 import { s3 } from '../functions/lib/aws/s3';
 import { keys } from '../functions/model/keys';
 import { RATE_LIMITS } from '../functions/domain/property/limits';
-import { VALUATION_TIMEOUT_MS } from '../functions/properties/submission-valuation';
+import { VALUATION_TIMEOUT_MS } from '../functions/model/valuation';
 import { call, cpuMeter, demoAccount, machine, r1, runChild, sentMail, signIn, sleep, startEdge, writeResults } from './support';
 import type { ReadFigure, ReadsJob, SubmissionsJob, SubmissionsResult, Visitor } from './load-client';
 

@@ -13,8 +13,8 @@ import { logger } from '../lib/logger';
 import { stripeClient, type StripeCheckoutSession } from '../lib/stripe';
 import { formatEuroCents } from '../domain/format';
 import { AGENT_MESSAGES, commissionAmountOf, paymentReference, toCents, type AgentPaymentLink } from '../domain/agent-requests';
-import { recordPayment, requireRequestById, saveCheckout, type Item } from './agent-request-store';
-import { requestsPageUrl } from './agent-mail';
+import { recordPayment, requireRequestById, saveCheckout, type Item } from '../model/agent-request';
+import { requestsPageUrl } from '../domain/agent-mail';
 
 /**
  * POST /agent/requests/{requestId}/payment: a Checkout session for the caller's own request

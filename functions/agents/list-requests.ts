@@ -1,6 +1,6 @@
 import type { AgentRequestList } from '../domain/agent-requests';
 import { requireCaller, route } from '../lib/http';
-import { listRequestsOfAgent, toAgentRequestView } from './agent-request-store';
+import { listRequestsOfAgent, toAgentRequestView } from '../model/agent-request';
 
 /** GET /agent/requests: the caller's own requests, newest first (Le Mie Richieste). */
 export const handler = route('listAgentRequests', {}, async ({ caller }): Promise<AgentRequestList> => ({

@@ -11,9 +11,9 @@ import { requireConfig } from '../lib/config';
 import { NotFoundError } from '../lib/errors';
 import { keys } from '../model/keys';
 import { batchGet } from '../omi/omi-store';
-import { isPropertyId, loadDossier, mapRooms } from '../requests/dossier-store';
+import { isPropertyId, loadDossier, mapRooms } from '../model/dossier';
 import { AGENT_MESSAGES, type AgentOption, type AgentOptionMedia, type AgentRequestStatus } from '../domain/agent-requests';
-import { isListed, listRequestsOfAgent, OPTION_LISTED, type Item } from './agent-request-store';
+import { isListed, listRequestsOfAgent, OPTION_LISTED, type Item } from '../model/agent-request';
 
 const table = () => requireConfig('TABLE_NAME');
 

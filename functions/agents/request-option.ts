@@ -1,6 +1,6 @@
 import { createAgentRequestSchema } from '../domain/agent-requests';
 import { requireCaller, route } from '../lib/http';
-import { requestOption } from './agent-request-store';
+import { requestOption } from '../model/agent-request';
 import { optionParams } from './schemas';
 
 /** POST /agent/options/{propertyId}/requests {commissionPercentage}: a new request (201) or a rejected one asked again. */

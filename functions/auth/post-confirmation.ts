@@ -1,5 +1,5 @@
 import type { PostConfirmationTriggerEvent } from 'aws-lambda';
-import { createProfile } from '../users/profiles';
+import { createProfile } from '../model/profile';
 import { SELF_SIGNUP_USER_TYPES, type UserType } from '../domain/roles';
 import { logger } from '../lib/logger';
 

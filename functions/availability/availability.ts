@@ -30,9 +30,9 @@ import {
   type MonthQuota,
   type SlotTime,
 } from '../domain/availability';
-import { isOwner, OWNED_AND_EDITABLE, table, type Item } from '../coowners/onboarding-store';
-import { isExpired, TOKEN_PATTERN } from '../properties/invitations';
-import { isPropertyId, loadDossier, mapSlot, type RawDossier } from '../requests/dossier-store';
+import { isOwner, OWNED_AND_EDITABLE, table, type Item } from '../model/owned-property';
+import { isExpired, TOKEN_PATTERN } from '../model/tokens';
+import { isPropertyId, loadDossier, mapSlot, type RawDossier } from '../model/dossier';
 
 /** DynamoDB's limit of items in one TransactWriteItems. */
 const MAX_TRANSACTION_ITEMS = 100;

@@ -36,8 +36,8 @@ import {
   type ReminderGroup,
   type ReminderKind,
 } from '../domain/reminders/rules';
-import { deliverNow, sellerEmailOf, sellerNameOf } from '../review/review-store';
-import { deleteExpiredTokens } from './expired-tokens';
+import { deliverNow, sellerEmailOf, sellerNameOf } from '../model/review';
+import { deleteExpiredTokens } from '../model/expired-tokens';
 import {
   availabilityLinkValid,
   loadProperty,
@@ -50,7 +50,7 @@ import {
   reminderOutboxId,
   type Item,
   type ReminderWrite,
-} from './reminder-store';
+} from '../model/reminders';
 
 export interface ReminderSummary {
   /** the run's time (ISO) */

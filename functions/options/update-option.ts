@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { updateOptionSchema } from '../domain/review/schemas';
 import { route } from '../lib/http';
-import { updateOption } from './option-store';
+import { updateOption } from '../model/option';
 
 const params = z.object({ propertyId: z.string({ error: 'Immobile non valido' }).min(1, 'Immobile non valido').max(100, 'Immobile non valido') });
 

@@ -5,8 +5,8 @@ import { requireConfig } from '../lib/config';
 import { ConflictError, GoneError } from '../lib/errors';
 import { route } from '../lib/http';
 import { keys } from '../model/keys';
-import { invitedPropertyId, linkPropertyToSeller } from './claim';
-import { TOKEN_PATTERN } from './invitations';
+import { invitedPropertyId, linkPropertyToSeller } from '../model/invitation';
+import { TOKEN_PATTERN } from '../model/tokens';
 
 const body = z.object({ token: z.string({ error: 'Link non valido' }).regex(TOKEN_PATTERN, 'Link non valido') });
 

@@ -5,7 +5,7 @@ import { requireConfig } from '../lib/config';
 import { route } from '../lib/http';
 import { keys } from '../model/keys';
 import type { LinkKind, LinkKindAnswer } from '../domain/links';
-import { isExpired, TOKEN_PATTERN } from './invitations';
+import { isExpired, TOKEN_PATTERN } from '../model/tokens';
 
 const params = z.object({ token: z.string({ error: 'Link non valido' }).max(200, 'Link non valido') });
 

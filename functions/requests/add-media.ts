@@ -1,6 +1,6 @@
 import type { DossierMedia } from '../domain/requests';
 import { requireCaller, route } from '../lib/http';
-import { addMedia } from './media-store';
+import { addMedia } from '../model/media';
 import { addMediaBody, requestParams } from './schemas';
 
 /**

@@ -1,5 +1,5 @@
 import { route } from '../lib/http';
-import { assignRequest } from './request-store';
+import { assignRequest } from '../model/request';
 import { assignBody, requestParams } from './schemas';
 
 /**

@@ -1,6 +1,6 @@
 import type { PresignedUpload } from '../domain/uploads';
 import { route } from '../lib/http';
-import { createMediaUpload } from './media-store';
+import { createMediaUpload } from '../model/media';
 import { mediaUploadBody, requestParams } from './schemas';
 
 /**

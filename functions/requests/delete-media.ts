@@ -1,5 +1,5 @@
 import { route } from '../lib/http';
-import { deleteMedia } from './media-store';
+import { deleteMedia } from '../model/media';
 import { mediaParams } from './schemas';
 
 /** DELETE /admin/properties/{propertyId}/rooms/{roomId}/media/{mediaId}: 204, or 404. */

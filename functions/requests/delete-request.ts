@@ -1,5 +1,5 @@
 import { route } from '../lib/http';
-import { deleteRequest } from './request-store';
+import { deleteRequest } from '../model/request';
 import { deleteBody, requestParams } from './schemas';
 
 /**

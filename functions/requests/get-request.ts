@@ -1,6 +1,6 @@
 import type { RequestDossier } from '../domain/requests';
 import { route } from '../lib/http';
-import { getDossier } from './dossier-store';
+import { getDossier } from '../model/dossier';
 import { requestParams } from './schemas';
 
 /**

@@ -1,6 +1,6 @@
 import type { RequestList } from '../domain/requests';
 import { route } from '../lib/http';
-import { listRequests } from './request-list';
+import { listRequests } from '../model/request-list';
 import { listQuery } from './schemas';
 
 /**

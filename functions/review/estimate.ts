@@ -14,9 +14,9 @@ import { deliverOutbox, outboxPut } from '../model/outbox';
 import { renderEstimateEmail } from '../domain/review/estimate-email';
 import { REVIEW_MESSAGES } from '../domain/review/rules';
 import type { EstimateSent } from '../domain/review/schemas';
-import { newToken, tokenExpiryFields } from '../properties/invitations';
-import { requireDossier } from '../requests/dossier-store';
-import { deliverNow, PROPERTY_EDITABLE, sellerEmailOf, sellerNameOf, table } from './review-store';
+import { newToken, tokenExpiryFields } from '../model/tokens';
+import { requireDossier } from '../model/dossier';
+import { deliverNow, PROPERTY_EDITABLE, sellerEmailOf, sellerNameOf, table } from '../model/review';
 
 export async function sendEstimate(propertyId: string, now = new Date()): Promise<EstimateSent> {
   const { property, valuations } = await requireDossier(propertyId);

@@ -1,6 +1,6 @@
 import type { OptionPoll } from '../domain/review/schemas';
 import { route } from '../lib/http';
-import { optionStatus } from './review-store';
+import { optionStatus } from '../model/review';
 import { propertyParams } from './schemas';
 
 /** GET /admin/properties/{propertyId}/option: {option | null}, polled while the option is unsigned. */

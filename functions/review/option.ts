@@ -18,8 +18,8 @@ import { DELEGATION_LABELS, type DelegationType, type OptionStatus, type Purchas
 import { optionAmountOf, paymentTermsOf, REVIEW_MESSAGES, subStepsOf } from '../domain/review/rules';
 import type { CreateOptionBody } from '../domain/review/schemas';
 import { renderOptionPdf } from './option-pdf';
-import { requireDossier, type RawDossier } from '../requests/dossier-store';
-import { PROPERTY_EDITABLE, table } from './review-store';
+import { requireDossier, type RawDossier } from '../model/dossier';
+import { PROPERTY_EDITABLE, table } from '../model/review';
 
 export function optionDocumentKey(propertyId: string, optionId: string): string {
   return `${propertyId}/documents/opzione-${optionId}.pdf`;

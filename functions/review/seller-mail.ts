@@ -13,9 +13,9 @@ import { deliverOutbox, outboxPut } from '../model/outbox';
 import { renderAvailabilityEmail, renderOptionNotification } from '../domain/review/option-emails';
 import { REVIEW_MESSAGES } from '../domain/review/rules';
 import type { AvailabilityLinkSent, NotificationSent } from '../domain/review/schemas';
-import { newToken, tokenExpiryFields } from '../properties/invitations';
-import { requireDossier } from '../requests/dossier-store';
-import { deliverNow, PROPERTY_EDITABLE, sellerEmailOf, sellerNameOf, table } from './review-store';
+import { newToken, tokenExpiryFields } from '../model/tokens';
+import { requireDossier } from '../model/dossier';
+import { deliverNow, PROPERTY_EDITABLE, sellerEmailOf, sellerNameOf, table } from '../model/review';
 
 const propertyCheck = (propertyId: string) => ({
   ConditionCheck: { TableName: table(), Key: keys.property(propertyId), ConditionExpression: PROPERTY_EDITABLE },

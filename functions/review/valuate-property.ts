@@ -13,9 +13,9 @@ import type { DossierValuation } from '../domain/requests';
 import { REVIEW_MESSAGES } from '../domain/review/rules';
 import type { CreateValuationBody } from '../domain/review/schemas';
 import { evaluatePropertySchema, type ValuationRequest, type ValuationResult } from '../domain/valuation';
-import { valuationItem } from '../properties/submission-valuation';
+import { valuationItem } from '../model/valuation';
 import { valuate as defaultValuate } from '../valuations/valuate';
-import { adminName, loadProperty, PROPERTY_EDITABLE, table, type Item } from './review-store';
+import { adminName, loadProperty, PROPERTY_EDITABLE, table, type Item } from '../model/review';
 
 export function toDossierValuation(item: Item): DossierValuation {
   const result = item.result as ValuationResult;

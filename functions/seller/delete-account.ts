@@ -1,6 +1,6 @@
 import { requireCaller, route } from '../lib/http';
 import { deleteAccountBody } from './schemas';
-import { deleteOwnAccount } from './seller-store';
+import { deleteOwnAccount } from '../model/seller';
 
 /**
  * DELETE /me {confirm: true}: the seller's whole account (properties with dossier and

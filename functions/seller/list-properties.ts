@@ -1,6 +1,6 @@
 import type { SellerPropertyList } from '../domain/seller';
 import { requireCaller, route } from '../lib/http';
-import { listOwnProperties } from './seller-store';
+import { listOwnProperties } from '../model/seller';
 
 /** GET /seller/properties: the caller's own properties, newest first, with identity state and option summary. */
 export const handler = route('listSellerProperties', {}, async ({ caller }): Promise<SellerPropertyList> => {

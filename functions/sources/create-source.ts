@@ -1,6 +1,6 @@
 import { requireCaller, route } from '../lib/http';
 import { createSourceBody } from './schemas';
-import { createSource } from './source-store';
+import { createSource } from '../model/source';
 
 /** POST /sources {name}: a new lead source created by the calling admin (201). */
 export const handler = route(

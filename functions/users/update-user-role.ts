@@ -1,6 +1,6 @@
 import { requireCaller, route } from '../lib/http';
 import { updateRoleBody, userParams } from './schemas';
-import { setRole } from './user-store';
+import { setRole } from '../model/user';
 
 /** PUT /users/{userId}/role {role}: joins or leaves the admin group; an admin cannot demote themselves (409). */
 export const handler = route('updateUserRole', { body: updateRoleBody, params: userParams }, async ({ body, params, caller }) =>

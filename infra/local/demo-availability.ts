@@ -14,7 +14,7 @@ import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb } from '../../functions/model/db';
 import { keys } from '../../functions/model/keys';
 import type { PresignedUpload } from '../../functions/domain/uploads';
-import { isExpired } from '../../functions/properties/invitations';
+import { isExpired } from '../../functions/model/tokens';
 import type { LocalStack } from './stack';
 
 type Call = <T>(method: string, route: string, body?: unknown, token?: string) => Promise<{ status: number; body: T }>;

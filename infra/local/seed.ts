@@ -10,7 +10,7 @@ import {
   CognitoIdentityProviderClient,
   UserNotFoundException,
 } from '@aws-sdk/client-cognito-identity-provider';
-import { createProfile } from '../../functions/users/profiles';
+import { createProfile } from '../../functions/model/profile';
 import type { Group, UserType } from '../../functions/domain/roles';
 import { LOCAL_REGION } from './setup';
 

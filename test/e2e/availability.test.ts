@@ -17,7 +17,7 @@ import { ddb } from '../../functions/model/db';
 import { keys } from '../../functions/model/keys';
 import { AVAILABILITY_MESSAGES, todayInRome } from '../../functions/domain/availability';
 import { formatSlotDate } from '../../functions/domain/format';
-import { newToken } from '../../functions/properties/invitations';
+import { newToken } from '../../functions/model/tokens';
 import { DESKTOP, expectAccessible, launchBrowser, newPage, signedInContext, toastWith } from '../support/browser';
 import { api, sentMail, stack, tokenForRole, useStackEnv } from '../support/helpers';
 import { freshSeller, giveProperty, SELLER_PASSWORD, type Seller } from '../support/seller';

@@ -14,7 +14,7 @@ import type { Browser, Page } from 'playwright-core';
 import { ddb } from '../../functions/model/db';
 import { keys } from '../../functions/model/keys';
 import { fiscalCodeCheckChar } from '../../functions/domain/onboarding/rules';
-import { newToken } from '../../functions/properties/invitations';
+import { newToken } from '../../functions/model/tokens';
 import { COMPLETION_MESSAGES } from '../../functions/domain/onboarding/rules';
 import { enterSignUpCode, expectAccessible, launchBrowser, signedInContext, toastWith, watchCspViolations } from '../support/browser';
 import { documentFront, facePhoto } from '../support/faces';

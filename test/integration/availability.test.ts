@@ -15,7 +15,7 @@ import { saveAvailability } from '../../functions/availability/availability';
 import { addDays, AVAILABILITY_MESSAGES, MAX_SLOTS_PER_SAVE, todayInRome, type AvailabilityState } from '../../functions/domain/availability';
 import type { LinkKindAnswer } from '../../functions/domain/links';
 import type { RequestDossier } from '../../functions/domain/requests';
-import { newToken } from '../../functions/properties/invitations';
+import { newToken } from '../../functions/model/tokens';
 import { api, stack, tokenForRole, useStackEnv } from '../support/helpers';
 import { freshSeller, ownedProperty, type Seller } from '../support/seller';
 import { dossier } from '../support/submission';

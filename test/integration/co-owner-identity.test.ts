@@ -13,7 +13,7 @@ import { keys } from '../../functions/model/keys';
 import type { IdentityCheckResult, IdentityFileKind } from '../../functions/domain/identity';
 import type { CoOwnerKycState, SellerKycState } from '../../functions/domain/onboarding/kyc';
 import type { PresignedUpload } from '../../functions/domain/uploads';
-import { newToken } from '../../functions/properties/invitations';
+import { newToken } from '../../functions/model/tokens';
 import { api, stack, uniqueEmail, useStackEnv } from '../support/helpers';
 import { apiFrom, fullBody, newClientIp, newId, postToBucket } from '../support/submission';
 import { documentFront, facePhoto } from '../support/faces';

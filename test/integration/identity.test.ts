@@ -12,7 +12,7 @@ import { keys } from '../../functions/model/keys';
 import type { IdentityCheckResult, IdentityFileKind, IdentityRecord } from '../../functions/domain/identity';
 import type { RequestDossier } from '../../functions/domain/requests';
 import type { PresignedUpload } from '../../functions/domain/uploads';
-import { localFaceMatcher, SAME_PERSON_DISTANCE } from '../../functions/identity/local-face-matcher';
+import { localFaceMatcher, SAME_PERSON_DISTANCE } from '../../functions/lib/faces/local-face-matcher';
 import { api, stack, tokenForRole, useStackEnv } from '../support/helpers';
 import { newId, pngBytes, postToBucket } from '../support/submission';
 import { documentFront, facePhoto, PEOPLE, twoFaces, type Person } from '../support/faces';

@@ -4,7 +4,7 @@ import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { api, idTokenFor, signUp, stack, tokenForRole, uniqueEmail, useStackEnv } from '../support/helpers';
 import { ddb } from '../../functions/model/db';
 import { keys } from '../../functions/model/keys';
-import { newToken } from '../../functions/properties/invitations';
+import { newToken } from '../../functions/model/tokens';
 
 /** A submitted property with its invitation token, as the submission use case stores it. */
 async function givenProperty(opts: { expiresInSec?: number } = {}) {

@@ -14,7 +14,7 @@ import { COMPLETION_MESSAGES } from '../../functions/domain/onboarding/rules';
 import type { CoOwnerKycState, OptionDocumentLink, OptionSignedResult, SellerKycState } from '../../functions/domain/onboarding/kyc';
 import type { OptionPoll } from '../../functions/domain/review/schemas';
 import type { PresignedUpload } from '../../functions/domain/uploads';
-import { newToken } from '../../functions/properties/invitations';
+import { newToken } from '../../functions/model/tokens';
 import { api, stack, tokenForRole, uniqueEmail, useStackEnv } from '../support/helpers';
 import { apiFrom, dossier, fullBody, newClientIp, newId, postToBucket } from '../support/submission';
 import { catastoDelegation, freshSeller, type Seller } from '../support/seller';

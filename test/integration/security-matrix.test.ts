@@ -19,7 +19,7 @@ import { routes, type RouteDef } from '../../functions/routes';
 import { AVAILABILITY_MESSAGES } from '../../functions/domain/availability';
 import { AGENT_MESSAGES } from '../../functions/domain/agent-requests';
 import { KYC_MESSAGES } from '../../functions/domain/onboarding/kyc';
-import { newToken } from '../../functions/properties/invitations';
+import { newToken } from '../../functions/model/tokens';
 import { api, stack, useStackEnv } from '../support/helpers';
 import {
   buildWorld,

@@ -4,7 +4,7 @@ import { HeadObjectCommand } from '@aws-sdk/client-s3';
 import { ddb } from '../../functions/model/db';
 import { s3 } from '../../functions/lib/aws/s3';
 import { keys } from '../../functions/model/keys';
-import { TOKEN_PATTERN } from '../../functions/properties/invitations';
+import { TOKEN_PATTERN } from '../../functions/model/tokens';
 import { GENERIC_ERROR_MESSAGE } from '../../functions/lib/errors';
 import { MEDIA_MISSING_MESSAGE } from '../../functions/properties/property-submission';
 import { MESSAGES, RATE_LIMITS } from '../../functions/domain/property';

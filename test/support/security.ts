@@ -21,7 +21,7 @@ import { addDays, AVAILABILITY_MESSAGES, todayInRome } from '../../functions/dom
 import { AGENT_MESSAGES } from '../../functions/domain/agent-requests';
 import { KYC_MESSAGES } from '../../functions/domain/onboarding/kyc';
 import { ONBOARDING_MESSAGES } from '../../functions/domain/onboarding/rules';
-import { newToken } from '../../functions/properties/invitations';
+import { newToken } from '../../functions/model/tokens';
 import { api, stack, tokenForRole } from './helpers';
 import { catastoDelegation, freshSeller, ownedProperty, type Seller } from './seller';
 import { freshAgent, listedOption, OPTION_TERMS, pendingAgent, type TestAgent } from './agent';

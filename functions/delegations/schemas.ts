@@ -1,8 +1,0 @@
-import * as z from 'zod';
-import { delegationTypeSchema } from '../domain/onboarding/schemas';
-import { propertyParams } from '../coowners/onboarding-store';
-
-export { propertyParams };
-
-export const delegationParams = propertyParams.extend({ type: delegationTypeSchema });
-export type DelegationParams = z.infer<typeof delegationParams>;

@@ -1,0 +1,351 @@
+/**
+ * A request's dossier: the PROPERTY item and every item under its pk (rooms, media,
+ * valuations, option, identity, co-owners, delegations, slots, quotas, documents), read with
+ * ONE strongly consistent Query of keys.propertyDossier. `loadDossier` gives the raw items
+ * sorted by kind; `toDossier` maps them to the RequestDossier contract with fresh presigned
+ * GET URLs (functions/lib/presigned-download.ts) for every file. The review area reuses both.
+ */
+import { queryAll } from './db';
+import { requireConfig } from '../lib/config';
+import { NotFoundError } from '../lib/errors';
+import { keys } from './keys';
+import { presignDownload } from '../lib/presigned-download';
+import { mediaKindOf } from '../domain/property/media';
+import type { RoomType } from '../domain/property/enums';
+import {
+  lifecycleOf,
+  REQUEST_MESSAGES,
+  type DelegationType,
+  type DossierCoOwner,
+  type DossierDelegation,
+  type DossierFile,
+  type DossierIdentity,
+  type DossierMedia,
+  type DossierRoom,
+  type DossierSlot,
+  type DossierValuation,
+  type OptionStatus,
+  type PurchaseOption,
+  type RequestDossier,
+} from '../domain/requests';
+import type { ValuationResult } from '../domain/valuation';
+
+export { REQUEST_MESSAGES };
+
+const table = () => requireConfig('TABLE_NAME');
+
+export { PROPERTY_EDITABLE } from './property';
+
+/** Property ids are the wizard's uuids; anything else (e.g. with '#') is a missing property. */
+export const PROPERTY_ID_PATTERN = /^[A-Za-z0-9-]{1,64}$/;
+export const isPropertyId = (id: string) => PROPERTY_ID_PATTERN.test(id);
+
+/** A stored item as DynamoDB returns it. */
+export type DossierItem = Record<string, unknown>;
+
+/** The raw items of a dossier, by kind (each list in sort-key order). */
+export interface RawDossier {
+  propertyId: string;
+  property: DossierItem;
+  rooms: DossierItem[];
+  media: DossierItem[];
+  /** oldest first */
+  valuations: DossierItem[];
+  option: DossierItem | null;
+  identity: DossierItem | null;
+  coOwners: DossierItem[];
+  delegations: DossierItem[];
+  /** by date */
+  slots: DossierItem[];
+  quotas: DossierItem[];
+  documents: DossierItem[];
+  /** anything else under the pk (a future item kind): still deleted with the dossier */
+  other: DossierItem[];
+}
+
+/** True when the property is marked for deletion (it answers 404 and refuses edits). */
+export function isDeleting(property: DossierItem): boolean {
+  return property.deletingAt !== undefined && property.deletingAt !== null;
+}
+
+/**
+ * Every item of the dossier (one Query, strongly consistent), or undefined when there is no
+ * PROPERTY item. A property being deleted counts as missing unless `includeDeleting`.
+ */
+export async function loadDossier(propertyId: string, opts: { includeDeleting?: boolean } = {}): Promise<RawDossier | undefined> {
+  const raw = await loadDossierItems(propertyId);
+  if (!raw.property) return undefined;
+  if (!opts.includeDeleting && isDeleting(raw.property)) return undefined;
+  return raw as RawDossier;
+}
+
+/** Like loadDossier, but the items are returned even when the PROPERTY item is gone (deletion retries). */
+export async function loadDossierItems(propertyId: string): Promise<Omit<RawDossier, 'property'> & { property: DossierItem | null; all: DossierItem[] }> {
+  const p = keys.dossierPrefixes;
+  const out: Omit<RawDossier, 'property'> & { property: DossierItem | null; all: DossierItem[] } = {
+    propertyId,
+    property: null,
+    rooms: [],
+    media: [],
+    valuations: [],
+    option: null,
+    identity: null,
+    coOwners: [],
+    delegations: [],
+    slots: [],
+    quotas: [],
+    documents: [],
+    other: [],
+    all: [],
+  };
+  await queryAll(
+    {
+      TableName: table(),
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': keys.propertyDossier(propertyId).pk },
+      ConsistentRead: true,
+    },
+    (item) => {
+      out.all.push(item);
+      const sk = String(item.sk);
+      if (sk === keys.property(propertyId).sk) out.property = item;
+      else if (sk.startsWith(p.room)) out.rooms.push(item);
+      else if (sk.startsWith(p.media)) out.media.push(item);
+      else if (sk.startsWith(p.valuation)) out.valuations.push(item);
+      else if (sk === p.option) out.option = item;
+      else if (sk === p.identity) out.identity = item;
+      else if (sk.startsWith(p.coOwner)) out.coOwners.push(item);
+      else if (sk.startsWith(p.delegation)) out.delegations.push(item);
+      else if (sk.startsWith(p.slot)) out.slots.push(item);
+      else if (sk.startsWith(p.quota)) out.quotas.push(item);
+      else if (sk.startsWith(p.document)) out.documents.push(item);
+      else out.other.push(item);
+    },
+  );
+  return out;
+}
+
+/** The dossier or 404 'Immobile non trovato' (also for an id no property can have). */
+export async function requireDossier(propertyId: string): Promise<RawDossier> {
+  if (!isPropertyId(propertyId)) throw new NotFoundError(REQUEST_MESSAGES.notFound);
+  const raw = await loadDossier(propertyId);
+  if (!raw) throw new NotFoundError(REQUEST_MESSAGES.notFound);
+  return raw;
+}
+
+// ---- mapping -----------------------------------------------------------------------------
+
+const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
+const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+const bool = (v: unknown): boolean => v === true;
+
+/** Attributes of the PROPERTY item that are storage details, not data. */
+const INTERNAL = new Set(['pk', 'sk', 'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk', 'gsi3pk', 'gsi3sk', 'entity', 'searchText', 'deletingAt', 'expiresAt']);
+
+async function fileOf(key: unknown, fileName?: unknown): Promise<DossierFile | undefined> {
+  const k = str(key);
+  if (!k) return undefined;
+  const name = str(fileName) ?? k.split('/').pop() ?? k;
+  return { key: k, fileName: name, url: (await presignDownload(k)).url };
+}
+
+function mapProperty(item: DossierItem, propertyId: string): RequestDossier['property'] {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(item)) if (!INTERNAL.has(k)) out[k] = v;
+  return {
+    ...(out as unknown as RequestDossier['property']),
+    id: str(item.id) ?? propertyId,
+    createdAt: String(item.createdAt ?? ''),
+    updatedAt: String(item.updatedAt ?? item.createdAt ?? ''),
+    userId: str(item.userId),
+    assignedUserId: str(item.assignedUserId),
+    invitationToken: str(item.invitationToken),
+    privacyConsentAt: str(item.privacyConsentAt),
+    valuedAt: str(item.valuedAt),
+    estimateSentAt: str(item.estimateSentAt),
+    optionCreatedAt: str(item.optionCreatedAt),
+    optionSignedAt: str(item.optionSignedAt),
+  };
+}
+
+async function mapMedia(item: DossierItem): Promise<DossierMedia> {
+  const key = String(item.key);
+  const contentType = String(item.contentType ?? '');
+  return {
+    id: String(item.id),
+    roomId: String(item.roomId),
+    key,
+    fileName: str(item.fileName) ?? key.split('/').pop() ?? key,
+    contentType,
+    kind: item.kind === 'video' || item.kind === 'image' ? item.kind : (mediaKindOf(contentType) ?? 'image'),
+    size: num(item.size) ?? 0,
+    createdAt: String(item.createdAt ?? ''),
+    url: (await presignDownload(key)).url,
+  };
+}
+
+/** Rooms in wizard order, each with its media (oldest first); media of an unknown room are dropped. */
+export async function mapRooms(raw: RawDossier): Promise<DossierRoom[]> {
+  const media = await Promise.all(raw.media.map(mapMedia));
+  const byRoom = new Map<string, { item: DossierMedia; position: number; createdAt: string }[]>();
+  raw.media.forEach((m, i) => {
+    const list = byRoom.get(String(m.roomId)) ?? [];
+    list.push({ item: media[i]!, position: num(m.position) ?? Number.MAX_SAFE_INTEGER, createdAt: String(m.createdAt ?? '') });
+    byRoom.set(String(m.roomId), list);
+  });
+  return raw.rooms
+    .map((r) => ({
+      id: String(r.id),
+      name: String(r.name ?? ''),
+      type: r.type as RoomType,
+      position: num(r.position) ?? 0,
+      media: (byRoom.get(String(r.id)) ?? [])
+        .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.position - b.position)
+        .map((m) => m.item),
+    }))
+    .sort((a, b) => a.position - b.position);
+}
+
+function mapValuation(v: DossierItem): DossierValuation {
+  const createdBy = v.createdBy as { userId?: unknown; name?: unknown } | undefined | null;
+  const optional = <K extends string>(k: K) => (num(v[k]) === null ? {} : { [k]: num(v[k])! });
+  return {
+    createdAt: String(v.createdAt ?? ''),
+    origin: v.origin === 'admin' ? 'admin' : 'submission',
+    createdBy: createdBy && typeof createdBy.userId === 'string' ? { userId: createdBy.userId, name: String(createdBy.name ?? '') } : null,
+    available: bool(v.available),
+    ...(str(v.reason) ? { reason: str(v.reason)! } : {}),
+    ...optional('valuationMin'),
+    ...optional('valuationMax'),
+    ...optional('valuationAvg'),
+    ...optional('cautiousDiscount'),
+    ...optional('adjustedMin'),
+    ...optional('adjustedMax'),
+    ...optional('adjustedAvg'),
+    omiSource: str(v.omiSource),
+    ...(v.omiDetails ? { omiDetails: v.omiDetails as DossierValuation['omiDetails'] } : {}),
+    emailSentAt: str(v.emailSentAt),
+    result: v.result as ValuationResult,
+  };
+}
+
+async function mapIdentity(i: DossierItem | null): Promise<DossierIdentity | null> {
+  if (!i) return null;
+  const [documentFront, documentBack, facePhoto] = await Promise.all([
+    fileOf(i.documentFrontKey),
+    fileOf(i.documentBackKey),
+    fileOf(i.facePhotoKey),
+  ]);
+  const status = str(i.status) ?? str(i.verificationStatus);
+  return {
+    status: status === 'verified' || status === 'rejected' ? status : 'pending',
+    documentType: (str(i.documentType) ?? 'carta_identita') as DossierIdentity['documentType'],
+    documentNumber: str(i.documentNumber),
+    fullName: str(i.fullName),
+    confidence: num(i.confidence),
+    verifiedAt: str(i.verifiedAt),
+    files: { ...(documentFront ? { documentFront } : {}), ...(documentBack ? { documentBack } : {}), ...(facePhoto ? { facePhoto } : {}) },
+  };
+}
+
+function mapCoOwner(c: DossierItem): DossierCoOwner {
+  return {
+    id: String(c.id ?? String(c.sk).slice(keys.dossierPrefixes.coOwner.length)),
+    email: String(c.email ?? ''),
+    fullName: String(c.fullName ?? ''),
+    share: num(c.share) ?? 0,
+    invitedAt: str(c.invitedAt),
+    verifiedAt: str(c.verifiedAt),
+  };
+}
+
+async function mapDelegation(d: DossierItem): Promise<DossierDelegation> {
+  const type = (str(d.type) ?? str(d.delegationType) ?? String(d.sk).slice(keys.dossierPrefixes.delegation.length)) as DelegationType;
+  const documentKey = str(d.documentKey);
+  const file = await fileOf(documentKey, d.fileName);
+  return {
+    type,
+    province: String(d.province ?? ''),
+    municipality: String(d.municipality ?? ''),
+    documentKey,
+    signedAt: str(d.signedAt),
+    ...(file ? { file } : {}),
+  };
+}
+
+function mapOption(o: DossierItem | null, propertyId: string): PurchaseOption | null {
+  if (!o) return null;
+  const signature = o.signatureData as { signedDocumentKey?: unknown; uploadedAt?: unknown } | null | undefined;
+  return {
+    id: String(o.id ?? ''),
+    propertyId: str(o.propertyId) ?? propertyId,
+    status: (str(o.status) ?? 'pending') as OptionStatus,
+    assignedAgentId: str(o.assignedAgentId),
+    propertyValue: num(o.propertyValue) ?? 0,
+    optionAmount: num(o.optionAmount) ?? 0,
+    agentCommissionPercentage: num(o.agentCommissionPercentage) ?? 0,
+    minAgentCommissionPercentage: num(o.minAgentCommissionPercentage) ?? 0,
+    salePricePercentage: num(o.salePricePercentage) ?? 0,
+    hasKeys: bool(o.hasKeys),
+    paymentType: o.paymentType === 'rateale' ? 'rateale' : 'anticipato',
+    installments: num(o.installments),
+    signatureType: o.signatureType === 'fisica' ? 'fisica' : null,
+    signedAt: str(o.signedAt),
+    signatureData:
+      signature && typeof signature.signedDocumentKey === 'string'
+        ? { signedDocumentKey: signature.signedDocumentKey, uploadedAt: String(signature.uploadedAt ?? '') }
+        : null,
+    minMonthlySlots: num(o.minMonthlySlots) ?? 0,
+    createdAt: String(o.createdAt ?? ''),
+    notifiedAt: str(o.notifiedAt),
+    availabilityLinkSentAt: str(o.availabilityLinkSentAt),
+    documentKey: str(o.documentKey),
+  };
+}
+
+/** A SLOT# item as the dossier and the seller's availability page show it. */
+export function mapSlot(s: DossierItem): DossierSlot {
+  // sk SLOT#{yyyy-MM-dd}#{slotId}
+  const [, skDate, skId] = String(s.sk).split('#');
+  return {
+    id: str(s.id) ?? skId ?? '',
+    date: str(s.date) ?? str(s.slotDate) ?? skDate ?? '',
+    start: str(s.start) ?? str(s.slotTimeStart) ?? '',
+    end: str(s.end) ?? str(s.slotTimeEnd) ?? '',
+    isBooked: bool(s.isBooked),
+  };
+}
+
+async function mapDocument(d: DossierItem): Promise<RequestDossier['documents'][number] | undefined> {
+  const file = await fileOf(d.key ?? d.documentKey, d.fileName);
+  if (!file) return undefined;
+  return { ...file, kind: String(d.kind ?? 'documento'), uploadedAt: String(d.uploadedAt ?? d.createdAt ?? '') };
+}
+
+/** The RequestDossier of the raw items, with fresh presigned URLs. */
+export async function toDossier(raw: RawDossier): Promise<RequestDossier> {
+  const property = mapProperty(raw.property, raw.propertyId);
+  const [rooms, identity, delegations, documents] = await Promise.all([
+    mapRooms(raw),
+    mapIdentity(raw.identity),
+    Promise.all(raw.delegations.map(mapDelegation)),
+    Promise.all(raw.documents.map(mapDocument)),
+  ]);
+  return {
+    property,
+    lifecycle: lifecycleOf(property),
+    rooms,
+    valuations: raw.valuations.map(mapValuation),
+    identity,
+    coOwners: raw.coOwners.map(mapCoOwner),
+    delegations,
+    option: mapOption(raw.option, raw.propertyId),
+    slots: raw.slots.map(mapSlot).sort((a, b) => a.date.localeCompare(b.date) || a.start.localeCompare(b.start)),
+    documents: documents.filter((d): d is NonNullable<typeof d> => d !== undefined),
+  };
+}
+
+/** GET /admin/properties/{propertyId}: the whole dossier, or 404. */
+export async function getDossier(propertyId: string): Promise<RequestDossier> {
+  return toDossier(await requireDossier(propertyId));
+}

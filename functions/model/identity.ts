@@ -1,0 +1,136 @@
+/**
+ * The identity check's reads and writes: the owned property (the caller's, not being
+ * deleted; anything else is 404 'Immobile non trovato', never revealing that it exists), the
+ * IDENTITY item of the dossier (keys.identity) and the images under the property's
+ * `identity/` prefix of the media bucket.
+ */
+import { GetObjectCommand } from '@aws-sdk/client-s3';
+import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { ddb, isConditionFailure } from './db';
+import { s3 } from '../lib/aws/s3';
+import { requireConfig } from '../lib/config';
+import { NotFoundError } from '../lib/errors';
+import { keys } from './keys';
+import { headMedia } from '../lib/media-storage';
+import { PROPERTY_EDITABLE } from './property';
+import { isPropertyId } from './dossier';
+import { IDENTITY_MESSAGES, type DocumentType, type IdentityRecord, type IdentityStatus } from '../domain/identity';
+
+const table = () => requireConfig('TABLE_NAME');
+type Item = Record<string, unknown>;
+
+export const propertyNotFound = () => new NotFoundError(IDENTITY_MESSAGES.propertyNotFound);
+
+/** The PROPERTY item when the caller owns it and it is not being deleted, else 404. */
+export async function requireOwnedProperty(propertyId: string, userId: string): Promise<Item> {
+  if (!isPropertyId(propertyId)) throw propertyNotFound();
+  const res = await ddb().send(new GetCommand({ TableName: table(), Key: keys.property(propertyId), ConsistentRead: true }));
+  const p = res.Item;
+  if (!p || (p.deletingAt !== undefined && p.deletingAt !== null) || typeof p.userId !== 'string' || p.userId !== userId) throw propertyNotFound();
+  return p;
+}
+
+export async function getIdentityItem(propertyId: string): Promise<Item | undefined> {
+  const res = await ddb().send(new GetCommand({ TableName: table(), Key: keys.identity(propertyId), ConsistentRead: true }));
+  return res.Item;
+}
+
+export { headMedia };
+
+/** The bytes of an object of the media bucket (at most `maxBytes`), or undefined when missing. */
+export async function readMedia(key: string, maxBytes: number): Promise<Buffer | undefined> {
+  try {
+    const res = await s3().send(new GetObjectCommand({ Bucket: requireConfig('MEDIA_BUCKET'), Key: key }));
+    if (Number(res.ContentLength ?? 0) > maxBytes) throw new Error(`object ${key} over ${maxBytes} bytes`);
+    const bytes = await res.Body!.transformToByteArray();
+    return Buffer.from(bytes);
+  } catch (err) {
+    const e = err as { name?: string; $metadata?: { httpStatusCode?: number } };
+    if (e.name === 'NoSuchKey' || e.name === 'NotFound' || e.$metadata?.httpStatusCode === 404) return undefined;
+    throw err;
+  }
+}
+
+export interface IdentityWrite {
+  propertyId: string;
+  userId: string;
+  status: IdentityStatus;
+  documentType: DocumentType;
+  documentNumber: string;
+  fullName: string | null;
+  confidence: number;
+  reason: string;
+  facePhotoKey: string;
+  documentFrontKey: string;
+  documentBackKey: string | null;
+  engine: string;
+  now: string;
+}
+
+/**
+ * Writes the IDENTITY item and the PROPERTY's `identityStatus` in one transaction, with
+ * PROPERTY_EDITABLE and the owner on the property: a property deleted or handed to another
+ * account in the meantime answers 404 and nothing is written. The item keeps the field
+ * names the admin dossier reads (functions/requests/dossier-store.ts, mapIdentity).
+ */
+export async function saveIdentity(w: IdentityWrite): Promise<void> {
+  const item = {
+    ...keys.identity(w.propertyId),
+    entity: 'identity',
+    propertyId: w.propertyId,
+    userId: w.userId,
+    status: w.status,
+    documentType: w.documentType,
+    documentNumber: w.documentNumber,
+    fullName: w.fullName,
+    confidence: w.confidence,
+    reason: w.reason,
+    verifiedAt: w.status === 'verified' ? w.now : null,
+    checkedAt: w.now,
+    facePhotoKey: w.facePhotoKey,
+    documentFrontKey: w.documentFrontKey,
+    documentBackKey: w.documentBackKey,
+    engine: w.engine,
+  };
+  try {
+    await ddb().send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Update: {
+              TableName: table(),
+              Key: keys.property(w.propertyId),
+              UpdateExpression: 'SET identityStatus = :status, identityCheckedAt = :now',
+              ConditionExpression: `${PROPERTY_EDITABLE} AND userId = :owner`,
+              ExpressionAttributeValues: { ':status': w.status, ':now': w.now, ':owner': w.userId },
+            },
+          },
+          { Put: { TableName: table(), Item: item } },
+        ],
+      }),
+    );
+  } catch (err) {
+    if (isConditionFailure(err, 0)) throw propertyNotFound();
+    throw err;
+  }
+}
+
+const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
+
+/** The stored item as the seller's API answers it (keys only, no URLs). */
+export function toIdentityRecord(i: Item): IdentityRecord {
+  const num = typeof i.confidence === 'number' && Number.isFinite(i.confidence) ? i.confidence : 0;
+  return {
+    status: i.status === 'verified' ? 'verified' : 'rejected',
+    documentType: (str(i.documentType) ?? 'carta_identita') as DocumentType,
+    documentNumber: str(i.documentNumber) ?? '',
+    fullName: str(i.fullName),
+    confidence: num,
+    reason: str(i.reason) ?? '',
+    verifiedAt: str(i.verifiedAt),
+    checkedAt: str(i.checkedAt) ?? '',
+    facePhotoKey: str(i.facePhotoKey) ?? '',
+    documentFrontKey: str(i.documentFrontKey) ?? '',
+    documentBackKey: str(i.documentBackKey),
+  };
+}

@@ -1,0 +1,43 @@
+/**
+ * The claim use case (spec 000 section 4, sign-in redirect), shared by POST /invitations/claim
+ * and GET /seller/kyc: an invitation token (INVITE#{token}, not expired) names a property;
+ * a seller who opens it becomes the property's owner when it has none. A property already
+ * linked to another account stays theirs.
+ */
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ddb, isConditionFailure } from './db';
+import { requireConfig } from '../lib/config';
+import { keys } from './keys';
+import { isExpired } from './tokens';
+
+/** The property id of a valid (known, not expired) invitation token, else null. */
+export async function invitedPropertyId(token: string): Promise<string | null> {
+  const invite = await ddb().send(new GetCommand({ TableName: requireConfig('TABLE_NAME'), Key: keys.invitation(token), ConsistentRead: true }));
+  const propertyId = invite.Item?.propertyId as string | undefined;
+  if (!propertyId || isExpired(invite.Item?.expiresAt as number | undefined)) return null;
+  return propertyId;
+}
+
+/**
+ * Links the property to the seller (userId and the gsi1 SELLER# index) when the property
+ * exists, its invitation token is `token` and it has no other owner. True when the property
+ * is now the seller's; false when the condition failed (another owner, or gone).
+ */
+export async function linkPropertyToSeller(propertyId: string, token: string, userId: string, createdAt: string): Promise<boolean> {
+  const seller = keys.sellerIndex(userId, createdAt);
+  try {
+    await ddb().send(
+      new UpdateCommand({
+        TableName: requireConfig('TABLE_NAME'),
+        Key: keys.property(propertyId),
+        UpdateExpression: 'SET userId = :me, gsi1pk = :g1pk, gsi1sk = :g1sk',
+        ConditionExpression: 'attribute_exists(pk) AND invitationToken = :token AND (attribute_not_exists(userId) OR userId = :null OR userId = :me)',
+        ExpressionAttributeValues: { ':me': userId, ':g1pk': seller.gsi1pk, ':g1sk': seller.gsi1sk, ':token': token, ':null': null },
+      }),
+    );
+    return true;
+  } catch (err) {
+    if (isConditionFailure(err)) return false;
+    throw err;
+  }
+}

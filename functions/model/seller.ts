@@ -1,0 +1,199 @@
+/**
+ * Seller area: the caller's own properties (gsi1 SELLER#{userId}), their own profile name,
+ * and the deletion of their whole account. Only the caller's own data: every function takes
+ * the caller's id from the token, never from the request.
+ */
+import { BatchGetCommand, type BatchGetCommandOutput, DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ddb, isConditionFailure, queryAll } from './db';
+import { requireConfig } from '../lib/config';
+import { ForbiddenError, NotFoundError } from '../lib/errors';
+import { keys } from './keys';
+import { logger } from '../lib/logger';
+import {
+  identityStateOf,
+  SELLER_MESSAGES,
+  type SellerOptionSummary,
+  type SellerProperty,
+  type SellerPropertyList,
+} from '../domain/seller';
+import type { Profile } from '../domain/profile';
+import { purgeRequest } from './request';
+import { getProfile } from './profile';
+import { deleteLogin } from './user';
+
+const table = () => requireConfig('TABLE_NAME');
+const SELLER_TYPE = 'venditore';
+
+type Item = Record<string, unknown>;
+const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
+const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+
+/** BatchGet of many keys: chunks of 100, UnprocessedKeys retried. */
+async function batchGet(keyList: { pk: string; sk: string }[]): Promise<Item[]> {
+  const out: Item[] = [];
+  const T = table();
+  for (let i = 0; i < keyList.length; i += 100) {
+    let pending: Record<string, unknown>[] | undefined = keyList.slice(i, i + 100);
+    for (let attempt = 0; pending && pending.length > 0; attempt++) {
+      if (attempt > 0) await new Promise((r) => setTimeout(r, Math.min(1000, 50 * 2 ** attempt)));
+      const res: BatchGetCommandOutput = await ddb().send(new BatchGetCommand({ RequestItems: { [T]: { Keys: pending, ConsistentRead: true } } }));
+      out.push(...(res.Responses?.[T] ?? []));
+      pending = res.UnprocessedKeys?.[T]?.Keys;
+      if (attempt > 8 && pending?.length) throw new Error('BatchGet: keys left unprocessed');
+    }
+  }
+  return out;
+}
+
+/** The PROPERTY items in the caller's seller index, newest first. */
+async function ownPropertyItems(userId: string): Promise<Item[]> {
+  const q = keys.propertiesOfSeller(userId);
+  const items: Item[] = [];
+  await queryAll(
+    {
+      TableName: table(),
+      IndexName: q.index,
+      KeyConditionExpression: 'gsi1pk = :pk',
+      ExpressionAttributeValues: { ':pk': q.pk },
+      ScanIndexForward: false,
+    },
+    (item) => {
+      // the index holds PROPERTY items only; a property being deleted has already left it
+      if (item.sk === 'PROPERTY' && item.deletingAt === undefined) items.push(item);
+    },
+  );
+  return items;
+}
+
+function optionSummary(o: Item | undefined): SellerOptionSummary | null {
+  if (!o) return null;
+  return {
+    status: str(o.status) ?? 'pending',
+    propertyValue: num(o.propertyValue),
+    optionAmount: num(o.optionAmount),
+    signedAt: str(o.signedAt),
+    createdAt: str(o.createdAt),
+  };
+}
+
+/**
+ * GET /seller/properties: the caller's properties, newest first (one Query of gsi1), each
+ * with its identity state (the PROPERTY's `identityStatus` when present, else the IDENTITY
+ * item) and its option summary, both read with one BatchGet.
+ */
+export async function listOwnProperties(userId: string): Promise<SellerPropertyList> {
+  const properties = await ownPropertyItems(userId);
+  const ids = properties.map((p) => String(p.id ?? String(p.pk).slice('PROPERTY#'.length)));
+  const wanted: { pk: string; sk: string }[] = [];
+  properties.forEach((p, i) => {
+    if (p.identityStatus === undefined) wanted.push(keys.identity(ids[i]!));
+    wanted.push(keys.option(ids[i]!));
+  });
+  const extra = new Map<string, Item>();
+  for (const item of await batchGet(wanted)) extra.set(`${String(item.pk)}|${String(item.sk)}`, item);
+  const get = (k: { pk: string; sk: string }) => extra.get(`${k.pk}|${k.sk}`);
+
+  const items = properties.map((p, i): SellerProperty => {
+    const id = ids[i]!;
+    const identity = p.identityStatus === undefined ? get(keys.identity(id)) : undefined;
+    const identityStatus =
+      p.identityStatus !== undefined
+        ? identityStateOf(p.identityStatus, false)
+        : identityStateOf(identity?.status ?? identity?.verificationStatus, identity !== undefined);
+    return {
+      id,
+      address: String(p.address ?? ''),
+      city: String(p.city ?? ''),
+      province: String(p.province ?? ''),
+      propertyType: str(p.propertyType),
+      surfaceArea: num(p.surfaceArea),
+      desiredAmount: num(p.desiredAmount),
+      createdAt: String(p.createdAt ?? ''),
+      invitationToken: str(p.invitationToken),
+      identityStatus,
+      option: optionSummary(get(keys.option(id))),
+    };
+  });
+  return { items };
+}
+
+async function requireSellerProfile(userId: string): Promise<Profile> {
+  const profile = await getProfile(userId);
+  if (!profile) throw new NotFoundError(SELLER_MESSAGES.profileNotFound);
+  if (profile.userType !== SELLER_TYPE) throw new ForbiddenError(SELLER_MESSAGES.sellersOnly);
+  return profile;
+}
+
+/** PATCH /me/profile: the caller's full name, keeping the profile's gsi1 name key in step. */
+export async function updateOwnProfile(userId: string, fullName: string): Promise<Profile> {
+  const profile = await requireSellerProfile(userId);
+  const index = keys.profileIndex(fullName || profile.email, userId);
+  try {
+    const res = await ddb().send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: keys.profile(userId),
+        UpdateExpression: 'SET fullName = :n, gsi1pk = :g1pk, gsi1sk = :g1sk, updatedAt = :now',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':n': fullName, ':g1pk': index.gsi1pk, ':g1sk': index.gsi1sk, ':now': new Date().toISOString() },
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return { ...profile, fullName: String(res.Attributes?.fullName ?? fullName) };
+  } catch (err) {
+    if (isConditionFailure(err)) throw new NotFoundError(SELLER_MESSAGES.profileNotFound);
+    throw err;
+  }
+}
+
+/**
+ * DELETE /me: the seller's whole account, in an order a retry always finishes:
+ * 1. write the ids of every own property on the profile (`deletingPropertyIds`): the request
+ *    deletion takes a property out of the seller index first, so a retry after a crash
+ *    would not find it there any more;
+ * 2. delete each property with its whole dossier and S3 objects (purgeRequest: the admin's
+ *    request deletion; a property already gone is fine);
+ * 3. delete the profile: only after every property is gone, so while it exists a retry
+ *    finds the list;
+ * 4. delete the login last (groups one at a time, then AdminDeleteUser; deleteLogin of the
+ *    user store): while it exists the seller can sign in again and retry, and a retry
+ *    without a profile goes straight here.
+ * Only for user type venditore (403 otherwise).
+ */
+export async function deleteOwnAccount(userId: string, now: Date = new Date()): Promise<void> {
+  const T = table();
+  const stored = await ddb().send(new GetCommand({ TableName: T, Key: keys.profile(userId), ConsistentRead: true }));
+  let propertyIds: string[] = [];
+  if (stored.Item) {
+    if (stored.Item.userType !== SELLER_TYPE) throw new ForbiddenError(SELLER_MESSAGES.sellersOnly);
+    const recorded = stored.Item.deletingPropertyIds instanceof Set ? [...(stored.Item.deletingPropertyIds as Set<string>)] : [];
+    const current = (await ownPropertyItems(userId)).map((p) => String(p.id ?? String(p.pk).slice('PROPERTY#'.length)));
+    propertyIds = [...new Set([...recorded, ...current])];
+    if (current.length > 0) {
+      try {
+        await ddb().send(
+          new UpdateCommand({
+            TableName: T,
+            Key: keys.profile(userId),
+            UpdateExpression: 'ADD deletingPropertyIds :ids SET accountDeletingAt = if_not_exists(accountDeletingAt, :now)',
+            // never recreate a profile a concurrent deletion has just removed
+            ConditionExpression: 'attribute_exists(pk)',
+            ExpressionAttributeValues: { ':ids': new Set(current), ':now': now.toISOString() },
+          }),
+        );
+      } catch (err) {
+        if (!isConditionFailure(err)) throw err;
+      }
+    }
+    for (const propertyId of propertyIds) {
+      try {
+        await purgeRequest(propertyId, now);
+      } catch (err) {
+        if (!(err instanceof NotFoundError)) throw err;
+      }
+    }
+    await ddb().send(new DeleteCommand({ TableName: T, Key: keys.profile(userId) }));
+  }
+  await deleteLogin(userId);
+  logger.info('Seller account deleted', { userId, properties: propertyIds.length, hadProfile: stored.Item !== undefined });
+}

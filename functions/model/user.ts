@@ -1,0 +1,341 @@
+/**
+ * Gestione Utenti: profiles live in the table (keys.profile, every one in gsi1 PROFILES by
+ * name), roles and logins in Cognito (the spec's admin role is the `admin` group). Cognito
+ * admin calls take the user's `sub` as Username (accepted by Cognito for any user of the
+ * pool and by the local emulator).
+ */
+import {
+  AdminAddUserToGroupCommand,
+  AdminDeleteUserCommand,
+  AdminGetUserCommand,
+  AdminListGroupsForUserCommand,
+  AdminRemoveUserFromGroupCommand,
+  AdminUpdateUserAttributesCommand,
+  ListUsersCommand,
+  ListUsersInGroupCommand,
+} from '@aws-sdk/client-cognito-identity-provider';
+import { DeleteCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { cognito } from '../lib/aws/cognito';
+import { ddb, isConditionFailure, queryAll } from './db';
+import { config, requireConfig } from '../lib/config';
+import { ConflictError, NotFoundError } from '../lib/errors';
+import { keys } from './keys';
+import { logger } from '../lib/logger';
+import { deliverOutbox, outboxPut } from './outbox';
+import type { Group } from '../domain/roles';
+import {
+  agentStatusOf,
+  sortUsers,
+  USER_MESSAGES,
+  type AgentDecision,
+  type Role,
+  type UpdateUserInput,
+  type UserListItem,
+} from '../domain/users';
+import { renderAgentDecisionEmail } from '../domain/agent-decision-mail';
+import { getProfile, toProfile, type StoredProfile } from './profile';
+
+const table = () => requireConfig('TABLE_NAME');
+const pool = () => requireConfig('USER_POOL_ID');
+const ADMIN_GROUP: Group = 'admin';
+
+const errorName = (err: unknown) => (err as { name?: string } | null)?.name ?? '';
+/** Cognito's "no such user" (the emulator answers some admin calls with NotAuthorized instead). */
+const isMissingUser = (err: unknown) => errorName(err) === 'UserNotFoundException';
+
+function toItem(profile: StoredProfile, role: Role): UserListItem {
+  return { ...profile, role, agentStatus: agentStatusOf(profile) };
+}
+
+/** The subs of every member of the admin group: ONE ListUsersInGroup, all its pages. */
+async function adminSubs(): Promise<Set<string>> {
+  const subs = new Set<string>();
+  let next: string | undefined;
+  do {
+    const res = await cognito().send(new ListUsersInGroupCommand({ UserPoolId: pool(), GroupName: ADMIN_GROUP, Limit: 60, NextToken: next }));
+    for (const u of res.Users ?? []) {
+      const sub = u.Attributes?.find((a) => a.Name === 'sub')?.Value ?? u.Username;
+      if (sub) subs.add(sub);
+    }
+    next = res.NextToken;
+  } while (next);
+  return subs;
+}
+
+async function groupsOf(userId: string): Promise<Group[]> {
+  const groups: Group[] = [];
+  let next: string | undefined;
+  do {
+    const res = await cognito().send(new AdminListGroupsForUserCommand({ UserPoolId: pool(), Username: userId, Limit: 60, NextToken: next }));
+    for (const g of res.Groups ?? []) if (g.GroupName) groups.push(g.GroupName as Group);
+    next = res.NextToken;
+  } while (next);
+  return groups;
+}
+
+async function roleOf(userId: string): Promise<Role> {
+  try {
+    return (await groupsOf(userId)).includes(ADMIN_GROUP) ? 'admin' : 'user';
+  } catch (err) {
+    if (isMissingUser(err)) return 'user';
+    throw err;
+  }
+}
+
+async function requireProfile(userId: string): Promise<StoredProfile> {
+  const profile = await getProfile(userId);
+  if (!profile) throw new NotFoundError(USER_MESSAGES.notFound);
+  return profile;
+}
+
+/** GET /users: every profile (gsi1 PROFILES), the role from the admin group; pending agents first, then by name. */
+export async function listUsers(): Promise<UserListItem[]> {
+  const q = keys.allProfiles();
+  const profiles: StoredProfile[] = [];
+  const [admins] = await Promise.all([
+    adminSubs(),
+    queryAll(
+      { TableName: table(), IndexName: q.index, KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': q.pk } },
+      (item) => {
+        profiles.push(toProfile(item));
+      },
+    ),
+  ]);
+  return sortUsers(profiles.map((p) => toItem(p, admins.has(p.id) ? 'admin' : 'user')));
+}
+
+/** The sub of another login that uses this e-mail, if any. */
+async function otherLoginWithEmail(email: string, userId: string): Promise<string | undefined> {
+  const res = await cognito().send(new ListUsersCommand({ UserPoolId: pool(), Filter: `email = "${email.replace(/["\\]/g, '')}"`, Limit: 2 }));
+  for (const u of res.Users ?? []) {
+    const sub = u.Attributes?.find((a) => a.Name === 'sub')?.Value ?? u.Username;
+    if (sub && sub !== userId) return sub;
+  }
+  return undefined;
+}
+
+/**
+ * PATCH /users/{userId}. A new e-mail is checked against the other logins (409) and set on
+ * the Cognito login first (verified), then the profile is updated (condition: it exists),
+ * keeping the gsi1 name key in step. A retry after a failure in between converges.
+ */
+export async function updateUser(userId: string, input: UpdateUserInput): Promise<UserListItem> {
+  const current = await requireProfile(userId);
+  if (input.email !== current.email.toLowerCase()) {
+    if (await otherLoginWithEmail(input.email, userId)) throw new ConflictError(USER_MESSAGES.emailTaken);
+    try {
+      await cognito().send(
+        new AdminUpdateUserAttributesCommand({
+          UserPoolId: pool(),
+          Username: userId,
+          UserAttributes: [
+            { Name: 'email', Value: input.email },
+            { Name: 'email_verified', Value: 'true' },
+          ],
+        }),
+      );
+    } catch (err) {
+      const name = errorName(err);
+      if (name === 'AliasExistsException' || name === 'UsernameExistsException') throw new ConflictError(USER_MESSAGES.emailTaken);
+      if (isMissingUser(err)) throw new NotFoundError(USER_MESSAGES.notFound);
+      throw err;
+    }
+  }
+  const index = keys.profileIndex(input.fullName || input.email, userId);
+  let updated: Record<string, unknown> | undefined;
+  try {
+    const res = await ddb().send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: keys.profile(userId),
+        UpdateExpression:
+          'SET fullName = :fullName, email = :email, userType = :userType, companyName = :companyName, companyVat = :companyVat, ' +
+          'companyRea = :companyRea, companyAddress = :companyAddress, companyCity = :companyCity, companyProvince = :companyProvince, ' +
+          'gsi1pk = :g1pk, gsi1sk = :g1sk, updatedAt = :now',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: {
+          ':fullName': input.fullName,
+          ':email': input.email,
+          ':userType': input.userType,
+          ':companyName': input.companyName,
+          ':companyVat': input.companyVat,
+          ':companyRea': input.companyRea,
+          ':companyAddress': input.companyAddress,
+          ':companyCity': input.companyCity,
+          ':companyProvince': input.companyProvince,
+          ':g1pk': index.gsi1pk,
+          ':g1sk': index.gsi1sk,
+          ':now': new Date().toISOString(),
+        },
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    updated = res.Attributes;
+  } catch (err) {
+    if (isConditionFailure(err)) throw new NotFoundError(USER_MESSAGES.notFound);
+    throw err;
+  }
+  logger.info('User updated', { userId, emailChanged: input.email !== current.email });
+  return toItem(toProfile(updated ?? {}), await roleOf(userId));
+}
+
+/** PUT /users/{userId}/role: adds to or removes from the admin group; nobody removes their own admin role. */
+export async function setRole(userId: string, role: Role, callerId: string): Promise<UserListItem> {
+  if (role !== 'admin' && userId === callerId) throw new ConflictError(USER_MESSAGES.selfDemotion);
+  const profile = await requireProfile(userId);
+  const input = { UserPoolId: pool(), Username: userId, GroupName: ADMIN_GROUP };
+  try {
+    await cognito().send(role === 'admin' ? new AdminAddUserToGroupCommand(input) : new AdminRemoveUserFromGroupCommand(input));
+  } catch (err) {
+    if (isMissingUser(err)) throw new NotFoundError(USER_MESSAGES.notFound);
+    throw err;
+  }
+  logger.info('User role changed', { userId, role, by: callerId });
+  return toItem(profile, role);
+}
+
+/** A Cognito username of this pool is the user's sub (a UUID); anything else names no login. */
+const SUB_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+async function loginExists(userId: string): Promise<boolean> {
+  // never ask for a name like __proto__: the local Cognito finds one on its object prototype
+  if (!SUB_PATTERN.test(userId)) return false;
+  try {
+    await cognito().send(new AdminGetUserCommand({ UserPoolId: pool(), Username: userId }));
+    return true;
+  } catch (err) {
+    if (isMissingUser(err)) return false;
+    throw err;
+  }
+}
+
+/** Unlinks the user's properties (gsi1 SELLER#{userId}): they stay, without userId / assignedUserId. */
+async function unlinkProperties(userId: string): Promise<number> {
+  const q = keys.propertiesOfSeller(userId);
+  const ids: { pk: string; sk: string }[] = [];
+  await queryAll(
+    { TableName: table(), IndexName: q.index, KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': q.pk } },
+    (item) => {
+      ids.push({ pk: item.pk as string, sk: item.sk as string });
+    },
+  );
+  for (const key of ids) {
+    try {
+      await ddb().send(
+        new UpdateCommand({
+          TableName: table(),
+          Key: key,
+          UpdateExpression: 'REMOVE userId, assignedUserId, gsi1pk, gsi1sk SET updatedAt = :now',
+          // only while still linked to this user (an assignment made meanwhile wins)
+          ConditionExpression: 'gsi1pk = :pk',
+          ExpressionAttributeValues: { ':pk': q.pk, ':now': new Date().toISOString() },
+        }),
+      );
+    } catch (err) {
+      if (!isConditionFailure(err)) throw err;
+    }
+  }
+  return ids.length;
+}
+
+/**
+ * The Cognito login of a user: leaves every group one at a time (the emulator corrupts its
+ * files when AdminDeleteUser removes groups in parallel), then AdminDeleteUser. A login
+ * already gone is fine (retries). Also used by a seller deleting their own account.
+ */
+export async function deleteLogin(userId: string): Promise<void> {
+  try {
+    for (const group of await groupsOf(userId)) {
+      await cognito().send(new AdminRemoveUserFromGroupCommand({ UserPoolId: pool(), Username: userId, GroupName: group }));
+    }
+    await cognito().send(new AdminDeleteUserCommand({ UserPoolId: pool(), Username: userId }));
+  } catch (err) {
+    if (!isMissingUser(err)) throw err;
+  }
+}
+
+/**
+ * DELETE /users/{userId}: profile, groups and login go; the user's requests stay, unlinked.
+ * Order for a safe retry: (1) unlink the properties, (2) leave every group one at a time
+ * (the emulator corrupts its files when AdminDeleteUser removes groups in parallel),
+ * (3) delete the login, (4) delete the profile last. Each step tolerates being done
+ * already, and while the profile exists a retry finds the user and finishes the job.
+ */
+export async function deleteUser(userId: string, callerId: string): Promise<void> {
+  if (userId === callerId) throw new ConflictError(USER_MESSAGES.selfDelete);
+  const profile = await getProfile(userId);
+  if (!profile && !(await loginExists(userId))) throw new NotFoundError(USER_MESSAGES.notFound);
+
+  const unlinked = await unlinkProperties(userId);
+
+  await deleteLogin(userId);
+
+  await ddb().send(new DeleteCommand({ TableName: table(), Key: keys.profile(userId) }));
+  logger.info('User deleted', { userId, by: callerId, unlinkedProperties: unlinked });
+}
+
+/**
+ * POST /users/{userId}/agent-approval: only for a pending agent (condition on the profile;
+ * otherwise 409). Approve adds the `agent` group first (idempotent), then ONE transaction
+ * sets the status and writes the agent's e-mail in the outbox; reject does the transaction
+ * only. The e-mail is sent right after (retried by the schedule if SES fails). If another
+ * admin decided meanwhile, the group just added is taken back unless they approved too.
+ */
+export async function decideAgent(userId: string, decision: AgentDecision, callerId: string): Promise<UserListItem> {
+  const profile = await requireProfile(userId);
+  if (profile.userType !== 'agente_immobiliare' || profile.agentStatus !== 'pending') throw new ConflictError(USER_MESSAGES.notPending);
+  const status = decision === 'approve' ? 'approved' : 'rejected';
+  const groupInput = { UserPoolId: pool(), Username: userId, GroupName: 'agent' satisfies Group };
+
+  if (decision === 'approve') {
+    try {
+      await cognito().send(new AdminAddUserToGroupCommand(groupInput));
+    } catch (err) {
+      if (isMissingUser(err)) throw new NotFoundError(USER_MESSAGES.notFound);
+      throw err;
+    }
+  }
+
+  const now = new Date().toISOString();
+  const outboxId = `agent-${status}-${userId}`;
+  const mail = renderAgentDecisionEmail({ fullName: profile.fullName, decision, signInUrl: `${config().APP_URL.replace(/\/+$/, '')}/auth` });
+  try {
+    await ddb().send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Update: {
+              TableName: table(),
+              Key: keys.profile(userId),
+              UpdateExpression: 'SET agentStatus = :status, agentDecidedAt = :now, agentDecidedBy = :by, updatedAt = :now',
+              ConditionExpression: 'agentStatus = :pending',
+              ExpressionAttributeValues: { ':status': status, ':now': now, ':by': callerId, ':pending': 'pending' },
+            },
+          },
+          outboxPut({ id: outboxId, kind: `agent-${status}`, ref: userId, now, mail: { to: [profile.email], ...mail } }) as never,
+        ],
+      }),
+    );
+  } catch (err) {
+    if (isConditionFailure(err, 0) || isConditionFailure(err, 1)) {
+      if (decision === 'approve') {
+        const after = await getProfile(userId);
+        if (after?.agentStatus !== 'approved') {
+          await cognito().send(new AdminRemoveUserFromGroupCommand(groupInput)).catch((e: unknown) => {
+            logger.error('Agent group not taken back after a concurrent decision', { userId, error: e as Error });
+          });
+        }
+      }
+      throw new ConflictError(USER_MESSAGES.notPending);
+    }
+    throw err;
+  }
+  logger.info('Agent decided', { userId, decision, by: callerId });
+
+  try {
+    await deliverOutbox(outboxId);
+  } catch (err) {
+    logger.error('Agent decision e-mail not sent now; the scheduled retry will send it', { userId, outboxId, error: err as Error });
+  }
+  return toItem({ ...profile, agentStatus: status }, await roleOf(userId));
+}

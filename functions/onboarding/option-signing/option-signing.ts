@@ -1,0 +1,167 @@
+/**
+ * Step 4 of /seller-kyc (spec 000 sections 3, 4 and 7): the seller downloads the purchase
+ * option's PDF (option.documentKey, written by the admin's createOption), signs it on paper,
+ * uploads the signed copy (pdf, jpg, jpeg, png up to 20 MB: presigned POST under
+ * `{propertyId}/option/signed-{ts}.{ext}`) and confirms it: HeadObject (type and size), its
+ * first bytes (lib/upload-check.ts: a PDF must be a PDF...; a mismatch is deleted), then
+ * ONE transaction writes the OPTION's signatureType 'fisica', signedAt and signatureData
+ * {signedDocumentKey, uploadedAt} (only once: 409 'Opzione già firmata'), the property's
+ * optionSignedAt (owner and PROPERTY_EDITABLE) and a DOCUMENT item (kind 'signed-option')
+ * for the admin dossier. The admin page's poll (GET /admin/properties/{id}/option) then
+ * sees signedAt. Only the property's owner: anyone else 404 'Immobile non trovato'.
+ */
+import { DeleteObjectCommand, HeadObjectCommand } from '@aws-sdk/client-s3';
+import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { ddb, isConditionFailure } from '../../model/db';
+import { s3 } from '../../lib/aws/s3';
+import { requireConfig } from '../../lib/config';
+import { ConflictError, NotFoundError, ValidationError } from '../../lib/errors';
+import { keys } from '../../model/keys';
+import { logger } from '../../lib/logger';
+import { presignDownload } from '../../lib/presigned-download';
+import { presignUpload } from '../../lib/presigned-upload';
+import { requireUploadBytes } from '../../lib/upload-check';
+import { OWNED_AND_EDITABLE, requireOwnedProperty, str, table, type Item } from '../../model/owned-property';
+import { ONBOARDING_MESSAGES } from '../../domain/onboarding/rules';
+import {
+  KYC_MESSAGES as M,
+  SIGNED_OPTION_MAX_BYTES,
+  SIGNED_OPTION_TYPES,
+  signedOptionExtension,
+  type OptionDocumentLink,
+  type OptionSignedResult,
+  type OptionUploadBody,
+} from '../../domain/onboarding/kyc';
+import { MEDIA_UPLOAD_TTL_SECONDS, type PresignedUpload } from '../../domain/uploads';
+import { toKycOption } from '../state';
+
+export const signedOptionKeyOf = (propertyId: string, ts: number, ext: string) => `${propertyId}/option/signed-${ts}.${ext}`;
+const signedOptionKeyPattern = (propertyId: string) => new RegExp(`^${propertyId}/option/signed-(\\d{13})\\.(${Object.keys(SIGNED_OPTION_TYPES).join('|')})$`);
+
+const isSigned = (o: Item) => str(o.signedAt) !== null;
+
+/** The caller's property (404 'Immobile non trovato') and its OPTION item (404 'Opzione di acquisto non trovata'). */
+async function requireOwnedOption(propertyId: string, userId: string): Promise<Item> {
+  await requireOwnedProperty(propertyId, userId);
+  const res = await ddb().send(new GetCommand({ TableName: table(), Key: keys.option(propertyId), ConsistentRead: true }));
+  if (!res.Item) throw new NotFoundError(M.optionNotFound);
+  return res.Item;
+}
+
+/** GET .../option/document: a presigned GET of the option PDF. */
+export async function optionDocumentUrl(propertyId: string, userId: string): Promise<OptionDocumentLink> {
+  const option = await requireOwnedOption(propertyId, userId);
+  const key = str(option.documentKey);
+  if (!key) throw new NotFoundError(M.documentPending);
+  const fileName = `opzione-${String(option.id ?? propertyId)}.pdf`;
+  return { ...(await presignDownload(key, { fileName })), fileName };
+}
+
+/** POST .../option/uploads: the presigned POST of the signed copy. */
+export async function createSignedOptionUpload(propertyId: string, userId: string, body: OptionUploadBody, now = Date.now()): Promise<PresignedUpload> {
+  const ext = signedOptionExtension(body.fileName, body.contentType);
+  if (!ext) throw new ValidationError(M.uploadType, { fileName: M.uploadType });
+  const option = await requireOwnedOption(propertyId, userId);
+  if (isSigned(option)) throw new ConflictError(M.optionAlreadySigned);
+  const contentType = body.contentType.trim().toLowerCase();
+  return presignUpload({
+    bucket: requireConfig('MEDIA_BUCKET'),
+    key: signedOptionKeyOf(propertyId, now, ext),
+    maxBytes: SIGNED_OPTION_MAX_BYTES,
+    expiresSeconds: MEDIA_UPLOAD_TTL_SECONDS,
+    contentType: { value: contentType, family: contentType.split('/')[0]! },
+    now,
+  });
+}
+
+async function deleteUpload(key: string, why: string): Promise<void> {
+  await s3()
+    .send(new DeleteObjectCommand({ Bucket: requireConfig('MEDIA_BUCKET'), Key: key }))
+    .catch((e: unknown) => logger.error('Signed option upload left behind', { key, why, error: e as Error }));
+}
+
+/** POST .../option/signed: the uploaded signed copy signs the option. */
+export async function confirmSignedOption(propertyId: string, userId: string, key: string, now = new Date()): Promise<OptionSignedResult> {
+  const option = await requireOwnedOption(propertyId, userId);
+  // propertyId is a checked id ([A-Za-z0-9-]) from here on
+  const match = signedOptionKeyPattern(propertyId).exec(key);
+  if (!match) throw new ValidationError(M.uploadKey, { key: M.uploadKey });
+  if (isSigned(option)) throw new ConflictError(M.optionAlreadySigned);
+  const ext = match[2]!;
+  let head;
+  try {
+    head = await s3().send(new HeadObjectCommand({ Bucket: requireConfig('MEDIA_BUCKET'), Key: key }));
+  } catch (err) {
+    const status = (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+    if (status === 404 || (err as { name?: string }).name === 'NotFound') throw new ValidationError(M.uploadFailed, { key: M.uploadFailed });
+    throw err;
+  }
+  const size = head.ContentLength ?? 0;
+  const contentType = (head.ContentType ?? '').split(';')[0]!.trim().toLowerCase();
+  if (!SIGNED_OPTION_TYPES[ext]!.includes(contentType)) {
+    await deleteUpload(key, 'wrong type');
+    throw new ValidationError(M.uploadType, { key: M.uploadType });
+  }
+  if (size < 1 || size > SIGNED_OPTION_MAX_BYTES) {
+    await deleteUpload(key, 'wrong size');
+    throw new ValidationError(size > SIGNED_OPTION_MAX_BYTES ? M.uploadTooLarge : M.uploadFailed, { key: M.uploadFailed });
+  }
+  // its bytes are what its type claims (a PDF is a PDF...): a mismatch is deleted, nothing is signed
+  await requireUploadBytes([{ key, contentType, name: 'copia firmata', field: 'key' }]);
+
+  const at = now.toISOString();
+  const fileName = key.split('/').pop()!;
+  const signatureData = { signedDocumentKey: key, uploadedAt: at };
+  const documentId = `opzione-firmata-${String(option.id ?? propertyId)}`;
+  const T = table();
+  try {
+    await ddb().send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Update: {
+              TableName: T,
+              Key: keys.property(propertyId),
+              UpdateExpression: 'SET optionSignedAt = :at, updatedAt = :at',
+              ConditionExpression: OWNED_AND_EDITABLE,
+              ExpressionAttributeValues: { ':at': at, ':owner': userId },
+            },
+          },
+          {
+            Update: {
+              TableName: T,
+              Key: keys.option(propertyId),
+              UpdateExpression: 'SET signatureType = :fisica, signedAt = :at, signatureData = :sig, updatedAt = :at',
+              ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(signedAt) OR signedAt = :null)',
+              ExpressionAttributeValues: { ':fisica': 'fisica', ':at': at, ':sig': signatureData, ':null': null },
+            },
+          },
+          {
+            Put: {
+              TableName: T,
+              Item: {
+                ...keys.document(propertyId, documentId),
+                entity: 'document',
+                id: documentId,
+                propertyId,
+                kind: 'signed-option',
+                key,
+                fileName,
+                contentType,
+                size,
+                uploadedAt: at,
+              },
+              ConditionExpression: 'attribute_not_exists(pk)',
+            },
+          },
+        ],
+      }),
+    );
+  } catch (err) {
+    if (isConditionFailure(err, 0)) throw new NotFoundError(ONBOARDING_MESSAGES.propertyNotFound);
+    if (isConditionFailure(err, 1) || isConditionFailure(err, 2)) throw new ConflictError(M.optionAlreadySigned);
+    throw err;
+  }
+  logger.info('Purchase option signed', { propertyId, optionId: option.id });
+  return { option: toKycOption({ ...option, signatureType: 'fisica', signedAt: at, signatureData }) };
+}

@@ -1,0 +1,220 @@
+/**
+ * GET /seller/kyc?token={token} (spec 000 sections 2 and 4): the state of /seller-kyc.
+ *
+ * - A property's invitation token (INVITE#, not expired): a property without an owner is
+ *   linked to the caller (the claim use case, functions/properties/claim.ts); the caller's
+ *   property answers SellerKycState, built from ONE strongly consistent dossier Query with
+ *   the step logic of `onboardingState`.
+ * - A co-owner's token (COINVITE#, not expired) opened by the invited e-mail: the reduced
+ *   CoOwnerKycState of the co-owner's own identity step.
+ * - Anything else (unknown, expired, another seller's property, a property being deleted, a
+ *   co-owner token of another e-mail): 404 'Proprietà non trovata o link scaduto'.
+ */
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { ddb } from '../model/db';
+import type { Caller } from '../lib/auth';
+import { NotFoundError } from '../lib/errors';
+import { keys } from '../model/keys';
+import { str, table, type Item } from '../model/owned-property';
+import { toIdentityRecord } from '../model/identity';
+import { isExpired } from '../model/tokens';
+import { invitedPropertyId, linkPropertyToSeller } from '../model/invitation';
+import { isDeleting, isPropertyId, loadDossier, type RawDossier } from '../model/dossier';
+import {
+  coOwnerBadge,
+  DELEGATION_LABELS,
+  onboardingState,
+  shareWarning,
+  STEP_TITLES,
+  type DelegationType,
+  type OnboardingStep,
+} from '../domain/onboarding/rules';
+import {
+  KYC_MESSAGES,
+  type CoOwnerKycState,
+  type KycCoOwner,
+  type KycDelegation,
+  type KycIdentity,
+  type KycOption,
+  type KycState,
+  type KycStep,
+  type SellerKycState,
+} from '../domain/onboarding/kyc';
+
+const notFound = () => new NotFoundError(KYC_MESSAGES.tokenNotFound);
+
+const stepStatus = (s: Pick<OnboardingStep, 'done' | 'available'>): KycStep['status'] => (s.done ? 'done' : s.available ? 'todo' : 'locked');
+
+export function toKycIdentity(item: Item): KycIdentity {
+  const r = toIdentityRecord(item);
+  return { status: r.status, documentType: r.documentType, confidence: r.confidence, reason: r.reason || null, verifiedAt: r.verifiedAt };
+}
+
+function toKycCoOwner(c: Item): KycCoOwner {
+  const co = {
+    id: String(c.id ?? String(c.sk).slice(keys.dossierPrefixes.coOwner.length)),
+    email: String(c.email ?? ''),
+    fullName: String(c.fullName ?? ''),
+    share: typeof c.share === 'number' ? c.share : 0,
+    invitedAt: str(c.invitedAt),
+    verifiedAt: str(c.verifiedAt),
+  };
+  return { ...co, badge: coOwnerBadge(co) };
+}
+
+const DELEGATION_ORDER = Object.keys(DELEGATION_LABELS);
+
+function toKycDelegation(d: Item): KycDelegation {
+  const type = (str(d.type) ?? String(d.sk).slice(keys.dossierPrefixes.delegation.length)) as DelegationType;
+  const signedAt = str(d.signedAt);
+  return {
+    type,
+    label: DELEGATION_LABELS[type] ?? type,
+    province: String(d.province ?? ''),
+    municipality: String(d.municipality ?? ''),
+    generated: str(d.generatedKey) !== null,
+    signed: str(d.documentKey) !== null && signedAt !== null,
+    signedAt,
+  };
+}
+
+export function toKycOption(o: Item): KycOption {
+  const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
+  return {
+    id: String(o.id ?? ''),
+    propertyValue: num(o.propertyValue),
+    optionAmount: num(o.optionAmount),
+    paymentType: o.paymentType === 'anticipato' ? 'anticipato' : 'rateale',
+    installments: typeof o.installments === 'number' ? o.installments : null,
+    hasKeys: o.hasKeys === true,
+    documentReady: str(o.documentKey) !== null,
+    signedAt: str(o.signedAt),
+    signatureType: o.signatureType === 'fisica' ? 'fisica' : null,
+  };
+}
+
+/** The owner's state from the dossier's raw items (pure). */
+export function sellerKycState(raw: RawDossier, token: string): SellerKycState {
+  const p = raw.property;
+  const identity = raw.identity ? toKycIdentity(raw.identity) : null;
+  const coOwners = raw.coOwners.map(toKycCoOwner);
+  const singleOwner = p.singleOwner === true;
+  const delegations = raw.delegations
+    .map(toKycDelegation)
+    .sort((a, b) => DELEGATION_ORDER.indexOf(a.type) - DELEGATION_ORDER.indexOf(b.type));
+  const option = raw.option ? toKycOption(raw.option) : null;
+  const state = onboardingState({
+    identity,
+    coOwners,
+    singleOwner,
+    delegations: raw.delegations.map((d) => ({ documentKey: str(d.documentKey), signedAt: str(d.signedAt) })),
+    option: raw.option ? { signedAt: str(raw.option.signedAt), signatureData: raw.option.signatureData ?? null } : null,
+  });
+  return {
+    role: 'owner',
+    token,
+    property: {
+      id: raw.propertyId,
+      address: String(p.address ?? ''),
+      city: str(p.city),
+      province: str(p.province),
+      firstName: String(p.firstName ?? ''),
+    },
+    steps: state.steps.map((s) => ({ id: s.id, number: s.number, title: s.title, status: stepStatus(s) })),
+    current: state.current,
+    identity,
+    coOwners,
+    shareWarning: coOwners.length ? shareWarning(coOwners) : null,
+    singleOwner,
+    delegations,
+    canCompleteDelegations: state.canCompleteDelegations,
+    option,
+    complete: state.complete,
+    completionMessage: state.completionMessage,
+  };
+}
+
+async function ownerState(propertyId: string, token: string, caller: Caller): Promise<SellerKycState> {
+  if (!isPropertyId(propertyId)) throw notFound();
+  const raw = await loadDossier(propertyId);
+  if (!raw) throw notFound();
+  const ownerId = str(raw.property.userId);
+  if (ownerId === null) {
+    // no owner yet: the caller opened the property's invitation link, so it becomes theirs
+    const linked = await linkPropertyToSeller(propertyId, token, caller.userId, String(raw.property.createdAt ?? ''));
+    if (!linked) throw notFound();
+    raw.property = { ...raw.property, userId: caller.userId };
+  } else if (ownerId !== caller.userId) {
+    throw notFound();
+  }
+  // the link is the property's current one (a replaced token no longer opens it)
+  if (raw.property.invitationToken !== undefined && raw.property.invitationToken !== token) throw notFound();
+  return sellerKycState(raw, token);
+}
+
+export interface InvitedCoOwner {
+  propertyId: string;
+  coOwnerId: string;
+  email: string;
+  property: Item;
+  coOwner: Item;
+}
+
+/**
+ * The co-owner a COINVITE token (not expired) invites, when the caller is signed in with the
+ * invited e-mail and the property is not being deleted; anything else 404. The one rule of
+ * the co-owner's link: the state below and the co-owner's identity check (co-owner-identity.ts).
+ */
+export async function requireInvitedCoOwner(token: string, caller: Caller): Promise<InvitedCoOwner> {
+  const res = await ddb().send(new GetCommand({ TableName: table(), Key: keys.coOwnerInvitation(token), ConsistentRead: true }));
+  const invite = res.Item;
+  if (!invite || isExpired(invite.expiresAt as number | undefined)) throw notFound();
+  const propertyId = str(invite.propertyId);
+  const coOwnerId = str(invite.coOwnerId);
+  if (!propertyId || !coOwnerId || !isPropertyId(propertyId)) throw notFound();
+  const email = caller.email.trim().toLowerCase();
+  // only the invited e-mail opens a co-owner's link
+  if (String(invite.email ?? '').toLowerCase() !== email) throw notFound();
+  const T = table();
+  const [property, coOwner] = await Promise.all([
+    ddb().send(new GetCommand({ TableName: T, Key: keys.property(propertyId), ConsistentRead: true })),
+    ddb().send(new GetCommand({ TableName: T, Key: keys.coOwner(propertyId, coOwnerId), ConsistentRead: true })),
+  ]);
+  if (!property.Item || isDeleting(property.Item) || !coOwner.Item) throw notFound();
+  if (String(coOwner.Item.email ?? '').toLowerCase() !== email) throw notFound();
+  return { propertyId, coOwnerId, email: String(coOwner.Item.email), property: property.Item, coOwner: coOwner.Item };
+}
+
+/** The co-owner's last identity check stored on the COOWNER item (co-owner-identity.ts), or null. */
+export function coOwnerIdentity(c: Item): KycIdentity | null {
+  const status = str(c.identityStatus);
+  if (status !== 'verified' && status !== 'rejected') return null;
+  return {
+    status,
+    documentType: (str(c.documentType) ?? 'carta_identita') as KycIdentity['documentType'],
+    confidence: typeof c.confidence === 'number' ? c.confidence : 0,
+    reason: str(c.identityReason),
+    verifiedAt: str(c.verifiedAt),
+  };
+}
+
+function coOwnerState(invited: InvitedCoOwner, token: string): CoOwnerKycState {
+  const { propertyId, property } = invited;
+  const co = toKycCoOwner(invited.coOwner);
+  const done = co.verifiedAt !== null;
+  return {
+    role: 'coOwner',
+    token,
+    property: { id: propertyId, address: String(property.address ?? ''), city: str(property.city), province: str(property.province) },
+    coOwner: { id: co.id, fullName: co.fullName, share: co.share, verifiedAt: co.verifiedAt, badge: co.badge },
+    identity: coOwnerIdentity(invited.coOwner),
+    steps: [{ id: 'identity', number: 1, title: STEP_TITLES.identity, status: done ? 'done' : 'todo' }],
+    complete: done,
+  };
+}
+
+export async function kycState(token: string, caller: Caller): Promise<KycState> {
+  const propertyId = await invitedPropertyId(token);
+  if (propertyId) return ownerState(propertyId, token, caller);
+  return coOwnerState(await requireInvitedCoOwner(token, caller), token);
+}

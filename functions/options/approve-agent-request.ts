@@ -1,8 +1,0 @@
-import { requireCaller, route } from '../lib/http';
-import { decideRequest } from '../agents/agent-request-store';
-import { requestParams } from '../agents/schemas';
-
-/** POST /admin/agent-requests/{requestId}/approve: pending -> payment_pending, the agent gets the payment link by e-mail. */
-export const handler = route('approveAgentRequest', { params: requestParams }, async ({ caller, params }) =>
-  decideRequest(params.requestId, 'approve', requireCaller(caller).userId),
-);
