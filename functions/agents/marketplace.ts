@@ -5,6 +5,7 @@
  * the seller's personal data; and the photos and videos of one option, only when it is listed
  * or in the caller's charge (anyone else: 404, as for a missing option).
  */
+import { str } from '../model/item';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, queryAll } from '../model/db';
 import { requireConfig } from '../lib/config';
@@ -17,7 +18,6 @@ import { isListed, listRequestsOfAgent, OPTION_LISTED, type Item } from '../mode
 
 const table = () => requireConfig('TABLE_NAME');
 
-const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
 const numOrNull = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 const num = (v: unknown): number => numOrNull(v) ?? 0;
 

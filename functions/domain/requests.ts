@@ -55,11 +55,20 @@ export interface LifecycleFacts {
   optionSignedAt?: string | null;
 }
 
+/**
+ * Each state with the PROPERTY attribute that marks it, in order: the state is the latest one
+ * whose attribute is set (the model's write guards state "in these states" from this too).
+ */
+export const LIFECYCLE_ORDER: readonly { state: Lifecycle; attribute: keyof LifecycleFacts | null }[] = [
+  { state: 'nuova', attribute: null },
+  { state: 'valutata', attribute: 'valuedAt' },
+  { state: 'stima_inviata', attribute: 'estimateSentAt' },
+  { state: 'opzione_creata', attribute: 'optionCreatedAt' },
+  { state: 'opzione_firmata', attribute: 'optionSignedAt' },
+];
+
 export function lifecycleOf(p: LifecycleFacts): Lifecycle {
-  if (p.optionSignedAt) return 'opzione_firmata';
-  if (p.optionCreatedAt) return 'opzione_creata';
-  if (p.estimateSentAt) return 'stima_inviata';
-  if (p.valuedAt) return 'valutata';
+  for (let i = LIFECYCLE_ORDER.length - 1; i > 0; i--) if (p[LIFECYCLE_ORDER[i]!.attribute!]) return LIFECYCLE_ORDER[i]!.state;
   return 'nuova';
 }
 

@@ -13,10 +13,12 @@
  *                                       rejection (+ e-mail) of every other open request on it
  * Anything else is refused with a 409 and changes nothing.
  */
+export { type Item } from './item';
+import { str, type Item } from './item';
 import { randomUUID } from 'node:crypto';
 import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ddb, isConditionFailure, queryAll } from './db';
-import { config, requireConfig } from '../lib/config';
+import { ddb, isConditionFailure, queryAll, table } from './db';
+import { config } from '../lib/config';
 import { ConflictError, NotFoundError, ValidationError } from '../lib/errors';
 import { keys } from './keys';
 import { logger } from '../lib/logger';
@@ -41,12 +43,9 @@ import {
 } from '../domain/agent-requests';
 import { approvedMail, assignedToOtherMail, rejectedMail, type RequestMailFacts } from '../domain/agent-mail';
 
-export type Item = Record<string, unknown>;
 
-const table = () => requireConfig('TABLE_NAME');
 const appUrl = () => config().APP_URL;
 
-const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
 const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
 
 /** Request ids are uuids; anything else is a missing request. */

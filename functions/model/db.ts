@@ -8,8 +8,11 @@ import {
   type TransactWriteCommandInput,
   type TransactWriteCommandOutput,
 } from '@aws-sdk/lib-dynamodb';
-import { config } from '../lib/config';
+import { config, requireConfig } from '../lib/config';
 import { clientOptions, onReset } from '../lib/aws/shared';
+
+/** The single table's name (TABLE_NAME). */
+export const table = () => requireConfig('TABLE_NAME');
 
 let client: DynamoDBDocumentClient | undefined;
 onReset(() => (client = undefined));

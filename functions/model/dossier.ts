@@ -5,10 +5,14 @@
  * sorted by kind; `toDossier` maps them to the RequestDossier contract with fresh presigned
  * GET URLs (functions/lib/presigned-download.ts) for every file. The review area reuses both.
  */
-import { queryAll } from './db';
-import { requireConfig } from '../lib/config';
+import { str } from './item';
+import { queryAll, table } from './db';
 import { NotFoundError } from '../lib/errors';
 import { keys } from './keys';
+import { isDeleting, isOwner, isPropertyId } from './property';
+import { ONBOARDING_MESSAGES } from '../domain/onboarding/rules';
+
+export { isDeleting, isPropertyId };
 import { presignDownload } from '../lib/presigned-download';
 import { mediaKindOf } from '../domain/property/media';
 import type { RoomType } from '../domain/property/enums';
@@ -32,13 +36,8 @@ import type { ValuationResult } from '../domain/valuation';
 
 export { REQUEST_MESSAGES };
 
-const table = () => requireConfig('TABLE_NAME');
 
-export { PROPERTY_EDITABLE } from './property';
 
-/** Property ids are the wizard's uuids; anything else (e.g. with '#') is a missing property. */
-export const PROPERTY_ID_PATTERN = /^[A-Za-z0-9-]{1,64}$/;
-export const isPropertyId = (id: string) => PROPERTY_ID_PATTERN.test(id);
 
 /** A stored item as DynamoDB returns it. */
 export type DossierItem = Record<string, unknown>;
@@ -63,10 +62,6 @@ export interface RawDossier {
   other: DossierItem[];
 }
 
-/** True when the property is marked for deletion (it answers 404 and refuses edits). */
-export function isDeleting(property: DossierItem): boolean {
-  return property.deletingAt !== undefined && property.deletingAt !== null;
-}
 
 /**
  * Every item of the dossier (one Query, strongly consistent), or undefined when there is no
@@ -135,7 +130,6 @@ export async function requireDossier(propertyId: string): Promise<RawDossier> {
 
 // ---- mapping -----------------------------------------------------------------------------
 
-const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 const bool = (v: unknown): boolean => v === true;
 
@@ -348,4 +342,11 @@ export async function toDossier(raw: RawDossier): Promise<RequestDossier> {
 /** GET /admin/properties/{propertyId}: the whole dossier, or 404. */
 export async function getDossier(propertyId: string): Promise<RequestDossier> {
   return toDossier(await requireDossier(propertyId));
+}
+
+/** The caller's property dossier (one Query), or 404 'Immobile non trovato'. */
+export async function requireOwnedDossier(propertyId: string, userId: string): Promise<RawDossier> {
+  const raw = isPropertyId(propertyId) ? await loadDossier(propertyId) : undefined;
+  if (!raw || !isOwner(raw.property, userId)) throw new NotFoundError(ONBOARDING_MESSAGES.propertyNotFound);
+  return raw;
 }

@@ -7,15 +7,14 @@
  * left to the TTL.
  */
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { ddb } from './db';
+import { ddb, table } from './db';
 import { BatchWriter } from './batch-writer';
-import { requireConfig } from '../lib/config';
 import { keys } from './keys';
 import { isExpired } from './tokens';
 
 /** How many expired tokens were deleted. */
 export async function deleteExpiredTokens(now: Date = new Date()): Promise<number> {
-  const T = requireConfig('TABLE_NAME');
+  const T = table();
   const q = keys.expiredTokens();
   const writer = new BatchWriter(ddb(), T, { concurrency: 4 });
   let deleted = 0;

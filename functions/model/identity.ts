@@ -4,9 +4,10 @@
  * IDENTITY item of the dossier (keys.identity) and the images under the property's
  * `identity/` prefix of the media bucket.
  */
+import { str } from './item';
 import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { ddb, isConditionFailure } from './db';
+import { ddb, isConditionFailure, table } from './db';
 import { s3 } from '../lib/aws/s3';
 import { requireConfig } from '../lib/config';
 import { NotFoundError } from '../lib/errors';
@@ -16,7 +17,6 @@ import { PROPERTY_EDITABLE } from './property';
 import { isPropertyId } from './dossier';
 import { IDENTITY_MESSAGES, type DocumentType, type IdentityRecord, type IdentityStatus } from '../domain/identity';
 
-const table = () => requireConfig('TABLE_NAME');
 type Item = Record<string, unknown>;
 
 export const propertyNotFound = () => new NotFoundError(IDENTITY_MESSAGES.propertyNotFound);
@@ -115,7 +115,6 @@ export async function saveIdentity(w: IdentityWrite): Promise<void> {
   }
 }
 
-const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
 
 /** The stored item as the seller's API answers it (keys only, no URLs). */
 export function toIdentityRecord(i: Item): IdentityRecord {

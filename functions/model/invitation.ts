@@ -5,14 +5,13 @@
  * linked to another account stays theirs.
  */
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ddb, isConditionFailure } from './db';
-import { requireConfig } from '../lib/config';
+import { ddb, isConditionFailure, table } from './db';
 import { keys } from './keys';
 import { isExpired } from './tokens';
 
 /** The property id of a valid (known, not expired) invitation token, else null. */
 export async function invitedPropertyId(token: string): Promise<string | null> {
-  const invite = await ddb().send(new GetCommand({ TableName: requireConfig('TABLE_NAME'), Key: keys.invitation(token), ConsistentRead: true }));
+  const invite = await ddb().send(new GetCommand({ TableName: table(), Key: keys.invitation(token), ConsistentRead: true }));
   const propertyId = invite.Item?.propertyId as string | undefined;
   if (!propertyId || isExpired(invite.Item?.expiresAt as number | undefined)) return null;
   return propertyId;
@@ -28,7 +27,7 @@ export async function linkPropertyToSeller(propertyId: string, token: string, us
   try {
     await ddb().send(
       new UpdateCommand({
-        TableName: requireConfig('TABLE_NAME'),
+        TableName: table(),
         Key: keys.property(propertyId),
         UpdateExpression: 'SET userId = :me, gsi1pk = :g1pk, gsi1sk = :g1sk',
         ConditionExpression: 'attribute_exists(pk) AND invitationToken = :token AND (attribute_not_exists(userId) OR userId = :null OR userId = :me)',

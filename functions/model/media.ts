@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { DeleteObjectCommand } from '@aws-sdk/client-s3';
 import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { ddb, isConditionFailure } from './db';
+import { ddb, isConditionFailure, table } from './db';
 import { s3 } from '../lib/aws/s3';
 import { requireConfig } from '../lib/config';
 import { NotFoundError, ValidationError } from '../lib/errors';
@@ -23,7 +23,6 @@ import { REQUEST_MESSAGES, type DossierMedia } from '../domain/requests';
 import { isDeleting, isPropertyId } from './dossier';
 import { PROPERTY_EDITABLE } from './property';
 
-const table = () => requireConfig('TABLE_NAME');
 
 /** The property (editable) and the room, or 404. */
 async function requireRoom(propertyId: string, roomId: string): Promise<{ property: Record<string, unknown>; room: Record<string, unknown> }> {

@@ -3,18 +3,16 @@
  * list of Opzioni di Acquisto Attive (one Query of gsi2 OPTIONS, newest first, plus one
  * BatchGet of the assigned agents' profiles) and the admin's edit.
  */
+import { str } from './item';
 import { BatchGetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ddb, isConditionFailure, queryAll } from './db';
-import { requireConfig } from '../lib/config';
+import { ddb, isConditionFailure, queryAll, table } from './db';
 import { NotFoundError } from '../lib/errors';
 import { keys } from './keys';
 import type { OptionStatus, PurchaseOption } from '../domain/requests';
 import { REVIEW_MESSAGES } from '../domain/review/rules';
 import type { OptionListItem } from '../domain/review/schemas';
 
-const table = () => requireConfig('TABLE_NAME');
 
-const str = (v: unknown) => (typeof v === 'string' && v ? v : null);
 const num = (v: unknown, fallback = 0) => (typeof v === 'number' && Number.isFinite(v) ? v : fallback);
 
 export function toPurchaseOption(item: Record<string, unknown>): PurchaseOption {

@@ -1,6 +1,5 @@
 import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ddb, isConditionFailure } from './db';
-import { requireConfig } from '../lib/config';
+import { ddb, isConditionFailure, table } from './db';
 import { keys } from './keys';
 import { logger } from '../lib/logger';
 import { PermanentMailError, sendMail, type MailMessage } from '../lib/mail';
@@ -32,7 +31,6 @@ export function backoffMinutes(attempts: number): number {
   return Math.min(60, 2 ** Math.max(0, attempts - 1));
 }
 
-const table = () => requireConfig('TABLE_NAME');
 
 /** The Put of a new outbox item, for a TransactWriteItems list. */
 export function outboxPut(input: { id: string; kind: string; ref: string; mail: MailMessage; now: string }) {

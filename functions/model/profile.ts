@@ -1,8 +1,7 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { AdminAddUserToGroupCommand } from '@aws-sdk/client-cognito-identity-provider';
-import { ddb, isConditionFailure } from './db';
+import { ddb, isConditionFailure, table } from './db';
 import { cognito } from '../lib/aws/cognito';
-import { requireConfig } from '../lib/config';
 import { keys } from './keys';
 import { groupForUserType, type Group, type UserType } from '../domain/roles';
 import type { Profile } from '../domain/profile';
@@ -30,7 +29,7 @@ export function toProfile(item: Record<string, unknown>): StoredProfile {
 
 export async function getProfile(userId: string): Promise<StoredProfile | undefined> {
   const res = await ddb().send(
-    new GetCommand({ TableName: requireConfig('TABLE_NAME'), Key: keys.profile(userId), ConsistentRead: true }),
+    new GetCommand({ TableName: table(), Key: keys.profile(userId), ConsistentRead: true }),
   );
   return res.Item ? toProfile(res.Item) : undefined;
 }
@@ -63,7 +62,7 @@ export async function createProfile(input: {
   try {
     await ddb().send(
       new PutCommand({
-        TableName: requireConfig('TABLE_NAME'),
+        TableName: table(),
         Item: {
           ...keys.profile(input.userId),
           ...keys.profileIndex(input.fullName || input.email, input.userId),

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { isIPv6 } from 'node:net';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ddb, isConditionFailure } from './db';
+import { ddb, isConditionFailure, table } from './db';
 import { requireConfig } from '../lib/config';
 import { TooManyRequestsError } from '../lib/errors';
 import { keys } from './keys';
@@ -56,7 +56,7 @@ export async function enforceRateLimit(scope: RateLimitScope, ip: string, now: n
   try {
     const res = await ddb().send(
       new UpdateCommand({
-        TableName: requireConfig('TABLE_NAME'),
+        TableName: table(),
         Key: keys.rateLimit(scope, client, windowStart),
         UpdateExpression: 'ADD #c :one SET expiresAt = if_not_exists(expiresAt, :ttl), entity = :entity',
         ConditionExpression: 'attribute_not_exists(#c) OR #c < :limit',

@@ -5,9 +5,10 @@
  * reminder written on its item (`reminders.{kind}` = sentAt) in the SAME transaction as its
  * outbox mail, on condition that it was not sent yet.
  */
+export { type Item } from './item';
+import { type Item } from './item';
 import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import { ddb, isConditionFailure, queryAll } from './db';
-import { requireConfig } from '../lib/config';
+import { ddb, isConditionFailure, queryAll, table } from './db';
 import { keys } from './keys';
 import type { MailMessage } from '../lib/mail';
 import { outboxPut } from './outbox';
@@ -15,8 +16,7 @@ import { PROPERTY_EDITABLE } from './property';
 import { isExpired } from './tokens';
 import type { ReminderKind } from '../domain/reminders/rules';
 
-export const table = () => requireConfig('TABLE_NAME');
-export type Item = Record<string, unknown>;
+export { table } from './db';
 
 /** The map of sent reminders on a PROPERTY or OPTION item: kind -> sentAt (ISO). */
 export const REMINDERS_ATTRIBUTE = 'reminders';

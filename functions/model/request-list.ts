@@ -5,14 +5,13 @@
  * one, a single parallel pass collecting the matches (page and total from the same pass). The search matches the normalized `searchText` the submission stores (name,
  * e-mail, comune: lower case, accents dropped) with contains(); no Scan anywhere.
  */
-import { ddb, queryPages } from './db';
+import { str } from './item';
+import { ddb, queryPages, table } from './db';
 import { GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import { requireConfig } from '../lib/config';
 import { ValidationError } from '../lib/errors';
 import { keys, normalizeForSort } from './keys';
 import { lifecycleOf, REQUEST_MESSAGES, REQUESTS_PAGE_SIZE, type RequestList, type RequestListItem } from '../domain/requests';
 
-const table = () => requireConfig('TABLE_NAME');
 
 /** What a row needs (and the index keys, for the cursor). */
 const LIST_ATTRIBUTES = [
@@ -71,7 +70,6 @@ export function decodeCursor(cursor: string): Key {
   return k as Key;
 }
 
-const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
 
 export function toListItem(item: Record<string, unknown>): RequestListItem {
   const facts = {

@@ -4,7 +4,7 @@
  */
 import { DeleteObjectCommand } from '@aws-sdk/client-s3';
 import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ddb, isConditionFailure, transactWrite } from './db';
+import { ddb, isConditionFailure, transactWrite, table } from './db';
 import { s3 } from '../lib/aws/s3';
 import { BatchWriter } from './batch-writer';
 import { requireConfig } from '../lib/config';
@@ -16,7 +16,6 @@ import { isDeleteConfirmed, REQUEST_MESSAGES } from '../domain/requests';
 import { PROPERTY_EDITABLE } from './property';
 import { isPropertyId, loadDossierItems, type DossierItem } from './dossier';
 
-const table = () => requireConfig('TABLE_NAME');
 
 /**
  * Every S3 key of the property's files the items reference: an attribute named `key` or

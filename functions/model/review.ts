@@ -4,9 +4,10 @@
  * admin's name, and the condition every state change carries. Writes live in each use case,
  * one TransactWriteItems each.
  */
+export { type Item } from './item';
+import { type Item } from './item';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { ddb } from './db';
-import { requireConfig } from '../lib/config';
+import { ddb, table } from './db';
 import { NotFoundError } from '../lib/errors';
 import { keys } from './keys';
 import { logger } from '../lib/logger';
@@ -15,12 +16,11 @@ import { isPropertyId } from './dossier';
 import { toPurchaseOption } from './option';
 import type { PurchaseOption } from '../domain/requests';
 
-export const table = () => requireConfig('TABLE_NAME');
+export { table } from './db';
 
 /** The condition of every write on a property: it exists and is not being deleted. */
 export { PROPERTY_EDITABLE } from './property';
 
-export type Item = Record<string, unknown>;
 
 /** The PROPERTY item, or 404 'Immobile non trovato' (also while it is being deleted). */
 export async function loadProperty(propertyId: string): Promise<Item> {

@@ -3,9 +3,9 @@
  * and the deletion of their whole account. Only the caller's own data: every function takes
  * the caller's id from the token, never from the request.
  */
+import { str } from './item';
 import { BatchGetCommand, type BatchGetCommandOutput, DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ddb, isConditionFailure, queryAll } from './db';
-import { requireConfig } from '../lib/config';
+import { ddb, isConditionFailure, queryAll, table } from './db';
 import { ForbiddenError, NotFoundError } from '../lib/errors';
 import { keys } from './keys';
 import { logger } from '../lib/logger';
@@ -21,11 +21,9 @@ import { purgeRequest } from './request';
 import { getProfile } from './profile';
 import { deleteLogin } from './user';
 
-const table = () => requireConfig('TABLE_NAME');
 const SELLER_TYPE = 'venditore';
 
 type Item = Record<string, unknown>;
-const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 
 /** BatchGet of many keys: chunks of 100, UnprocessedKeys retried. */

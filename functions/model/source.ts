@@ -5,13 +5,11 @@
  */
 import { randomBytes } from 'node:crypto';
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { ddb, isConditionFailure, queryAll, queryPages } from './db';
-import { requireConfig } from '../lib/config';
+import { ddb, isConditionFailure, queryAll, queryPages, table } from './db';
 import { NotFoundError } from '../lib/errors';
 import { keys } from './keys';
 import { SOURCE_ID_PATTERN, SOURCE_MESSAGES, type Source, type SourceListItem } from '../domain/sources';
 
-const table = () => requireConfig('TABLE_NAME');
 
 /** 12 URL-safe characters (72 random bits): matches SOURCE_ID_PATTERN, short enough for a link. */
 export const newSourceId = () => randomBytes(9).toString('base64url');

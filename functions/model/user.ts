@@ -16,7 +16,7 @@ import {
 } from '@aws-sdk/client-cognito-identity-provider';
 import { DeleteCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { cognito } from '../lib/aws/cognito';
-import { ddb, isConditionFailure, queryAll } from './db';
+import { ddb, isConditionFailure, queryAll, table } from './db';
 import { config, requireConfig } from '../lib/config';
 import { ConflictError, NotFoundError } from '../lib/errors';
 import { keys } from './keys';
@@ -35,7 +35,6 @@ import {
 import { renderAgentDecisionEmail } from '../domain/agent-decision-mail';
 import { getProfile, toProfile, type StoredProfile } from './profile';
 
-const table = () => requireConfig('TABLE_NAME');
 const pool = () => requireConfig('USER_POOL_ID');
 const ADMIN_GROUP: Group = 'admin';
 

@@ -12,6 +12,7 @@
  * is delivered (a failure stays pending for retryOutbox). `now` is injectable for tests and
  * `npm run invoke`; the schedule uses the real clock.
  */
+import { str } from '../model/item';
 import { config } from '../lib/config';
 import { logger } from '../lib/logger';
 import { mapLimit } from '../lib/media-storage';
@@ -77,7 +78,6 @@ export interface ReminderOptions {
   concurrency?: number;
 }
 
-const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
 /** The property id of a PROPERTY item (its `id`) or of an OPTION item (its `propertyId`: `id` is the option's). */
 const propertyIdOf = (item: Item, entity: 'property' | 'option') => (entity === 'property' ? str(item.id) : str(item.propertyId)) ?? String(item.pk).slice('PROPERTY#'.length);
 const sentKinds = (item: Item) => (item[REMINDERS_ATTRIBUTE] && typeof item[REMINDERS_ATTRIBUTE] === 'object' ? (item[REMINDERS_ATTRIBUTE] as Record<string, unknown>) : null);
