@@ -96,24 +96,36 @@ interface Condition {
  */
 function lifecycleCondition(states: readonly Lifecycle[]): Condition {
   const names: Record<string, string> = {};
-  const set = (attr: string) => {
-    names[`#lc_${attr}`] = attr;
-    return `(attribute_exists(#lc_${attr}) AND NOT attribute_type(#lc_${attr}, :lcNull))`;
-  };
-  const unset = (attr: string) => {
-    names[`#lc_${attr}`] = attr;
-    return `(attribute_not_exists(#lc_${attr}) OR attribute_type(#lc_${attr}, :lcNull))`;
-  };
+  const name = (attr: string) => ((names[`#lc_${attr}`] = attr), `#lc_${attr}`);
+  const set = (attr: string) => group([`attribute_exists(${name(attr)})`, `NOT attribute_type(${name(attr)}, :lcNull)`], 'AND');
+  const unset = (attr: string) => group([`attribute_not_exists(${name(attr)})`, `attribute_type(${name(attr)}, :lcNull)`], 'OR');
   const parts = states.map((state) => {
     const i = LIFECYCLE_ORDER.findIndex((s) => s.state === state);
     const own = LIFECYCLE_ORDER[i]!.attribute;
-    return [...(own ? [set(own)] : []), ...LIFECYCLE_ORDER.slice(i + 1).map((s) => unset(s.attribute!))].join(' AND ');
+    return group([...(own ? [set(own)] : []), ...LIFECYCLE_ORDER.slice(i + 1).map((s) => unset(s.attribute!))], 'AND');
   });
   return {
-    ConditionExpression: parts.length ? `(${parts.map((p) => `(${p})`).join(' OR ')})` : 'attribute_not_exists(pk)',
+    ConditionExpression: parts.length ? group(parts, 'OR') : 'attribute_not_exists(pk)',
     ExpressionAttributeNames: names,
     ExpressionAttributeValues: { ':lcNull': 'NULL' },
   };
+}
+
+/** Terms joined by `op`, parenthesised only when there are several (DynamoDB refuses redundant parentheses). */
+function group(terms: readonly string[], op: 'AND' | 'OR'): string {
+  return terms.length === 1 ? terms[0]! : `(${terms.join(` ${op} `)})`;
+}
+
+/** An expression safe to AND with others: wrapped when it has an OR outside any parentheses. */
+function parenthesised(expression: string): string {
+  const e = expression.trim();
+  let depth = 0;
+  for (let k = 0; k < e.length; k++) {
+    if (e[k] === '(') depth++;
+    else if (e[k] === ')') depth--;
+    else if (depth === 0 && /^\sOR\s/i.test(e.slice(k, k + 4))) return `(${e})`;
+  }
+  return e;
 }
 
 /** The guard as a condition on the PROPERTY item. */
@@ -133,7 +145,7 @@ export function propertyCondition(g: PropertyGuard): Condition {
     values = { ...values, ...lc.ExpressionAttributeValues };
   }
   if (g.and) {
-    parts.push(`(${g.and.expression})`);
+    parts.push(parenthesised(g.and.expression));
     names = { ...names, ...g.and.names };
     values = { ...values, ...g.and.values };
   }
@@ -167,7 +179,7 @@ export function guardedTransaction(g: PropertyGuard, writes: readonly TransactIt
   const merged: TransactItem = {
     Update: {
       ...u,
-      ConditionExpression: u.ConditionExpression ? `${guard.ConditionExpression} AND (${u.ConditionExpression})` : guard.ConditionExpression,
+      ConditionExpression: u.ConditionExpression ? `${guard.ConditionExpression} AND ${parenthesised(u.ConditionExpression)}` : guard.ConditionExpression,
       ...(guard.ExpressionAttributeNames || u.ExpressionAttributeNames ? { ExpressionAttributeNames: { ...u.ExpressionAttributeNames, ...guard.ExpressionAttributeNames } } : {}),
       ...(guard.ExpressionAttributeValues || u.ExpressionAttributeValues ? { ExpressionAttributeValues: { ...u.ExpressionAttributeValues, ...guard.ExpressionAttributeValues } } : {}),
     },
