@@ -42,6 +42,8 @@ export const keys = {
 
   property: (propertyId: string) => ({ pk: `PROPERTY#${propertyId}`, sk: 'PROPERTY' }),
   propertyDossier: (propertyId: string) => ({ pk: `PROPERTY#${propertyId}` }),
+  /** the property id of an item under a property's pk, or null for any other pk */
+  propertyIdOf: (pk: unknown): string | null => (typeof pk === 'string' && pk.startsWith('PROPERTY#') ? pk.slice('PROPERTY#'.length) : null),
   propertyIndexes: (p: { userId?: string | null; sourceId?: string | null; createdAt: string }) => ({
     ...(p.userId ? { gsi1pk: `SELLER#${p.userId}`, gsi1sk: p.createdAt } : {}),
     gsi2pk: 'PROPERTIES',

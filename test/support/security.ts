@@ -529,7 +529,7 @@ export async function snapshot(touches: string[], withMedia: boolean): Promise<S
   const [itemCount, lists] = await Promise.all([tableItemCount(), Promise.all(touches.map(queryAll))]);
   const items = Object.fromEntries(touches.map((t, i) => [t, lists[i]!]));
   if (!withMedia) return { itemCount, items };
-  const prefixes = touches.filter((t) => t.startsWith('PROPERTY#')).map((t) => `${t.slice('PROPERTY#'.length)}/`);
+  const prefixes = touches.map((t) => keys.propertyIdOf(t)).filter((id) => id !== null).map((id) => `${id}/`);
   const counts = await Promise.all(prefixes.map((p) => mediaObjectCount(p)));
   return { itemCount, items, media: Object.fromEntries(prefixes.map((p, i) => [p, counts[i]!])) };
 }
