@@ -11,8 +11,9 @@ import { fileTypeRefusal, SNIFF_BYTES } from '../domain/file-type';
  * web/src/lib/upload.ts, but a client can lie): before an object of the media bucket is linked
  * to anything (submission, admin room media, identity check, signed delegation or option), its
  * first SNIFF_BYTES are read (GetObject with a Range) and their real type must match the
- * Content-Type it was uploaded with (domain/file-type.ts). A mismatch is deleted from the
- * bucket (DeleteObject) and the request refused with a 400 naming the file: nothing is linked.
+ * Content-Type it was uploaded with (domain/file-type.ts: the `file-type` package and the
+ * product's rules). A mismatch is deleted from the bucket (DeleteObject) and the request
+ * refused with a 400 naming the file: nothing is linked.
  * IAM: GetObject and DeleteObject on the media bucket.
  */
 
@@ -50,7 +51,7 @@ export async function readHead(key: string): Promise<Uint8Array | undefined> {
 async function checkOne(u: UploadToCheck): Promise<string | undefined> {
   const head = await readHead(u.key);
   if (!head) return undefined;
-  const refusal = fileTypeRefusal({ name: u.name, declared: u.contentType, head, allowed: u.allowed, allowedLabel: u.allowedLabel });
+  const refusal = await fileTypeRefusal({ name: u.name, declared: u.contentType, head, allowed: u.allowed, allowedLabel: u.allowedLabel });
   if (!refusal) return undefined;
   logger.warn('Upload refused: its bytes are not what its type claims', { key: u.key, contentType: u.contentType });
   await s3().send(new DeleteObjectCommand({ Bucket: requireConfig('MEDIA_BUCKET'), Key: u.key }));

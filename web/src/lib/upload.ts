@@ -5,7 +5,8 @@ import { ApiError, NETWORK_ERROR_MESSAGE } from './api';
 /**
  * THE browser upload to S3 with a presigned POST (wizard media, room media, identity images,
  * signed documents, OMI files): the file's first bytes are checked first (they must be what
- * its declared type claims, @domain/file-type: a text renamed .jpg, an SVG... is never sent),
+ * its declared type claims, @domain/file-type: a text renamed .jpg, an SVG... is never sent;
+ * the `file-type` package it uses is a chunk of its own, loaded when the first file is checked),
  * then every signed field, the file last (S3's rule; a field the policy does not name is
  * refused). XMLHttpRequest, not fetch, for the upload progress events.
  */

@@ -40,7 +40,7 @@ export function useCsvFile(onSemester: (semester: string) => void) {
         setError(refusal);
         clearInput();
         toast.error('Errore', { description: refusal, id: 'omi-csv-only' });
-      });
+      }, () => undefined); // the checker could not be loaded: the upload checks the bytes again before sending
     }
     const semester = semesterFromFileName(picked.name);
     if (semester) onSemester(semester);
