@@ -6,17 +6,24 @@ import { AppError, ForbiddenError, GENERIC_ERROR_MESSAGE, MfaRequiredError, Unau
 import { logger } from './logger';
 import { fromEdge, VIEWER_IP_HEADER } from './origin';
 import { isGenericIssueMessage, italianIssueMessage } from './validation-messages';
-import { isAllowed, routeById, type Access, type RouteId } from '../routes';
+import { isAllowed, routeById, type Access, type RouteId, type routes } from '../routes';
 import type { Group } from '../domain/roles';
 
 type Schema = z.ZodType;
 type Out<S> = S extends z.ZodType ? z.infer<S> : undefined;
 
-export interface RouteInput<B, Q, P, Auth extends boolean> {
+/**
+ * The caller a route's handler gets, by the manifest's access of the route: behind any access
+ * but 'public' route() has refused a request without a caller, so it is always there; a
+ * public route may have one (a signed-in user) or not.
+ */
+export type CallerOf<Id extends RouteId> = Extract<(typeof routes)[number], { id: Id }>['access'] extends 'public' ? Caller | undefined : Caller;
+
+export interface RouteInput<B, Q, P, C extends Caller | undefined = Caller | undefined> {
   body: B;
   query: Q;
   params: P;
-  caller: Auth extends true ? Caller : Caller | undefined;
+  caller: C;
   event: APIGatewayProxyEventV2;
   /** the caller's IP address, as API Gateway saw it */
   sourceIp: string;
@@ -95,15 +102,17 @@ function parseWith<S extends Schema | undefined>(schema: S, value: unknown): Out
  * come through the edge (403, functions/lib/origin.ts), checks the manifest's access
  * rule for the route (the JWT authorizer only proves who the caller is), parses body,
  * query and path parameters with zod, and maps results and typed errors to responses.
+ * The handler's `caller` is typed by the route's access (CallerOf).
  */
 export function route<
+  Id extends RouteId,
   BS extends Schema | undefined = undefined,
   QS extends Schema | undefined = undefined,
   PS extends Schema | undefined = undefined,
 >(
-  id: RouteId,
+  id: Id,
   schemas: { body?: BS; query?: QS; params?: PS },
-  fn: (input: RouteInput<Out<BS>, Out<QS>, Out<PS>, boolean>) => Promise<unknown>,
+  fn: (input: RouteInput<Out<BS>, Out<QS>, Out<PS>, CallerOf<Id>>) => Promise<unknown>,
   options: { successStatus?: number } = {},
 ): ApiHandler {
   const def = routeById(id);
@@ -126,7 +135,8 @@ export function route<
         event,
         sourceIp: clientIp(event, true),
       };
-      const result = await fn(input as RouteInput<Out<BS>, Out<QS>, Out<PS>, boolean>);
+      // the parsers' outputs are the schemas' types; the caller is there unless the route is public (checked above)
+      const result = await fn(input as RouteInput<Out<BS>, Out<QS>, Out<PS>, CallerOf<Id>>);
       return json(options.successStatus ?? (result === undefined ? 204 : 200), result);
     } catch (err) {
       return toResponse(err);
@@ -144,7 +154,10 @@ export function needsAdminMfa(access: Access, groups: readonly Group[]): boolean
   return !access.some((g) => g !== 'admin' && groups.includes(g));
 }
 
-/** For handlers of routes that need a caller (not public): narrows `caller`. */
+/**
+ * For handlers of routes that need a caller (not public): narrows `caller`. route() types
+ * `caller` by the route's access already (CallerOf); kept until the handlers stop calling it.
+ */
 export function requireCaller(caller: Caller | undefined): Caller {
   if (!caller) throw new UnauthorizedError();
   return caller;

@@ -1,7 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, expectTypeOf, it } from 'vitest';
 import * as z from 'zod';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { clientIp, route } from '../../functions/lib/http';
+import type { Caller } from '../../functions/lib/auth';
+import { clientIp, requireCaller, route, type CallerOf } from '../../functions/lib/http';
 import { NotFoundError } from '../../functions/lib/errors';
 import { resetConfig } from '../../functions/lib/config';
 import { ORIGIN_HEADER, VIEWER_IP_HEADER } from '../../functions/lib/origin';
@@ -56,6 +57,33 @@ describe('route wrapper', () => {
       requestContext: { authorizer: { jwt: { claims: { sub: 'u', 'cognito:groups': '[agent]' } } } },
     } as unknown as Partial<APIGatewayProxyEventV2>);
     expect((await h(agent)).statusCode).toBe(403);
+  });
+});
+
+describe('the caller a handler gets, typed by the route\'s access', () => {
+  it('is a Caller behind any access but public, and may be missing on a public route (checked by tsc)', () => {
+    expectTypeOf<CallerOf<'getMe'>>().toEqualTypeOf<Caller>(); // 'authenticated'
+    expectTypeOf<CallerOf<'listUsers'>>().toEqualTypeOf<Caller>(); // ['admin']
+    expectTypeOf<CallerOf<'claimInvitation'>>().toEqualTypeOf<Caller>(); // ['seller']
+    expectTypeOf<CallerOf<'createUpload'>>().toEqualTypeOf<Caller | undefined>(); // 'public'
+    route('getMe', {}, async ({ caller }) => {
+      expectTypeOf(caller).toEqualTypeOf<Caller>();
+      return caller.userId;
+    });
+    route('health', {}, async ({ caller }) => {
+      expectTypeOf(caller).toEqualTypeOf<Caller | undefined>();
+      return {};
+    });
+    // @ts-expect-error a public route's caller may be undefined: no userId without a check
+    route('createUpload', {}, async ({ caller }) => caller.userId);
+    // @ts-expect-error an id that is not in the manifest
+    expect(() => route('noSuchRoute', {}, async () => ({}))).toThrow('Route noSuchRoute is not in the manifest');
+  });
+
+  it("hands a non-public route's handler the caller of the token", async () => {
+    const h = route('claimInvitation', {}, async ({ caller }) => ({ userId: caller.userId, same: requireCaller(caller) === caller }));
+    const seller = event({ requestContext: { http: { sourceIp: '1.2.3.4' }, authorizer: { jwt: { claims: { sub: 'u-7', 'cognito:groups': '[seller]' } } } } } as unknown as Partial<APIGatewayProxyEventV2>);
+    expect(JSON.parse((await h(seller)).body!)).toEqual({ userId: 'u-7', same: true });
   });
 });
 
