@@ -2,13 +2,14 @@ import type { PostConfirmationTriggerEvent } from 'aws-lambda';
 import { createProfile } from '../model/profile';
 import { SELF_SIGNUP_USER_TYPES, type UserType } from '../domain/roles';
 import { logger } from '../lib/logger';
+import { trigger } from '../lib/observability';
 
 /**
  * Cognito post confirmation: creates the profile (full_name, user_type, phone) and adds the
  * group. A seller joins `seller` at once; an agente_immobiliare gets agentStatus 'pending'
  * and no group until an admin approves the account (Gestione Utenti).
  */
-export async function handler(event: PostConfirmationTriggerEvent): Promise<PostConfirmationTriggerEvent> {
+export const handler = trigger('postConfirmation', async (event: PostConfirmationTriggerEvent): Promise<PostConfirmationTriggerEvent> => {
   if (event.triggerSource !== 'PostConfirmation_ConfirmSignUp') return event;
   const attrs = event.request.userAttributes;
   const rawType = attrs['custom:user_type'] ?? 'venditore';
@@ -26,4 +27,4 @@ export async function handler(event: PostConfirmationTriggerEvent): Promise<Post
   });
   logger.info('Profile created', { userId: attrs.sub, userType });
   return event;
-}
+});

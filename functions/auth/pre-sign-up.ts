@@ -1,5 +1,6 @@
 import type { PreSignUpTriggerEvent } from 'aws-lambda';
 import { SELF_SIGNUP_USER_TYPES } from '../domain/roles';
+import { trigger } from '../lib/observability';
 
 /**
  * Cognito pre sign-up: only the self-service user types may sign up (nobody makes
@@ -8,7 +9,7 @@ import { SELF_SIGNUP_USER_TYPES } from '../domain/roles';
  * before the profile exists (post-confirmation.ts). Demo accounts are made with
  * AdminCreateUser and never pass through here.
  */
-export async function handler(event: PreSignUpTriggerEvent): Promise<PreSignUpTriggerEvent> {
+export const handler = trigger('preSignUp', async (event: PreSignUpTriggerEvent): Promise<PreSignUpTriggerEvent> => {
   if (event.triggerSource === 'PreSignUp_SignUp') {
     const userType = event.request.userAttributes['custom:user_type'];
     if (!userType || !(SELF_SIGNUP_USER_TYPES as readonly string[]).includes(userType)) {
@@ -18,4 +19,4 @@ export async function handler(event: PreSignUpTriggerEvent): Promise<PreSignUpTr
     event.response.autoVerifyEmail = false;
   }
   return event;
-}
+});

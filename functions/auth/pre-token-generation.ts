@@ -2,6 +2,7 @@ import type { PreTokenGenerationTriggerEvent } from 'aws-lambda';
 import { AdminGetUserCommand } from '@aws-sdk/client-cognito-identity-provider';
 import { cognito } from '../lib/aws/cognito';
 import { config } from '../lib/config';
+import { trigger } from '../lib/observability';
 import { MFA_CLAIM, type MfaClaim } from '../domain/admin-security';
 
 /**
@@ -11,7 +12,7 @@ import { MFA_CLAIM, type MfaClaim } from '../domain/admin-security';
  * a token of such an account was issued after the second factor. Only admins are looked up
  * (on AWS the event lists the groups; the local emulator does not, so it always looks).
  */
-export async function handler(event: PreTokenGenerationTriggerEvent): Promise<PreTokenGenerationTriggerEvent> {
+export const handler = trigger('preTokenGeneration', async (event: PreTokenGenerationTriggerEvent): Promise<PreTokenGenerationTriggerEvent> => {
   const groups = event.request.groupConfiguration?.groupsToOverride;
   if (groups && !groups.includes('admin')) return event;
   const mfa = await mfaOf(event);
@@ -25,7 +26,7 @@ export async function handler(event: PreTokenGenerationTriggerEvent): Promise<Pr
     };
   }
   return event;
-}
+});
 
 async function mfaOf(event: PreTokenGenerationTriggerEvent): Promise<MfaClaim | undefined> {
   const user = await cognito().send(new AdminGetUserCommand({ UserPoolId: event.userPoolId, Username: event.userName }));

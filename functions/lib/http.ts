@@ -4,6 +4,7 @@ import * as z from 'zod';
 import { callerFrom, type Caller } from './auth';
 import { AppError, ForbiddenError, GENERIC_ERROR_MESSAGE, MfaRequiredError, UnauthorizedError, ValidationError } from './errors';
 import { logger } from './logger';
+import { instrument, outcomeOfStatus } from './observability';
 import { fromEdge, VIEWER_IP_HEADER } from './origin';
 import { isGenericIssueMessage, italianIssueMessage } from './validation-messages';
 import { isAllowed, routeById, type Access, type RouteId, type routes } from '../routes';
@@ -102,7 +103,8 @@ function parseWith<S extends Schema | undefined>(schema: S, value: unknown): Out
  * come through the edge (403, functions/lib/origin.ts), checks the manifest's access
  * rule for the route (the JWT authorizer only proves who the caller is), parses body,
  * query and path parameters with zod, and maps results and typed errors to responses.
- * The handler's `caller` is typed by the route's access (CallerOf).
+ * The handler's `caller` is typed by the route's access (CallerOf). Every invocation is
+ * counted once (lib/observability.ts): cold start, and its outcome by the answer's status.
  */
 export function route<
   Id extends RouteId,
@@ -117,7 +119,7 @@ export function route<
 ): ApiHandler {
   const def = routeById(id);
   if (!def) throw new Error(`Route ${id} is not in the manifest`);
-  return async (event) => {
+  const handle = async (event: APIGatewayProxyEventV2): Promise<APIGatewayProxyStructuredResultV2> => {
     try {
       // only requests through CloudFront: a direct call to execute-api gets nothing else
       if (!(await fromEdge(event))) throw new ForbiddenError();
@@ -142,6 +144,7 @@ export function route<
       return toResponse(err);
     }
   };
+  return (event) => instrument(id, () => handle(event), (res) => outcomeOfStatus(res.statusCode ?? 200));
 }
 
 /**

@@ -2,6 +2,7 @@ import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, isConditionFailure, table } from './db';
 import { keys } from './keys';
 import { logger } from '../lib/logger';
+import { count } from '../lib/observability';
 import { PermanentMailError, sendMail, type MailMessage } from '../lib/mail';
 
 /**
@@ -98,6 +99,7 @@ export async function deliverOutbox(id: string, now: Date = new Date()): Promise
       }),
     );
     logger.info('Outbox mail sent', { outboxId: id, kind: item?.kind, attempts });
+    count('MailSent');
     return 'sent';
   } catch (err) {
     const permanent = err instanceof PermanentMailError;
@@ -115,6 +117,7 @@ export async function deliverOutbox(id: string, now: Date = new Date()): Promise
         }),
       );
       logger.error('Outbox mail failed for good', { outboxId: id, kind: item?.kind, ref: item?.ref, attempts, permanent, error: message });
+      count('MailFailed');
       return 'failed';
     }
     const next = new Date(now.getTime() + backoffMinutes(attempts) * 60_000).toISOString();
@@ -128,6 +131,7 @@ export async function deliverOutbox(id: string, now: Date = new Date()): Promise
       }),
     );
     logger.warn('Outbox mail not sent, will retry', { outboxId: id, kind: item?.kind, ref: item?.ref, attempts, nextAttemptAt: next, error: message });
+    count('MailRetry');
     return 'retry';
   }
 }

@@ -2,6 +2,7 @@ import type { S3Event } from 'aws-lambda';
 import { DeleteObjectCommand } from '@aws-sdk/client-s3';
 import { s3 } from '../lib/aws/s3';
 import { logger } from '../lib/logger';
+import { count, trigger } from '../lib/observability';
 import { classifyDropKey, decodeEventKey } from './drop-keys';
 import { runClear } from './run-clear';
 import { runImport } from './run-import';
@@ -12,7 +13,7 @@ import { runImport } from './run-import';
  * thrown so Lambda retries the event (the work is idempotent); a bad file ends its job as
  * failed with the reason.
  */
-export async function handler(event: S3Event): Promise<void> {
+export const handler = trigger('omiImport', async (event: S3Event): Promise<void> => {
   for (const record of event.Records ?? []) {
     if (!record.eventName?.startsWith('ObjectCreated')) continue;
     const bucket = record.s3.bucket.name;
@@ -28,6 +29,8 @@ export async function handler(event: S3Event): Promise<void> {
       await s3().send(new DeleteObjectCommand({ Bucket: bucket, Key: key })).catch(() => undefined);
       continue;
     }
-    await runImport({ bucket, key, jobId: target.jobId, semester: target.semester, fileName: target.fileName, etag, size: record.s3.object.size });
+    const outcome = await runImport({ bucket, key, jobId: target.jobId, semester: target.semester, fileName: target.fileName, etag, size: record.s3.object.size });
+    count('OmiRowsImported', outcome.inserted + outcome.updated);
+    count('OmiRowsRejected', outcome.rejected);
   }
-}
+});
