@@ -30,6 +30,8 @@ export interface AlarmsProps {
  */
 export class Alarms extends Construct {
   readonly topic: sns.Topic;
+  /** every alarm made here (the dashboard shows their state) */
+  readonly all: cloudwatch.Alarm[] = [];
   private readonly action: cwActions.SnsAction;
 
   constructor(scope: Construct, id: string, props: AlarmsProps = {}) {
@@ -93,6 +95,7 @@ export class Alarms extends Construct {
       alarmDescription: opts.description,
     });
     alarm.addAlarmAction(this.action);
+    this.all.push(alarm);
     return alarm;
   }
 }

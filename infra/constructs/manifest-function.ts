@@ -66,7 +66,8 @@ export interface ManifestFunctionProps {
 
 /**
  * One Lambda for one manifest entry: functions/<handler>.ts bundled with the local esbuild,
- * its own log group, and exactly the IAM actions its entry declares (`iam`), each on its resource.
+ * its own log group, X-Ray active tracing, and exactly the IAM actions its entry declares
+ * (`iam`), each on its resource (plus the stack's tracing policy).
  */
 export class ManifestFunction extends Construct {
   readonly fn: NodejsFunction;
@@ -114,7 +115,15 @@ export class ManifestFunction extends Construct {
       bundling: cdkBundling(),
     });
 
-    if (!shared || shared.isNew) this.grantDeclared(def.iam, resources, shared?.role ?? this.fn.role!, shared ? shared.role : this);
+    // X-Ray active tracing: Lambda records every invocation (init, invocation, overhead) itself,
+    // no tracer in the code (functions/lib/observability.ts). Set on the function's resource, not
+    // with `tracing`, which would add X-Ray's '*' statement to the role's own policy: the role
+    // gets the stack's tracing policy instead (tracingPolicy), so a '*' there is still a finding.
+    (this.fn.node.defaultChild as lambda.CfnFunction).tracingConfig = { mode: lambda.Tracing.ACTIVE };
+    if (!shared || shared.isNew) {
+      (shared?.role ?? this.fn.role!).addManagedPolicy(tracingPolicy(this));
+      this.grantDeclared(def.iam, resources, shared?.role ?? this.fn.role!, shared ? shared.role : this);
+    }
     props.originSecret?.grantRead(this.fn);
     // what is not IAM: every function of the entry
     if (def.stripe && resources.stripe) {
@@ -170,6 +179,29 @@ export class ManifestFunction extends Construct {
     }
     acknowledgeFindings(ackScope, ...acks);
   }
+}
+
+/** X-Ray's two actions for active tracing; they support no resource-level permissions. */
+export const XRAY_ACTIONS = ['xray:PutTraceSegments', 'xray:PutTelemetryRecords'] as const;
+
+/**
+ * The stack's one customer managed policy for X-Ray active tracing, attached to the role of
+ * every manifest function: its '*' is acknowledged on this policy only.
+ */
+function tracingPolicy(scope: Construct): iam.ManagedPolicy {
+  const stack = Stack.of(scope);
+  const existing = stack.node.tryFindChild('TracingPolicy') as iam.ManagedPolicy | undefined;
+  if (existing) return existing;
+  const policy = new iam.ManagedPolicy(stack, 'TracingPolicy', {
+    description: 'Opzione Casa: X-Ray active tracing of the functions',
+    statements: [new iam.PolicyStatement({ actions: [...XRAY_ACTIONS], resources: ['*'] })],
+  });
+  acknowledgeFindings(policy, {
+    id: 'AwsSolutions-IAM5',
+    findings: /^Resource::\*$/,
+    reason: "xray:PutTraceSegments and xray:PutTelemetryRecords (Lambda active tracing) support no resource-level permissions; the only actions of this policy",
+  });
+  return policy;
 }
 
 /**

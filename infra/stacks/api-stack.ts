@@ -14,6 +14,7 @@ import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { routes as manifestRoutes, triggers as manifestTriggers, type RouteDef, type TriggerDef } from '../../functions/routes';
 import { Alarms } from '../constructs/alarms';
+import { Dashboard } from '../constructs/dashboard';
 import { ManifestFunction, type FunctionResources } from '../constructs/manifest-function';
 import { acknowledge, acknowledgeFindings, LAMBDA_BASIC_EXECUTION } from '../constructs/nag';
 
@@ -56,7 +57,8 @@ export interface ApiStackProps extends StackProps {
  * every route that is not public. Also the non-HTTP functions of the manifest that are not
  * Cognito triggers: OMI drop (S3 notification) and schedules (EventBridge rules), each with
  * a failed-events queue. Alarms (infra/constructs/alarms.ts): errors of every trigger, a
- * failed-events queue that holds a message, 5xx answers of the API.
+ * failed-events queue that holds a message, 5xx answers of the API. One dashboard
+ * (infra/constructs/dashboard.ts) for the metrics every function writes.
  */
 export class ApiStack extends Stack {
   readonly httpApi: apigw.HttpApi;
@@ -65,6 +67,8 @@ export class ApiStack extends Stack {
   readonly routeFunctions: Record<string, ManifestFunction> = {};
   readonly triggerFunctions: Record<string, ManifestFunction> = {};
   readonly alarms: Alarms;
+  /** the functions' metrics, the API's answers and the alarms (infra/constructs/dashboard.ts) */
+  readonly dashboard: Dashboard;
   /** what CloudFront sends with each API request; the route functions refuse any request without it (functions/lib/origin.ts) */
   readonly originSecret: secretsmanager.Secret;
 
@@ -177,6 +181,7 @@ export class ApiStack extends Stack {
     this.alarms.alarm('Api5xxAlarm', this.httpApi.metricServerError({ period: Duration.minutes(5), statistic: 'Sum' }), {
       description: 'The API answered 5xx (a function failed or timed out): see the access logs and the function logs',
     });
+    this.dashboard = new Dashboard(this, 'Operations', { httpApi: this.httpApi, alarms: this.alarms.all });
 
     this.apiDomain = `${this.httpApi.apiId}.execute-api.${this.region}.${this.urlSuffix}`;
     new CfnOutput(this, 'ApiEndpoint', { value: this.httpApi.apiEndpoint });

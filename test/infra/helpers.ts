@@ -108,13 +108,23 @@ export interface Statement {
   Condition?: Record<string, unknown>;
 }
 
-/** Every IAM statement of the role: its inline policies and every policy attached to it (default and extra). */
+/**
+ * Every IAM statement of the role: its inline policies, every policy attached to it (default
+ * and extra) and the customer managed policies of the template it names (AWS managed ones
+ * are not in the template).
+ */
 export function statementsOfRole(template: Template, roleId: string): Statement[] {
-  const role = template.toJSON().Resources[roleId] as Resource;
+  const resources = template.toJSON().Resources as Record<string, Resource>;
+  const role = resources[roleId]!;
   const inline = ((role.Properties!.Policies ?? []) as { PolicyDocument: { Statement: Statement[] } }[]).flatMap((p) => p.PolicyDocument.Statement);
+  const managed = ((role.Properties!.ManagedPolicyArns ?? []) as { Ref?: string }[])
+    .map((arn) => (arn.Ref ? resources[arn.Ref] : undefined))
+    .filter((p): p is Resource => p?.Type === 'AWS::IAM::ManagedPolicy')
+    .flatMap((p) => (p.Properties!.PolicyDocument as { Statement: Statement[] }).Statement);
   const policies = template.findResources('AWS::IAM::Policy') as Record<string, Resource>;
   return [
     ...inline,
+    ...managed,
     ...Object.values(policies)
       .filter((p) => (p.Properties!.Roles as { Ref: string }[]).some((r) => r.Ref === roleId))
       .flatMap((p) => (p.Properties!.PolicyDocument as { Statement: Statement[] }).Statement),

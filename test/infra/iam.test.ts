@@ -3,7 +3,8 @@
  * function (its own, or the one it shares; inline policies and AWS::IAM::Policy resources
  * alike) allows exactly the actions its `iam` declares in functions/routes.ts, each on its
  * resource, plus what the stacks add for the infrastructure (the origin secret of the HTTP
- * routes, the failed-events queue of the asynchronous triggers), and nothing else.
+ * routes, the failed-events queue of the asynchronous triggers, X-Ray for active tracing),
+ * and nothing else.
  * That the declarations match the code: test/infra/iam-code.test.ts.
  */
 import type { Template } from 'aws-cdk-lib/assertions';
@@ -80,6 +81,8 @@ function expected(declared: Iam, extra: ByResource): ByResource {
 const ROUTE_EXTRA: ByResource = { 'origin secret': ['secretsmanager:DescribeSecret', 'secretsmanager:GetSecretValue'] };
 /** An asynchronous trigger's on-failure destination (test/infra/hygiene.test.ts). */
 const ASYNC_EXTRA: ByResource = { 'failed-events queue': ['sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:SendMessage'] };
+/** Every function's active tracing (test/infra/dashboard.test.ts): X-Ray's actions have no resource. */
+const XRAY: ByResource = { '*': ['xray:PutTelemetryRecords', 'xray:PutTraceSegments'] };
 
 function checkManifest(name: string, manifest: { routes: readonly RouteDef[]; triggers: readonly TriggerDef[] }, options: Parameters<typeof buildApp>[0]) {
   describe(`IAM of ${name}`, () => {
@@ -103,7 +106,7 @@ function checkManifest(name: string, manifest: { routes: readonly RouteDef[]; tr
     it('gives each function exactly the actions its entry declares, each on its resource, and nothing else', () => {
       for (const { def, template, extra } of functions()) {
         const statements = statementsOfRole(template, roleIdOf(template, functionIdOf(template, def)));
-        expect(actionsByResource(statements), def.id).toEqual(expected(def.iam, extra));
+        expect(actionsByResource(statements), def.id).toEqual(expected(def.iam, { ...XRAY, ...extra }));
       }
     });
 
