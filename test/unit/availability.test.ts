@@ -11,7 +11,7 @@ import {
   todayInRome,
 } from '../../functions/domain/availability';
 import { formatSlotDate, formatSlotTime } from '../../functions/domain/format';
-import { decidePostSignIn } from '../../web/src/features/auth/post-sign-in';
+import { decidePostSignIn } from '../../web/src/lib/post-sign-in';
 
 const issues = (body: unknown, today = '2026-11-23', booked: Record<string, { start: string; end: string }[]> = {}) => {
   const r = availabilitySaveSchema({ today: () => today, booked: (d) => booked[d] ?? [] }).safeParse(body);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import * as places from '../../functions/domain/places/comuni';
 import { HONEYPOT_FIELD, makePropertyDetailsSchema, propertyFields, WIZARD_STEPS } from '../../functions/domain/property';
-import { DEFAULT_VALUES, STEP_FIELDS, toDetailsInput, validateDetails } from '../../web/src/features/home/wizard/form';
+import { DEFAULT_VALUES, STEP_FIELDS, toDetailsInput, validateDetails } from '../../web/src/components/property-wizard/form';
 
 /** The wizard's form is derived from the contract: its fields, steps and defaults agree with the schema. */
 describe('wizard form derived from the property schema', () => {

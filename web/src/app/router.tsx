@@ -19,7 +19,7 @@ const PrivacyPage = lazy(() => import('@/features/privacy/PrivacyPage'));
 const SellerLayout = lazy(() => import('@/features/seller/SellerLayout'));
 const SellerDashboardPage = lazy(() => import('@/features/seller/SellerDashboardPage'));
 const SellerProfilePage = lazy(() => import('@/features/seller/SellerProfilePage'));
-const SellerKycPage = lazy(() => import('@/features/seller/SellerKycPage'));
+const OnboardingPage = lazy(() => import('@/features/onboarding/OnboardingPage'));
 const AgentLayout = lazy(() => import('@/features/agent/AgentLayout'));
 const AgentProfilePage = lazy(() => import('@/features/agent/AgentProfilePage'));
 const AgentPurchaseOptionsPage = lazy(() => import('@/features/agent/AgentPurchaseOptionsPage'));
@@ -91,7 +91,7 @@ export const routes: RouteObject[] = [
       {
         path: 'seller-kyc',
         element: <RequireInvitationSession />,
-        children: [{ index: true, element: <SellerKycPage /> }],
+        children: [{ index: true, element: <OnboardingPage /> }],
       },
       {
         path: 'availability/:token',

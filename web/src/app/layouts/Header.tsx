@@ -5,7 +5,7 @@ import { Button, ButtonLink } from '@/components/ui';
 import { errorMessage } from '@/lib/api';
 import { useMe, useSession, useSignOut } from '@/lib/auth';
 import { BRAND_NAME } from '@/lib/use-page-title';
-import { areaFor } from '@/features/auth/post-sign-in';
+import { areaFor } from '@/lib/post-sign-in';
 import { Logo } from './Logo';
 
 export function Header() {

@@ -4,7 +4,7 @@ import { toast } from 'sonner';
 import { Button, Card, CardContent } from '@/components/ui';
 import { authErrorMessage, finishTotpSetup, meKey, startTotpSetup } from '@/lib/auth';
 import { usePageTitle } from '@/lib/use-page-title';
-import { TotpCodeForm } from './TotpCodeForm';
+import { TotpCodeForm } from '@/components/auth/TotpCodeForm';
 
 /** The secret in groups of 4 characters, easier to type into an app. */
 function grouped(secret: string): string {

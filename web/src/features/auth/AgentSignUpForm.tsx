@@ -10,8 +10,8 @@ import {
   MISSING_FIELDS_TOAST,
   SIGN_UP_DONE_TOAST,
   type AgentSignUpValues,
-} from './schemas';
-import { ConfirmSignUpForm } from './ConfirmSignUpForm';
+} from '@/lib/auth-schemas';
+import { ConfirmSignUpForm } from '@/components/auth/ConfirmSignUpForm';
 
 /**
  * Self sign-up of a real-estate agent (user type agente_immobiliare), then the e-mailed

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Card, CardContent, Tabs } from '@/components/ui';
 import { usePageTitle } from '@/lib/use-page-title';
 import { AgentSignUpForm } from './AgentSignUpForm';
-import { LoginForm } from './LoginForm';
+import { LoginForm } from '@/components/auth/LoginForm';
 
 type AuthTab = 'login' | 'agent';
 

@@ -6,7 +6,7 @@ import { formatEuro } from '@domain/format';
 import { buttonClass, Card, CardContent } from '@/components/ui';
 import { usePageTitle } from '@/lib/use-page-title';
 import { FeeSimulator } from './FeeSimulator';
-import { captureSourceId } from './source-id';
+import { captureSourceId } from '@/lib/source-id';
 import { VoiceWidget } from './VoiceWidget';
 import { WizardSection } from './WizardSection';
 

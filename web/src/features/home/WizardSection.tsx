@@ -1,7 +1,7 @@
 import { Component, lazy, Suspense, useEffect, useRef, useState, type ReactNode } from 'react';
 import { Button, LoadingState } from '@/components/ui';
 
-const PropertyWizard = lazy(() => import('./wizard/PropertyWizard'));
+const PropertyWizard = lazy(() => import('@/components/property-wizard/PropertyWizard'));
 
 /** A failed chunk load (e.g. a release replaced the files while the page was open) asks for a reload. */
 class LoadFailure extends Component<{ children: ReactNode }, { failed: boolean }> {

@@ -7,7 +7,7 @@ import { OPTION_STATUS_LABELS } from '@domain/requests';
 import { Badge, Button, ErrorState, LoadingState } from '@/components/ui';
 import { errorMessage } from '@/lib/api';
 import { assignRequest, getRequest, listUsers, requestKeys, type RequestDossier } from './api';
-import { propertySections } from './property-fields';
+import { propertySections } from '@/lib/property-fields';
 import { AssignUserDialog } from './RequestDialogs';
 import { RoomMedia } from './RoomMedia';
 

@@ -9,7 +9,7 @@ import { Badge, Button, CARD_LABEL, Card, CardTable, EmptyState, ErrorState, Fie
 import { errorMessage } from '@/lib/api';
 import { cn } from '@/lib/cn';
 import { usePageTitle } from '@/lib/use-page-title';
-import { listSources, sourceKeys } from '../sources/api';
+import { listSources, sourceKeys } from '@/lib/sources';
 import { deleteRequest, listRequests, requestKeys, type RequestList, type RequestListItem } from './api';
 import { DeleteRequestDialog } from './RequestDialogs';
 import { RequestDetails } from './RequestDetails';

@@ -1,29 +1,22 @@
 /**
  * Client of the /admin/properties routes (functions/routes.ts); the shapes are the server's
- * (functions/domain/requests.ts). The users of the assign dialog come from GET /users.
+ * (functions/domain/requests.ts). The users of the assign dialog come from GET /users. The
+ * dossier read and the cache keys are shared with the Istruttoria page (web/src/lib/requests.ts).
  */
 import type { DossierMedia, RequestDossier, RequestList, RequestListItem } from '@domain/requests';
 import type { PresignedUpload } from '@domain/uploads';
 import type { UserList, UserListItem } from '@domain/users';
 import { api, request } from '@/lib/api';
+import { requestPath } from '@/lib/requests';
 
 export type { DossierMedia, RequestDossier, RequestList, RequestListItem, UserListItem };
 
-export const requestKeys = {
-  all: ['requests'] as const,
-  list: (q: string) => ['requests', 'list', q] as const,
-  dossier: (id: string) => ['requests', 'dossier', id] as const,
-  users: ['users', 'list'] as const,
-};
+export { getRequest, requestKeys } from '@/lib/requests';
 
-const path = (id: string) => `/admin/properties/${encodeURIComponent(id)}`;
+const path = requestPath;
 
 export function listRequests(input: { q?: string; cursor?: string; limit?: number }, signal?: AbortSignal): Promise<RequestList> {
   return api.get<RequestList>('/admin/properties', { query: { q: input.q, cursor: input.cursor, limit: input.limit }, signal });
-}
-
-export function getRequest(id: string, signal?: AbortSignal): Promise<RequestDossier> {
-  return api.get<RequestDossier>(path(id), { signal });
 }
 
 export function deleteRequest(id: string, confirm: string): Promise<void> {

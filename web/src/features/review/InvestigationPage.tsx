@@ -9,7 +9,7 @@ import { Badge, Button, Card, CardContent, LoadingState } from '@/components/ui'
 import { errorMessage, isApiError } from '@/lib/api';
 import { cn } from '@/lib/cn';
 import { usePageTitle } from '@/lib/use-page-title';
-import { propertySections, provinceLabel } from '@/features/requests/property-fields';
+import { propertySections, provinceLabel } from '@/lib/property-fields';
 import { getRequest, requestKeys } from './api';
 import { EstimateStep } from './EstimateStep';
 import { OptionStep } from './OptionStep';

@@ -1,13 +1,13 @@
 /**
  * Client of the Istruttoria routes (functions/routes.ts: createValuation, sendEstimate,
  * createOption, getOptionStatus, notifySeller, sendAvailabilityLink); the dossier itself is
- * GET /admin/properties/{id} (the requests feature's client, same cache key).
+ * GET /admin/properties/{id} (web/src/lib/requests.ts, shared with the admin dashboard: same cache key).
  */
 import type { DossierValuation, PurchaseOption } from '@domain/requests';
 import type { AvailabilityLinkSent, CreateOptionInput, CreateValuationInput, EstimateSent, NotificationSent, OptionPoll } from '@domain/review/schemas';
 import { api } from '@/lib/api';
 
-export { getRequest, requestKeys, type RequestDossier } from '@/features/requests/api';
+export { getRequest, requestKeys, type RequestDossier } from '@/lib/requests';
 
 export const reviewKeys = {
   option: (id: string) => ['review', 'option', id] as const,

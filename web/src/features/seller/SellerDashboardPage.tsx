@@ -13,7 +13,7 @@ import { listSellerProperties, sellerKeys, type SellerProperty } from './api';
 export const DASHBOARD_ERROR_TITLE = 'Si è verificato un errore nel caricamento dei dati';
 export const NO_TOKEN_TOAST = ['Token non disponibile', "Questa richiesta non ha ancora un link di invito: contatta l'agente."] as const;
 /** The home page's wizard, loaded only when the seller opens 'Nuova Richiesta'. */
-const PropertyWizard = lazy(() => import('@/features/home/wizard/PropertyWizard'));
+const PropertyWizard = lazy(() => import('@/components/property-wizard/PropertyWizard'));
 
 /** /seller-dashboard (sellers only, see the route guard): the seller's requests as cards. */
 export default function SellerDashboardPage() {

@@ -3,8 +3,8 @@ import { useQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router-dom';
 import { Card, CardContent, Tabs } from '@/components/ui';
 import { usePageTitle } from '@/lib/use-page-title';
-import { fetchLinkKind, linkKindKey } from '../auth/link-kind';
-import { LoginForm } from '../auth/LoginForm';
+import { fetchLinkKind, linkKindKey } from '@/lib/link-kind';
+import { LoginForm } from '@/components/auth/LoginForm';
 import { SellerSignUpForm } from './SellerSignUpForm';
 
 type SellerTab = 'register' | 'login';

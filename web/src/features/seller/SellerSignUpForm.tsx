@@ -5,8 +5,8 @@ import { toast } from 'sonner';
 import { Button, Field, Input } from '@/components/ui';
 import { authErrorMessage, signUpWithEmail } from '@/lib/auth';
 import { normalizePhone } from '@/lib/phone';
-import { ConfirmSignUpForm } from '../auth/ConfirmSignUpForm';
-import { SIGN_UP_DONE_TOAST, sellerSignUpSchema, type SellerSignUpValues } from '../auth/schemas';
+import { ConfirmSignUpForm } from '@/components/auth/ConfirmSignUpForm';
+import { SIGN_UP_DONE_TOAST, sellerSignUpSchema, type SellerSignUpValues } from '@/lib/auth-schemas';
 
 /**
  * Seller sign-up (user type venditore): full name required, phone optional; then the

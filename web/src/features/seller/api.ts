@@ -8,9 +8,7 @@ import { api, request } from '@/lib/api';
 
 export type { SellerProperty, SellerPropertyList };
 
-export const sellerKeys = {
-  properties: ['seller', 'properties'] as const,
-};
+export { sellerKeys } from '@/lib/seller-keys';
 
 export function listSellerProperties(signal?: AbortSignal): Promise<SellerPropertyList> {
   return api.get<SellerPropertyList>('/seller/properties', { signal });

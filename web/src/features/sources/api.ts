@@ -1,19 +1,12 @@
 /**
  * Client of the /sources routes (functions/routes.ts); the shapes are the server's
- * (functions/domain/sources.ts).
+ * (functions/domain/sources.ts). The list and its cache key are shared (web/src/lib/sources.ts).
  */
-import type { CreateSourceInput, Source, SourceList, SourceListItem } from '@domain/sources';
+import type { CreateSourceInput, Source, SourceListItem } from '@domain/sources';
 import { api } from '@/lib/api';
 
 export type { Source, SourceListItem };
-
-export const sourceKeys = {
-  all: ['sources'] as const,
-};
-
-export function listSources(signal?: AbortSignal): Promise<SourceList> {
-  return api.get<SourceList>('/sources', { signal });
-}
+export { listSources, sourceKeys } from '@/lib/sources';
 
 export function createSource(input: CreateSourceInput): Promise<Source> {
   return api.post<Source>('/sources', input);

@@ -2,7 +2,7 @@ import { useEffect, useRef, type ReactNode } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Button, Field, Input } from '@/components/ui';
-import type { confirmCodeSchema, ConfirmCodeInput, ConfirmCodeValues } from './schemas';
+import type { confirmCodeSchema, ConfirmCodeInput, ConfirmCodeValues } from '@/lib/auth-schemas';
 
 export interface CodeFormProps {
   /** the code's rule and its "missing" message (e-mail confirmation or authenticator app) */

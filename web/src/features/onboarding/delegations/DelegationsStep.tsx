@@ -7,8 +7,8 @@ import { tooLargeMessage } from '@domain/uploads';
 import { loadComuni, provinces, type ComuniModule } from '@domain/places';
 import { Badge, Button, Field, Input, Select } from '@/components/ui';
 import { errorMessage } from '@/lib/api';
-import { ComuneCombobox } from '@/features/home/wizard/ComuneCombobox';
-import { delegationDocument, generateDelegations, openDownload, uploadSignedDelegation } from './api';
+import { ComuneCombobox } from '@/components/ComuneCombobox';
+import { delegationDocument, generateDelegations, openDownload, uploadSignedDelegation } from '../api';
 
 const PROVINCES = provinces();
 export const SIGNED_DELEGATION_ACCEPT = '.pdf,.jpg,.jpeg,.png,.doc,.docx,.txt';

@@ -5,7 +5,7 @@ import type { KycCoOwner } from '@domain/onboarding/kyc';
 import { shareTotal, shareWarning } from '@domain/onboarding/rules';
 import { Badge, Button, Field, Input } from '@/components/ui';
 import { errorMessage } from '@/lib/api';
-import { inviteCoOwners, replaceCoOwners, skipCoOwners } from './api';
+import { inviteCoOwners, replaceCoOwners, skipCoOwners } from '../api';
 
 interface Row {
   key: number;

@@ -6,7 +6,7 @@ import { KYC_MESSAGES, SIGNED_OPTION_ACCEPT, SIGNED_OPTION_MAX_BYTES, SIGNED_OPT
 import { extensionOf } from '@domain/onboarding/rules';
 import { Badge, Button } from '@/components/ui';
 import { errorMessage } from '@/lib/api';
-import { openDownload, optionDocument, uploadSignedOption } from './api';
+import { openDownload, optionDocument, uploadSignedOption } from '../api';
 
 /** Step 4: download the purchase-option document, upload the signed copy. */
 export function OptionStep({ propertyId, option, onChanged, reloading }: { propertyId: string; option: KycOption; onChanged: () => void; reloading: boolean }) {

@@ -3,7 +3,7 @@ import { provinces } from '@domain/places/provinces';
 import type { ComuniModule } from '@domain/places';
 import { OMI_CATEGORY_OPTIONS, PROPERTY_TYPE_OPTIONS } from '@domain/property/enums';
 import { Field, Input, Select } from '@/components/ui';
-import { ComuneCombobox } from '../ComuneCombobox';
+import { ComuneCombobox } from '@/components/ComuneCombobox';
 import type { WizardValues } from '../form';
 
 const PROVINCES = provinces();

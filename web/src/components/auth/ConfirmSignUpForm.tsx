@@ -3,7 +3,7 @@ import { toast } from 'sonner';
 import { Button } from '@/components/ui';
 import { authErrorMessage, confirmSignUpCode, resendSignUpCode } from '@/lib/auth';
 import { CodeForm } from './CodeForm';
-import { confirmCodeSchema } from './schemas';
+import { confirmCodeSchema } from '@/lib/auth-schemas';
 
 export interface ConfirmSignUpFormProps {
   email: string;

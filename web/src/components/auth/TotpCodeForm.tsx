@@ -1,7 +1,7 @@
 import { Button } from '@/components/ui';
 import { authErrorMessage } from '@/lib/auth';
 import { CodeForm } from './CodeForm';
-import { totpCodeSchema } from './schemas';
+import { totpCodeSchema } from '@/lib/auth-schemas';
 
 /** Cognito's errors about a TOTP code, in Italian (a wrong code points to the app, not the e-mail). */
 export function totpErrorMessage(err: unknown): string {

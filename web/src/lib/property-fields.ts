@@ -1,6 +1,7 @@
 /**
  * Every stored field of a request, grouped and labelled in Italian for the expanded row of
- * the Dashboard Admin (codes through the label maps of functions/domain/property/enums.ts).
+ * the Dashboard Admin and for the Istruttoria page (codes through the label maps of
+ * functions/domain/property/enums.ts).
  */
 import { formatDateTime, formatDecimal, formatEuro, formatNumber } from '@domain/format';
 import { provinceByCode } from '@domain/places/provinces';

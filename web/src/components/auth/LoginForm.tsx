@@ -5,12 +5,12 @@ import { toast } from 'sonner';
 import { Button, Field, Input } from '@/components/ui';
 import { adminPasswordProblem } from '@domain/admin-security';
 import { authErrorMessage, confirmTotpCode, currentGroups, signInWithEmail, type SignInOutcome } from '@/lib/auth';
-import { loginSchema, missingCredentials, MISSING_FIELDS_TOAST, type LoginValues } from './schemas';
-import { usePostSignIn } from './use-post-sign-in';
+import { loginSchema, missingCredentials, MISSING_FIELDS_TOAST, type LoginValues } from '@/lib/auth-schemas';
+import { usePostSignIn } from '@/lib/use-post-sign-in';
 import { AdminPasswordForm } from './AdminPasswordForm';
 import { ConfirmSignUpForm } from './ConfirmSignUpForm';
 import { TotpCodeForm } from './TotpCodeForm';
-import type { SignInOrigin } from './post-sign-in';
+import type { SignInOrigin } from '@/lib/post-sign-in';
 
 export interface LoginFormProps {
   origin: SignInOrigin;

@@ -4,7 +4,7 @@ import { DOCUMENT_TYPE_LABELS, DOCUMENT_TYPES, IDENTITY_MESSAGES, LOW_CONFIDENCE
 import { formatDecimal } from '@domain/format';
 import { Button, Dialog, Field, Input, Select } from '@/components/ui';
 import { errorMessage } from '@/lib/api';
-import { uploadIdentityFile, verifyIdentity, type IdentityTarget } from './api';
+import { uploadIdentityFile, verifyIdentity, type IdentityTarget } from '../api';
 import { ImageSlot } from './ImageSlot';
 
 export const IDENTITY_TEXTS = {

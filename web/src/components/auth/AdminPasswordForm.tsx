@@ -3,7 +3,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { ADMIN_PASSWORD_RULE } from '@domain/admin-security';
 import { Button, Field, Input } from '@/components/ui';
 import { authErrorMessage, changePassword } from '@/lib/auth';
-import { adminPasswordSchema, type AdminPasswordValues } from './schemas';
+import { adminPasswordSchema, type AdminPasswordValues } from '@/lib/auth-schemas';
 
 /**
  * An admin signed in with a password weaker than the admin rule: a new one is chosen before

@@ -6,7 +6,7 @@ import type { ComuniModule } from '@domain/places';
 import { propertyFields } from '@domain/property/schema';
 import type { SubmissionResult } from '@domain/property/submission';
 import { api, GENERIC_ERROR_MESSAGE, isApiError, type ApiError } from '@/lib/api';
-import { readSourceId } from '../source-id';
+import { readSourceId } from '@/lib/source-id';
 import type { ContactOutput } from './ContactDialog';
 import type { ContactDraft } from './draft';
 import { DEFAULT_VALUES, stepOfField, validateDetails, type WizardField, type WizardValues } from './form';

@@ -8,18 +8,19 @@ import { LOW_CONFIDENCE } from '@domain/identity';
 import { KYC_MESSAGES, type CoOwnerKycState, type KycStep, type SellerKycState } from '@domain/onboarding/kyc';
 import { Badge, Button, ButtonLink, Card, ErrorState, LoadingState } from '@/components/ui';
 import { isApiError } from '@/lib/api';
+import { sellerKeys } from '@/lib/seller-keys';
 import { usePageTitle } from '@/lib/use-page-title';
-import { getIdentity, getKyc, kycKeys } from './kyc/api';
-import { CoOwnersStep } from './kyc/CoOwnersStep';
-import { DelegationsStep } from './kyc/DelegationsStep';
-import { IdentityDialog } from './kyc/IdentityDialog';
-import { OptionStep } from './kyc/OptionStep';
+import { getIdentity, getKyc, kycKeys } from './api';
+import { CoOwnersStep } from './co-owners/CoOwnersStep';
+import { DelegationsStep } from './delegations/DelegationsStep';
+import { IdentityDialog } from './identity/IdentityDialog';
+import { OptionStep } from './option-signing/OptionStep';
 
 export const KYC_LOAD_ERROR = 'Errore nel caricamento dei dati';
 export const KYC_INVALID_LINK = 'Link non valido o scaduto';
 
 /** /seller-kyc?token= (guard: token and session, RequireInvitationSession): the seller's onboarding. */
-export default function SellerKycPage() {
+export default function OnboardingPage() {
   return (
     <div className="mx-auto w-full max-w-4xl px-4 py-6 sm:px-6 sm:py-10">
       <KycContent />
@@ -153,7 +154,7 @@ function OwnerView({ state, reloading, onReload }: { state: SellerKycState; relo
 
   const refresh = () => {
     void queryClient.invalidateQueries({ queryKey: kycKeys.all });
-    void queryClient.invalidateQueries({ queryKey: ['seller', 'properties'] });
+    void queryClient.invalidateQueries({ queryKey: sellerKeys.properties });
   };
   const step = (id: KycStep['id']) => state.steps.find((s) => s.id === id);
   const identityStep = step('identity');
