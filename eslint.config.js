@@ -2,6 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
+import boundaries from 'eslint-plugin-boundaries';
 
 export default tseslint.config(
   { ignores: ['node_modules', 'cdk.out', 'web/dist', '.local', 'bench/results'] },
@@ -20,30 +21,48 @@ export default tseslint.config(
       }],
     },
   },
-  // Layers (docs/architecture.md): lib/ never imports an area, domain/ stays pure, the SPA
-  // reaches server code only through the @domain alias.
+  // Layers (docs/architecture.md, section 2), by eslint-plugin-boundaries: an area of
+  // functions/ imports only model/, domain/, lib/ and the route manifest, never another area;
+  // model/ never imports an area; lib/ knows no area and no table; domain/ imports only
+  // itself; a feature of the SPA never imports another feature.
   {
-    files: ['functions/lib/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [{ regex: '^\\.\\./(?!(domain(/|$)|routes$))', message: 'functions/lib/ holds what every area shares: it never imports an area (the route manifest is shared).' }] }] },
-  },
-  {
-    files: ['functions/lib/*/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [{ regex: '^\\.\\./\\.\\./(?!(domain(/|$)|routes$))', message: 'functions/lib/ holds what every area shares: it never imports an area (the route manifest is shared).' }] }] },
-  },
-  ...[
-    ['functions/domain/*.ts', '^\\.\\./'],
-    ['functions/domain/*/*.ts', '^\\.\\./\\.\\./'],
-  ].map(([files, up]) => ({
-    files: [files],
+    files: ['functions/**/*.ts', 'web/src/**/*.{ts,tsx}'],
+    plugins: { boundaries },
+    settings: {
+      // the TypeScript resolver knows the SPA's aliases (@/..., @domain/...), so they are checked too
+      'import/resolver': { typescript: { project: ['tsconfig.json', 'web/tsconfig.json'], noWarnOnMultipleProjects: true }, node: { extensions: ['.ts', '.tsx', '.js'] } },
+      'boundaries/elements': [
+        { type: 'model', pattern: 'functions/model' },
+        { type: 'domain', pattern: 'functions/domain' },
+        { type: 'lib', pattern: 'functions/lib' },
+        { type: 'area', pattern: 'functions/*', capture: ['area'] },
+        { type: 'feature', pattern: 'web/src/features/*', capture: ['feature'] },
+      ],
+    },
     rules: {
-      'no-restricted-imports': ['error', {
-        patterns: [
-          { regex: up, message: 'functions/domain/ is pure: it imports only itself.' },
-          { regex: '^(@aws-sdk/|aws-lambda$|@aws-lambda-powertools/|aws-cdk-lib)', message: 'functions/domain/ is pure: no AWS.' },
+      'boundaries/dependencies': ['error', {
+        default: 'allow',
+        policies: [
+          { from: { element: { type: 'area' } }, disallow: { to: { element: { type: 'area', captured: { area: '!{{from.captured.area}}' } } } }, message: 'An area of functions/ never imports another area: what two areas share goes to model/ (the table), domain/ (pure rules) or lib/ (adapters).' },
+          { from: { element: { type: 'model' } }, disallow: { to: { element: { type: 'area' } } }, message: 'functions/model/ never imports an area.' },
+          { from: { element: { type: 'lib' } }, disallow: { to: { element: { types: { anyOf: ['area', 'model'] } } } }, message: 'functions/lib/ holds adapters that know no area and no table.' },
+          { from: { element: { type: 'domain' } }, disallow: { to: { element: { types: { anyOf: ['area', 'model', 'lib'] } } } }, message: 'functions/domain/ is pure: it imports only itself.' },
+          { from: { element: { type: 'feature' } }, disallow: { to: { element: { type: 'feature', captured: { feature: '!{{from.captured.feature}}' } } } }, message: 'A feature of the SPA never imports another feature: shared UI goes to web/src/components/, shared hooks and helpers to web/src/lib/.' },
         ],
       }],
     },
-  })),
+  },
+  {
+    files: ['functions/domain/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [
+          { regex: '^(@aws-sdk/|aws-lambda$|@aws-lambda-powertools/|aws-cdk-lib)', message: 'functions/domain/ is pure: no AWS.' },
+          { regex: '^(\\.\\./)+routes$', message: 'functions/domain/ is pure: it imports only itself.' },
+        ],
+      }],
+    },
+  },
   {
     files: ['web/**/*.{ts,tsx}'],
     rules: {
