@@ -22,6 +22,14 @@ interface JsonReport {
 
 const stages: string[][] = [['unit', 'infra'], ['integration'], ['e2e']];
 const only = process.argv.slice(2);
+const known = stages.flat();
+const unknown = only.filter((s) => !known.includes(s));
+if (unknown.length) {
+  // a mistyped stage must not run nothing and pass
+  console.error(`Unknown test stage: ${unknown.join(', ')}. Known stages: ${known.join(', ')}.`);
+  console.log('Tests: 0 passed, 1 failed');
+  process.exit(2);
+}
 const dir = mkdtempSync(path.join(os.tmpdir(), 'opzione-casa-test-'));
 let passed = 0;
 let failed = 0;
