@@ -25,6 +25,9 @@ export default defineConfig({
           name: 'infra',
           include: ['test/infra/**/*.test.ts'],
           environment: 'node',
+          // files share a worker's modules, so the default app is synthesized once per worker
+          // (test/infra/helpers.ts); the tests only read templates
+          isolate: false,
           testTimeout: 120_000,
           hookTimeout: 120_000,
         },

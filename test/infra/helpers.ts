@@ -19,6 +19,27 @@ export interface BuildOptions extends ProductStacksOptions {
  * the cloud assembly (it holds a 22 MB CLI layer for BucketDeployment).
  */
 export function buildApp(options: BuildOptions = {}) {
+  if (Object.keys(options).length === 0) return defaultApp();
+  return synthesizeApp(options);
+}
+
+let shared: ReturnType<typeof synthesizeApp> | undefined;
+
+/**
+ * The default app (the real manifest, no context) is built once per test worker and shared
+ * by every file that asks for it (the infra project runs without isolation): its templates
+ * are only read. Its `dispose()` does nothing; the assembly goes when the worker exits.
+ */
+function defaultApp(): ReturnType<typeof synthesizeApp> {
+  if (!shared) {
+    shared = synthesizeApp({});
+    const dispose = shared.dispose;
+    process.once('exit', dispose);
+  }
+  return { ...shared, dispose: () => {} };
+}
+
+function synthesizeApp(options: BuildOptions) {
   const outdir = mkdtempSync(join(tmpdir(), 'infra-test-'));
   const app = new App({
     outdir,
