@@ -18,12 +18,22 @@ const FUNCTIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)),
 
 type AnyHandler = (event: unknown, context?: unknown) => Promise<unknown>;
 const modules = new Map<string, Promise<AnyHandler>>();
+let bundleFileOf: ((handler: string) => string) | undefined;
 
-/** Loads `functions/<handler>.ts` once and returns its exported `handler`. */
+/**
+ * Where handlers come from: the TypeScript sources (default), or the Lambda bundles built
+ * by infra/local/bundles.ts (`npm start -- --bundles`, the e2e suite). Set before the first call.
+ */
+export function useHandlerBundles(fileOf: ((handler: string) => string) | undefined): void {
+  bundleFileOf = fileOf;
+  modules.clear();
+}
+
+/** Loads `functions/<handler>.ts` (or its bundle) once and returns its exported `handler`. */
 export function loadHandler(handler: string): Promise<AnyHandler> {
   let p = modules.get(handler);
   if (!p) {
-    const file = pathToFileURL(path.join(FUNCTIONS_DIR, `${handler}.ts`)).href;
+    const file = pathToFileURL(bundleFileOf ? bundleFileOf(handler) : path.join(FUNCTIONS_DIR, `${handler}.ts`)).href;
     p = import(file).then((m: { handler?: AnyHandler }) => {
       if (typeof m.handler !== 'function') throw new Error(`${handler} non esporta handler`);
       return m.handler;

@@ -9,7 +9,8 @@ import path from 'node:path';
 import { assertPortFree, freePort, startCognito, startDynamo, startS3, startSes, type Running } from './emulators';
 import { corsXml, ensureIpHashSalt, ensureTable, ensureUserPool, LOCAL_REGION, type PoolIds } from './setup';
 import { DEMO_ACCOUNTS, seedDemoAccounts, type DemoAccount } from './seed';
-import { invokeTrigger, startGateway } from './gateway';
+import { invokeTrigger, startGateway, useHandlerBundles } from './gateway';
+import { buildLambdaBundles } from './bundles';
 import { newOriginSecret } from './edge';
 import { triggers, type TriggerDef } from '../../functions/routes';
 import { MIN_PASSWORD_LENGTH } from '../../functions/domain/roles';
@@ -49,6 +50,8 @@ export interface LocalStackOptions {
   appOrigin: string;
   seed?: boolean;
   log?: (line: string) => void;
+  /** run the Lambda bundles AWS runs (infra/lambda-bundle) instead of the TypeScript sources */
+  bundles?: boolean;
 }
 
 export interface LocalStack {
@@ -219,6 +222,12 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
 
     const accounts = opts.seed === false ? [] : await seedDemoAccounts(cognito.url, pool.userPoolId);
 
+    if (opts.bundles) {
+      const bundles = await buildLambdaBundles();
+      useHandlerBundles(bundles.fileOf);
+      running.push({ name: 'Lambda bundles', url: '', stop: async () => { useHandlerBundles(undefined); bundles.remove(); } });
+      log(`${bundles.count} bundle Lambda in ${(bundles.ms / 1000).toFixed(1)} s`);
+    }
     const gateway = await startGateway({ port: ports.api, issuer, audience: pool.userPoolClientId, corsOrigins: [opts.appOrigin], log });
     running.push({ name: 'API', url: gateway.url, stop: gateway.stop });
 

@@ -65,6 +65,8 @@ async function main() {
       dataDir: DATA_DIR,
       ports,
       appOrigin,
+      // `npm start -- --bundles`: the handlers as the Lambda bundles AWS runs
+      bundles: process.argv.includes('--bundles'),
       log: (line) => console.log(`  [api] ${line}`),
     });
     process.env.API_PROXY_TARGET = stack.urls.api;

@@ -8,7 +8,8 @@ import '../support/context';
 
 /**
  * The whole product for the browser tests: the production build of the SPA served as
- * CloudFront would serve it, in front of the local stack (emulators on free ports).
+ * CloudFront would serve it, in front of the local stack (emulators on free ports) running
+ * the Lambda bundles that ship, not the sources.
  */
 export default async function setup(project: TestProject) {
   process.env.AWS_SDK_JS_SUPPRESS_MAINTENANCE_MODE_MESSAGE = '1';
@@ -24,7 +25,8 @@ export default async function setup(project: TestProject) {
   });
   const webPort = await freePort();
   const appOrigin = `http://localhost:${webPort}`;
-  const stack = await startLocalStack({ appOrigin });
+  // the handlers as AWS runs them: the esbuild bundles with their module substitutions
+  const stack = await startLocalStack({ appOrigin, bundles: true });
   // a web server that fails to start must not leave the emulators (a Java process) running
   const web = await startStaticWeb({ port: webPort, distDir: path.join(root, 'web', 'dist'), apiUrl: stack.urls.api, config: stack.runtimeConfig }).catch(
     async (err: unknown) => {
