@@ -60,10 +60,11 @@ const kb = (bytes: number) => Math.round(bytes / 102.4) / 10;
 const entryKey = Object.keys(manifest).find((k) => manifest[k]!.isEntry)!;
 const shell = closure(entryKey);
 const pages = Object.entries(manifest)
-  .filter(([, c]) => c.isDynamicEntry && c.src?.startsWith('src/features/'))
+  .filter(([, c]) => c.isDynamicEntry && /^src\/(features|components)\//.test(c.src ?? ''))
   .map(([key, c]) => {
     const own = [...closure(key)].filter((f) => !shell.has(f));
-    return { page: c.src!.replace(/^src\/features\//, ''), jsGzipKb: kb(sum(own, '.js')), cssGzipKb: kb(sum(own, '.css')) };
+    // a page by its feature path; a lazily loaded shared part (the property wizard) by its components/ path
+    return { page: c.src!.replace(/^src\/(features\/)?/, ''), jsGzipKb: kb(sum(own, '.js')), cssGzipKb: kb(sum(own, '.css')) };
   })
   .sort((a, b) => a.page.localeCompare(b.page));
 

@@ -1,0 +1,37 @@
+/**
+ * `npm run bench:suite`: times the README's test command (`npm test`) as a user runs it and
+ * records the figures with the machine in bench/results/suite.json: the whole run, `npm run
+ * check`, each stage run-all.ts reports, and the closing line's counts. It times what it
+ * runs; a red run is recorded as red, never as a time to compare.
+ */
+import { spawn } from 'node:child_process';
+import { machine, r1, ROOT, writeResults } from './support';
+
+const started = Date.now();
+const env = machine();
+const child = spawn('npm', ['test'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+let out = '';
+child.stdout.on('data', (chunk: Buffer) => {
+  process.stdout.write(chunk);
+  out += chunk.toString('utf8');
+});
+const code: number = await new Promise((resolve) => child.on('close', (c) => resolve(c ?? 1)));
+const totalS = r1((Date.now() - started) / 1000);
+// tsx prints "[unit + infra] 31.2 s" after each stage and "Total time: ... s" (test/run-all.ts)
+const plain = out.replace(/\x1b\[[0-9;]*m/g, '');
+const stages = Object.fromEntries([...plain.matchAll(/^\[([a-z0-9 +-]+)\] ([\d.]+) s$/gm)].map((m) => [m[1]!, Number(m[2])]));
+const testsS = Number(/^Total time: ([\d.]+) s$/m.exec(plain)?.[1] ?? NaN);
+const closing = /^Tests: (\d+) passed, (\d+) failed(?:, (\d+) skipped)?$/m.exec(plain);
+const results = {
+  date: new Date().toISOString(),
+  command: 'npm test',
+  exitCode: code,
+  totalS,
+  checkS: r1(totalS - testsS),
+  stagesS: stages,
+  tests: closing ? { passed: Number(closing[1]), failed: Number(closing[2]), skipped: Number(closing[3] ?? 0) } : null,
+  machine: env,
+};
+const file = await writeResults('suite', results);
+console.log(`\nnpm test: ${totalS} s (check ${results.checkS} s; ${Object.entries(stages).map(([s, t]) => `${s} ${t} s`).join('; ')}), exit ${code}, ${env.cpus} cores -> ${file}`);
+process.exit(code);
