@@ -6,7 +6,7 @@
  * outbox mail, on condition that it was not sent yet.
  */
 export { type Item } from './item';
-import { type Item } from './item';
+import { str, type Item } from './item';
 import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { ddb, isConditionFailure, queryAll, table } from './db';
 import { keys } from './keys';
@@ -20,6 +20,14 @@ export { table } from './db';
 
 /** The map of sent reminders on a PROPERTY or OPTION item: kind -> sentAt (ISO). */
 export const REMINDERS_ATTRIBUTE = 'reminders';
+
+/** The property id of a candidate: a PROPERTY item's `id`, an OPTION item's `propertyId` (`id` is the option's), else its pk. */
+export const candidatePropertyId = (item: Item, entity: 'property' | 'option'): string =>
+  (entity === 'property' ? str(item.id) : str(item.propertyId)) ?? keys.propertyIdOf(item.pk) ?? '';
+
+/** The reminders already recorded on a candidate, by kind (null: the item has no reminders map yet). */
+export const sentReminders = (item: Item): Record<string, unknown> | null =>
+  item[REMINDERS_ATTRIBUTE] && typeof item[REMINDERS_ATTRIBUTE] === 'object' ? (item[REMINDERS_ATTRIBUTE] as Record<string, unknown>) : null;
 
 /** ProjectionExpression and names for a list of attributes (some are reserved words: status, name). */
 function projection(attributes: readonly string[]): { ProjectionExpression: string; ExpressionAttributeNames: Record<string, string> } {
@@ -168,9 +176,8 @@ export interface ReminderWrite {
   target: 'property' | 'option';
   /** the target item already has the reminders map (else it is created first) */
   hasMap: boolean;
-  /** more conditions on the target item: the state that makes the reminder due still holds */
-  condition?: string;
-  values?: Record<string, unknown>;
+  /** the state that makes the reminder due, checked again on the target item in the write */
+  still?: ReminderState;
   /** the property's invitation token the mail links to: still the property's, and its INVITE item not expired */
   invitationToken?: string;
   to: string;
@@ -178,6 +185,18 @@ export interface ReminderWrite {
   /** the run's time: recorded as sentAt and compared with the token's expiry */
   now: Date;
 }
+
+/**
+ * What must still hold for a reminder when it is written: the onboarding reminders until the
+ * option exists, the unsigned-option reminder until the signature, the availability reminder
+ * while the option is a signed 'rateale' one.
+ */
+export type ReminderState = 'noOptionYet' | 'unsigned' | 'signedRateale';
+const STILL: Record<ReminderState, { condition: string; values: Record<string, unknown> }> = {
+  noOptionYet: { condition: 'NOT attribute_type(optionCreatedAt, :S)', values: { ':S': 'S' } },
+  unsigned: { condition: 'NOT attribute_type(signedAt, :S)', values: { ':S': 'S' } },
+  signedRateale: { condition: 'paymentType = :rateale AND attribute_type(signedAt, :S)', values: { ':rateale': 'rateale', ':S': 'S' } },
+};
 
 /** The outbox id of a reminder: one per kind and property, so a second enqueue cannot happen either. */
 export const reminderOutboxId = (kind: ReminderKind, propertyId: string) => `reminder-${kind}-${propertyId}`;
@@ -214,7 +233,7 @@ export async function recordReminder(w: ReminderWrite): Promise<'queued' | 'skip
   const token = w.invitationToken;
   const propertyCondition = `${PROPERTY_EDITABLE}${token ? ' AND invitationToken = :token' : ''}`;
   const notSent = 'attribute_exists(pk) AND attribute_not_exists(#r.#k)';
-  const targetCondition = [w.target === 'property' ? propertyCondition : notSent, w.target === 'property' ? 'attribute_not_exists(#r.#k)' : null, w.condition]
+  const targetCondition = [w.target === 'property' ? propertyCondition : notSent, w.target === 'property' ? 'attribute_not_exists(#r.#k)' : null, w.still ? STILL[w.still].condition : null]
     .filter(Boolean)
     .join(' AND ');
   const outboxId = reminderOutboxId(w.kind, w.propertyId);
@@ -226,7 +245,7 @@ export async function recordReminder(w: ReminderWrite): Promise<'queued' | 'skip
         UpdateExpression: 'SET #r.#k = :at',
         ConditionExpression: targetCondition,
         ExpressionAttributeNames: names,
-        ExpressionAttributeValues: { ':at': at, ...(w.target === 'property' && token ? { ':token': token } : {}), ...w.values },
+        ExpressionAttributeValues: { ':at': at, ...(w.target === 'property' && token ? { ':token': token } : {}), ...(w.still ? STILL[w.still].values : {}) },
       },
     },
     ...(w.target === 'option'

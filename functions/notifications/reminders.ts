@@ -41,14 +41,15 @@ import { deliverNow, sellerEmailOf, sellerNameOf } from '../model/review';
 import { deleteExpiredTokens } from '../model/expired-tokens';
 import {
   availabilityLinkValid,
+  candidatePropertyId,
   loadProperty,
   monthAvailability,
   onboardingCandidates,
   onboardingItems,
   optionCandidates,
   recordReminder,
-  REMINDERS_ATTRIBUTE,
   reminderOutboxId,
+  sentReminders,
   type Item,
   type ReminderWrite,
 } from '../model/reminders';
@@ -78,10 +79,6 @@ export interface ReminderOptions {
   concurrency?: number;
 }
 
-/** The property id of a PROPERTY item (its `id`) or of an OPTION item (its `propertyId`: `id` is the option's). */
-const propertyIdOf = (item: Item, entity: 'property' | 'option') => (entity === 'property' ? str(item.id) : str(item.propertyId)) ?? String(item.pk).slice('PROPERTY#'.length);
-const sentKinds = (item: Item) => (item[REMINDERS_ATTRIBUTE] && typeof item[REMINDERS_ATTRIBUTE] === 'object' ? (item[REMINDERS_ATTRIBUTE] as Record<string, unknown>) : null);
-
 /** The onboarding steps (1-3) not done yet, by title; empty when complete. */
 function missingSteps(f: Awaited<ReturnType<typeof onboardingItems>>, singleOwner: boolean): string[] {
   const identityStatus = str(f.identity?.status) ?? str(f.identity?.verificationStatus);
@@ -93,158 +90,146 @@ function missingSteps(f: Awaited<ReturnType<typeof onboardingItems>>, singleOwne
   return done.filter(([, d]) => !d).map(([id]) => STEP_TITLES[id]);
 }
 
-export async function sendReminders(opts: ReminderOptions = {}): Promise<ReminderSummary> {
-  const started = Date.now();
-  const now = opts.now ?? new Date();
-  const concurrency = opts.concurrency ?? 4;
-  const appUrl = config().APP_URL;
-  const sent: Record<ReminderGroup, number> = { onboarding3d: 0, onboarding7d: 0, optionUnsigned: 0, availability: 0 };
-  const delivery = { sent: 0, pending: 0 };
-  let skipped = 0;
-  let alreadySent = 0;
-  let errors = 0;
+/** One run's clock, settings and counters, and the three things every stage does with a candidate. */
+class ReminderRun {
+  readonly appUrl = config().APP_URL;
+  readonly sent: Record<ReminderGroup, number> = { onboarding3d: 0, onboarding7d: 0, optionUnsigned: 0, availability: 0 };
+  readonly delivery = { sent: 0, pending: 0 };
+  skipped = 0;
+  alreadySent = 0;
+  errors = 0;
+
+  constructor(
+    readonly now: Date,
+    readonly concurrency: number,
+  ) {}
 
   /** records the reminder with its mail, then delivers the mail */
-  const send = async (w: ReminderWrite): Promise<void> => {
-    if ((await recordReminder(w)) === 'skipped') {
-      skipped++;
-      return;
-    }
-    sent[groupOf(w.kind)]++;
+  async send(w: ReminderWrite): Promise<void> {
+    if ((await recordReminder(w)) === 'skipped') return this.skip();
+    this.sent[groupOf(w.kind)]++;
     const outcome = await deliverNow(reminderOutboxId(w.kind, w.propertyId), (id) => deliverOutbox(id));
-    delivery[outcome === 'sent' ? 'sent' : 'pending']++;
-  };
-  const guarded = (what: string, fn: (item: Item) => Promise<void>) => async (item: Item) => {
-    try {
-      await fn(item);
-    } catch (err) {
-      errors++;
-      logger.error('Reminder not processed', { what, pk: item.pk, error: err as Error });
-    }
-  };
-  const skip = () => {
-    skipped++;
-  };
+    this.delivery[outcome === 'sent' ? 'sent' : 'pending']++;
+  }
 
-  // 1. onboarding incomplete, 3 and 7 days after the estimate e-mail
+  skip(): void {
+    this.skipped++;
+  }
+
+  /** each candidate on its own: a failure is counted and logged, the next run retries it */
+  async each(items: readonly Item[], what: string, fn: (item: Item) => Promise<void>): Promise<void> {
+    await mapLimit(items, this.concurrency, async (item) => {
+      try {
+        await fn(item);
+      } catch (err) {
+        this.errors++;
+        logger.error('Reminder not processed', { what, pk: item.pk, error: err as Error });
+      }
+    });
+  }
+}
+
+/** 1. Onboarding incomplete, 3 and 7 days after the estimate e-mail. */
+async function remindOnboarding(run: ReminderRun): Promise<number> {
+  const { now } = run;
   const properties = await onboardingCandidates(anchorRange(ONBOARDING_REMINDERS, now));
-  await mapLimit(
-    properties.items,
-    concurrency,
-    guarded('onboarding', async (p) => {
-      const kind = dueOnboardingReminder(str(p.estimateSentAt), now);
-      const done = sentKinds(p);
-      if (!kind) return;
-      if (done?.[kind]) return void alreadySent++;
-      const propertyId = propertyIdOf(p, 'property');
-      const to = sellerEmailOf(p);
-      const token = str(p.invitationToken);
-      if (!to || !token) return skip();
-      const registered = str(p.userId) !== null;
-      const missing = registered ? missingSteps(await onboardingItems(propertyId), p.singleOwner === true) : [];
-      if (registered && missing.length === 0) return skip(); // complete: the option is the admin's move
-      await send({
+  await run.each(properties.items, 'onboarding', async (p) => {
+    const kind = dueOnboardingReminder(str(p.estimateSentAt), now);
+    const done = sentReminders(p);
+    if (!kind) return;
+    if (done?.[kind]) return void run.alreadySent++;
+    const propertyId = candidatePropertyId(p, 'property');
+    const to = sellerEmailOf(p);
+    const token = str(p.invitationToken);
+    if (!to || !token) return run.skip();
+    const registered = str(p.userId) !== null;
+    const missing = registered ? missingSteps(await onboardingItems(propertyId), p.singleOwner === true) : [];
+    if (registered && missing.length === 0) return run.skip(); // complete: the option is the admin's move
+    await run.send({
+      kind,
+      propertyId,
+      target: 'property',
+      hasMap: done !== null,
+      still: 'noOptionYet',
+      invitationToken: token,
+      to,
+      mail: renderOnboardingReminder({
         kind,
-        propertyId,
-        target: 'property',
-        hasMap: done !== null,
-        condition: 'NOT attribute_type(optionCreatedAt, :S)',
-        values: { ':S': 'S' },
-        invitationToken: token,
-        to,
-        mail: renderOnboardingReminder({
-          kind,
-          registered,
-          missingSteps: missing,
-          token,
-          appUrl,
-          sellerName: sellerNameOf(p),
-          propertyAddress: str(p.address) ?? '',
-          propertyCity: str(p.city),
-        }),
-        now,
-      });
-    }),
-  );
+        registered,
+        missingSteps: missing,
+        token,
+        appUrl: run.appUrl,
+        sellerName: sellerNameOf(p),
+        propertyAddress: str(p.address) ?? '',
+        propertyCity: str(p.city),
+      }),
+      now,
+    });
+  });
+  return properties.scanned;
+}
 
-  // 2 and 3. options: unsigned after the notification; availability of signed 'rateale' ones
+/** 2 and 3. Options: unsigned after the notification; availability of signed 'rateale' ones below the month's quota. */
+async function remindOptions(run: ReminderRun): Promise<number> {
+  const { now } = run;
   const month = romeMonth(now);
   const availability = availabilityKind(now);
-  const notified = anchorRange([OPTION_REMINDER], now);
   const createdUpTo = new Date(now.getTime() - Math.min(OPTION_REMINDER.afterDays, AVAILABILITY_GRACE_DAYS) * DAY_MS).toISOString();
-  const options = await optionCandidates(notified, createdUpTo);
-  await mapLimit(
-    options.items,
-    concurrency,
-    guarded('option', async (o) => {
-      const done = sentKinds(o);
-      const propertyId = propertyIdOf(o, 'option');
-      let kind: ReminderKind | null = null;
-      if (optionAwaitsSignature(o)) kind = dueOptionReminder(str(o.notifiedAt), now);
-      else if (availabilityReminderApplies(o, now)) kind = availability;
-      if (!kind) return;
-      if (done?.[kind]) return void alreadySent++;
+  const options = await optionCandidates(anchorRange([OPTION_REMINDER], now), createdUpTo);
+  await run.each(options.items, 'option', async (o) => {
+    const done = sentReminders(o);
+    const propertyId = candidatePropertyId(o, 'option');
+    let kind: ReminderKind | null = null;
+    if (optionAwaitsSignature(o)) kind = dueOptionReminder(str(o.notifiedAt), now);
+    else if (availabilityReminderApplies(o, now)) kind = availability;
+    if (!kind) return;
+    if (done?.[kind]) return void run.alreadySent++;
 
-      let monthSlots: { slots: number; min: number } | null = null;
-      if (kind === availability) {
-        const min = typeof o.minMonthlySlots === 'number' && Number.isFinite(o.minMonthlySlots) ? o.minMonthlySlots : 1;
-        const { slots, quota } = await monthAvailability(propertyId, month.year, month.month);
-        if (quotaReached(slots, min, quota?.quotaReached)) return skip();
-        monthSlots = { slots, min };
-      }
-      const property = await loadProperty(propertyId);
-      const to = property && sellerEmailOf(property);
-      if (!property || !to) return skip();
-      const seller = { sellerName: sellerNameOf(property), propertyAddress: str(property.address) ?? '', propertyCity: str(property.city), appUrl };
+    let monthSlots: { slots: number; min: number } | null = null;
+    if (kind === availability) {
+      const min = typeof o.minMonthlySlots === 'number' && Number.isFinite(o.minMonthlySlots) ? o.minMonthlySlots : 1;
+      const { slots, quota } = await monthAvailability(propertyId, month.year, month.month);
+      if (quotaReached(slots, min, quota?.quotaReached)) return run.skip();
+      monthSlots = { slots, min };
+    }
+    const property = await loadProperty(propertyId);
+    const to = property && sellerEmailOf(property);
+    if (!property || !to) return run.skip();
+    const seller = { sellerName: sellerNameOf(property), propertyAddress: str(property.address) ?? '', propertyCity: str(property.city), appUrl: run.appUrl };
+    const write = { kind, propertyId, target: 'option' as const, hasMap: done !== null, to, now };
 
-      if (kind === 'option-unsigned') {
-        const token = str(property.invitationToken);
-        if (!token) return skip();
-        await send({
-          kind,
-          propertyId,
-          target: 'option',
-          hasMap: done !== null,
-          condition: 'NOT attribute_type(signedAt, :S)',
-          values: { ':S': 'S' },
-          invitationToken: token,
-          to,
-          mail: renderOptionReminder({ ...seller, token, optionAmount: Number(o.optionAmount ?? 0), propertyValue: Number(o.propertyValue ?? 0) }),
-          now,
-        });
-        return;
-      }
-      const linkToken = str(o.availabilityToken);
-      const link = linkToken && (await availabilityLinkValid(linkToken, now)) ? linkToken : null;
-      await send({
-        kind,
-        propertyId,
-        target: 'option',
-        hasMap: done !== null,
-        condition: 'paymentType = :rateale AND attribute_type(signedAt, :S)',
-        values: { ':rateale': 'rateale', ':S': 'S' },
-        to,
-        mail: renderAvailabilityReminder({ ...seller, monthLabel: formatMonthYear(now), slotsCount: monthSlots!.slots, minMonthlySlots: monthSlots!.min, token: link }),
-        now,
-      });
-    }),
-  );
+    if (kind === 'option-unsigned') {
+      const token = str(property.invitationToken);
+      if (!token) return run.skip();
+      const mail = renderOptionReminder({ ...seller, token, optionAmount: Number(o.optionAmount ?? 0), propertyValue: Number(o.propertyValue ?? 0) });
+      return run.send({ ...write, still: 'unsigned', invitationToken: token, mail });
+    }
+    const linkToken = str(o.availabilityToken);
+    const link = linkToken && (await availabilityLinkValid(linkToken, now)) ? linkToken : null;
+    const mail = renderAvailabilityReminder({ ...seller, monthLabel: formatMonthYear(now), slotsCount: monthSlots!.slots, minMonthlySlots: monthSlots!.min, token: link });
+    await run.send({ ...write, still: 'signedRateale', mail });
+  });
+  return options.scanned;
+}
 
+export async function sendReminders(opts: ReminderOptions = {}): Promise<ReminderSummary> {
+  const started = Date.now();
+  const run = new ReminderRun(opts.now ?? new Date(), opts.concurrency ?? 4);
+  const checked = (await remindOnboarding(run)) + (await remindOptions(run));
   // 4. expired link tokens
-  const tokensExpired = await deleteExpiredTokens(now);
-
+  const tokensExpired = await deleteExpiredTokens(run.now);
   const summary: ReminderSummary = {
-    now: now.toISOString(),
-    checked: properties.scanned + options.scanned,
-    sent,
-    delivery,
-    alreadySent,
-    skipped,
-    errors,
+    now: run.now.toISOString(),
+    checked,
+    sent: run.sent,
+    delivery: run.delivery,
+    alreadySent: run.alreadySent,
+    skipped: run.skipped,
+    errors: run.errors,
     tokensExpired,
     ms: Date.now() - started,
   };
-  if (errors) logger.error('Reminders run with errors', { ...summary });
+  if (summary.errors) logger.error('Reminders run with errors', { ...summary });
   else logger.info('Reminders run', { ...summary });
   return summary;
 }
