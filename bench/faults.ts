@@ -31,7 +31,7 @@ import { seedDemoData } from '../infra/local/demo-data';
 import { LOCAL_REGION } from '../infra/local/setup';
 import { ddb } from '../functions/model/db';
 import { keys, omiKeys } from '../functions/model/keys';
-import { readZoneRows } from '../functions/omi/omi-store';
+import { readZoneRows } from '../functions/model/omi/quotations';
 import { encodePng } from '../test/support/png';
 import { MILANO } from '../test/support/omi-samples';
 import { call, demoAccount, machine, postForm, r1, sentMail, signIn, sleep, startEdge, visitorIp, writeResults } from './support';

@@ -34,7 +34,7 @@ import { ensureTable } from '../infra/local/setup';
 import { ddb } from '../functions/model/db';
 import { s3 } from '../functions/lib/aws/s3';
 import { BatchWriter } from '../functions/model/batch-writer';
-import { zoneQuotationsItem } from '../functions/omi/omi-store';
+import { zoneQuotationsItem } from '../functions/model/omi/quotations';
 import { formatValoriLine, parseOmiFile } from '../functions/omi/parse-omi';
 import { comuneSearchKey } from '../functions/domain/omi/names';
 import { MILANO, nationalSample } from '../test/support/omi-samples';

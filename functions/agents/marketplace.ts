@@ -6,17 +6,11 @@
  * or in the caller's charge (anyone else: 404, as for a missing option).
  */
 import { str } from '../model/item';
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { ddb, queryAll } from '../model/db';
-import { requireConfig } from '../lib/config';
 import { NotFoundError } from '../lib/errors';
-import { keys } from '../model/keys';
-import { batchGet } from '../omi/omi-store';
+import { listedOptionItems, optionItemsOfAgent, propertyItemsById } from '../model/agent-options';
 import { isPropertyId, loadDossier, mapRooms } from '../model/dossier';
 import { AGENT_MESSAGES, type AgentOption, type AgentOptionMedia, type AgentRequestStatus } from '../domain/agent-requests';
-import { isListed, listRequestsOfAgent, OPTION_LISTED, type Item } from '../model/agent-request';
-
-const table = () => requireConfig('TABLE_NAME');
+import { isListed, listRequestsOfAgent, readOption, type Item } from '../model/agent-request';
 
 const numOrNull = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 const num = (v: unknown): number => numOrNull(v) ?? 0;
@@ -55,14 +49,13 @@ function toAgentOption(option: Item, property: Item, agentId: string, mine: Map<
 async function withProperties(options: Item[], agentId: string): Promise<AgentOption[]> {
   if (!options.length) return [];
   const [properties, requests] = await Promise.all([
-    batchGet(options.map((o) => keys.property(String(o.propertyId)))),
+    propertyItemsById(options.map((o) => String(o.propertyId))),
     listRequestsOfAgent(agentId),
   ]);
   const mine = new Map(requests.map((r) => [String(r.propertyId), r]));
   const out: AgentOption[] = [];
   for (const option of options) {
-    const key = keys.property(String(option.propertyId));
-    const property = properties.get(`${key.pk}|${key.sk}`);
+    const property = properties.get(String(option.propertyId));
     if (!property || property.deletingAt) continue;
     out.push(toAgentOption(option, property, agentId, mine));
   }
@@ -71,37 +64,12 @@ async function withProperties(options: Item[], agentId: string): Promise<AgentOp
 
 /** GET /agent/options: every option listed to agents, newest first. */
 export async function listAvailableOptions(agentId: string): Promise<AgentOption[]> {
-  const q = keys.allOptions();
-  const options: Item[] = [];
-  await queryAll(
-    {
-      TableName: table(),
-      IndexName: q.index,
-      KeyConditionExpression: 'gsi2pk = :pk',
-      FilterExpression: OPTION_LISTED,
-      ExpressionAttributeNames: { '#optStatus': 'status' },
-      ExpressionAttributeValues: { ':pk': q.pk, ':optPending': 'pending', ':nullType': 'NULL' },
-      ScanIndexForward: false,
-    },
-    (item) => {
-      options.push(item);
-    },
-  );
-  return withProperties(options, agentId);
+  return withProperties(await listedOptionItems(), agentId);
 }
 
 /** GET /agent/options/assigned: the options in the caller's charge, newest assignment first. */
 export async function listAssignedOptions(agentId: string): Promise<AgentOption[]> {
-  const q = keys.optionsOfAgent(agentId);
-  const options: Item[] = [];
-  await queryAll(
-    { TableName: table(), IndexName: q.index, KeyConditionExpression: 'gsi3pk = :pk', ExpressionAttributeValues: { ':pk': q.pk }, ScanIndexForward: false },
-    (item) => {
-      // the index lags the table by a moment; the item itself is the truth
-      if (item.assignedAgentId === agentId) options.push(item);
-    },
-  );
-  return withProperties(options, agentId);
+  return withProperties(await optionItemsOfAgent(agentId), agentId);
 }
 
 /**
@@ -110,7 +78,7 @@ export async function listAssignedOptions(agentId: string): Promise<AgentOption[
  */
 export async function optionMedia(agentId: string, propertyId: string): Promise<AgentOptionMedia> {
   if (!isPropertyId(propertyId)) throw new NotFoundError(AGENT_MESSAGES.optionNotFound);
-  const option = (await ddb().send(new GetCommand({ TableName: table(), Key: keys.option(propertyId), ConsistentRead: true }))).Item;
+  const option = await readOption(propertyId);
   if (!option || !(isListed(option) || option.assignedAgentId === agentId)) throw new NotFoundError(AGENT_MESSAGES.optionNotFound);
   const raw = await loadDossier(propertyId);
   if (!raw) throw new NotFoundError(AGENT_MESSAGES.optionNotFound);

@@ -1,16 +1,24 @@
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { FEATURE_LABELS, labelOf } from '../domain/property/enums';
 import type { PropertySubmission } from '../domain/property/schema';
+import type { DossierValuation } from '../domain/requests';
+import { REVIEW_MESSAGES } from '../domain/review/rules';
+import type { CreateValuationBody } from '../domain/review/schemas';
 import { evaluatePropertySchema, type ValuationRequest, type ValuationResult } from '../domain/valuation';
+import { ConflictError, NotFoundError } from '../lib/errors';
+import { ddb, isConditionFailure, table } from './db';
+import type { Item } from './item';
 import { keys } from './keys';
-import { valuate } from '../valuations/valuate';
+import { valuate } from './omi/valuation';
+import { PROPERTY_EDITABLE } from './property';
 
 /**
  * The valuation run on submission (spec 000 section 7 step 1), only when province, comune,
  * OMI category and surface are present. Its result (also a clear "not available") becomes
  * the property's first valuation item; any failure is the caller's to log, never to block.
  *
- * `valuate` is the valuation use case (OMI store + engine, functions/valuations/valuate.ts),
- * the same one the admin's POST /valuations/evaluate runs; tests may pass their own.
+ * `valuate` is the valuation use case (OMI data + engine, model/omi/valuation.ts), the same
+ * one the admin's POST /valuations/evaluate runs; tests may pass their own.
  */
 export type Valuator = (request: ValuationRequest) => Promise<ValuationResult>;
 
@@ -75,4 +83,101 @@ export function valuationItem(propertyId: string, createdAt: string, result: Val
     emailSentAt: null,
     result,
   };
+}
+
+/** A stored valuation item as the dossier shows it. */
+export function toDossierValuation(item: Item): DossierValuation {
+  const result = item.result as ValuationResult;
+  const createdBy = item.createdBy as { userId: string; name: string } | undefined;
+  return {
+    createdAt: item.createdAt as string,
+    origin: item.origin === 'admin' ? 'admin' : 'submission',
+    createdBy: createdBy ?? null,
+    available: item.available === true,
+    ...(item.available
+      ? {
+          valuationMin: item.valuationMin as number,
+          valuationMax: item.valuationMax as number,
+          valuationAvg: item.valuationAvg as number,
+          cautiousDiscount: item.cautiousDiscount as number,
+          adjustedMin: item.adjustedMin as number,
+          adjustedMax: item.adjustedMax as number,
+          adjustedAvg: item.adjustedAvg as number,
+          omiDetails: item.omiDetails as DossierValuation['omiDetails'],
+        }
+      : { reason: item.reason as string }),
+    omiSource: (item.omiSource as string | null) ?? null,
+    emailSentAt: (item.emailSentAt as string | null) ?? null,
+    result,
+  };
+}
+
+/** The engine's request from the stored PROPERTY item and the admin's choices (throws when the property lacks the data). */
+export function valuationRequestOf(p: Item, body: CreateValuationBody): ValuationRequest {
+  const features = Array.isArray(p.features) ? (p.features as string[]) : [];
+  return evaluatePropertySchema.parse({
+    address: (p.address as string) ?? '',
+    province: p.province,
+    city: p.city,
+    omiCategory: p.omiCategory ?? undefined,
+    surfaceArea: p.surfaceArea,
+    condition: p.condition ?? null,
+    floor: p.floor ?? null,
+    hasTerrace: p.hasTerrace ?? null,
+    // labels, as on submission: the notes list them and the lift check looks for 'ascensore'
+    features: features.map((f) => labelOf(FEATURE_LABELS, f)),
+    applyGroundFloorCorrection: body.applyGroundFloorCorrection ?? null,
+    applyNoBalconyCorrection: body.applyNoBalconyCorrection ?? null,
+    applyNoElevatorCorrection: body.applyNoElevatorCorrection ?? null,
+    groundFloorCorrection: body.groundFloorCorrection,
+    noBalconyCorrection: body.noBalconyCorrection,
+    noElevatorCorrection: body.noElevatorCorrection,
+    cautiousDiscount: body.cautiousDiscount,
+    linkZona: body.linkZona ?? null,
+  });
+}
+
+/**
+ * Stores an admin's valuation as a NEW valuation item (history kept, origin 'admin', who ran
+ * it) together with the property's valuedAt (only when available) in one transaction: the
+ * property must exist and not be being deleted (404), and no valuation may have been stored
+ * at the same instant (409).
+ */
+export async function saveAdminValuation(input: {
+  propertyId: string;
+  createdAt: string;
+  result: ValuationResult;
+  createdBy: { userId: string; name: string };
+}): Promise<DossierValuation> {
+  const { propertyId, createdAt, result } = input;
+  const item = {
+    ...valuationItem(propertyId, createdAt, result),
+    origin: 'admin',
+    createdBy: input.createdBy,
+    emailSentAt: null,
+  };
+  const T = table();
+  try {
+    await ddb().send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Update: {
+              TableName: T,
+              Key: keys.property(propertyId),
+              UpdateExpression: result.available ? 'SET valuedAt = :at, updatedAt = :at' : 'SET updatedAt = :at',
+              ConditionExpression: PROPERTY_EDITABLE,
+              ExpressionAttributeValues: { ':at': createdAt },
+            },
+          },
+          { Put: { TableName: T, Item: item, ConditionExpression: 'attribute_not_exists(pk)' } },
+        ],
+      }),
+    );
+  } catch (err) {
+    if (isConditionFailure(err, 0)) throw new NotFoundError(REVIEW_MESSAGES.propertyNotFound);
+    if (isConditionFailure(err, 1)) throw new ConflictError('Una valutazione è appena stata salvata: riprova');
+    throw err;
+  }
+  return toDossierValuation(item);
 }

@@ -3,7 +3,7 @@ import { requireConfig } from '../lib/config';
 import { route } from '../lib/http';
 import { ConflictError } from '../lib/errors';
 import { presignUpload } from '../lib/presigned-upload';
-import { activeJob, createJob } from './omi-jobs';
+import { activeJob, createJob } from '../model/omi/jobs';
 import { importObjectKey } from './drop-keys';
 import { uploadBody } from './schemas';
 import { OMI_MAX_BYTES, OMI_UPLOAD_TTL_SECONDS, type OmiUploadTicket } from '../domain/uploads';

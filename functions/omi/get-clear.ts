@@ -1,6 +1,6 @@
 import { NotFoundError } from '../lib/errors';
 import { route } from '../lib/http';
-import { getJob } from './omi-jobs';
+import { getJob } from '../model/omi/jobs';
 import { jobParams } from './schemas';
 
 /** GET /omi/clear/{jobId}: progress of "Cancella Tutti i Dati" (deleted of total), then its result. */

@@ -1,6 +1,6 @@
 import { NotFoundError } from '../lib/errors';
 import { route } from '../lib/http';
-import { getJob } from './omi-jobs';
+import { getJob } from '../model/omi/jobs';
 import { jobParams } from './schemas';
 
 /** GET /omi/imports/{jobId}: the import's progress, then its result (rows, inserted, updated, rejected with reasons). */

@@ -7,10 +7,12 @@
  * so a stale chunk is never used) -> filter in memory for the exact total -> one
  * BatchGetItem of the zone items holding the page's records. No Scan.
  */
-import { batchGet, listSemesters, toQuotations, type IndexRef, type OmiRecord } from './omi-store';
 import type { QuotationListItem, QuotationPage } from '../domain/omi/api';
 import { omiKeys } from '../model/keys';
-import { decodeChunk, selectPage, type IndexChunk } from './listing-index';
+import { readIndexChunks, type IndexRef } from '../model/omi/index-chunks';
+import { loadZonesRecords, type OmiRecord } from '../model/omi/quotations';
+import { listSemesters } from '../model/omi/semesters';
+import { selectPage, type IndexChunk } from '../domain/omi/listing-index';
 import { comuneSearchKey } from '../domain/omi/names';
 import type { Stato } from '../domain/omi/tipologia';
 import { FASCE } from '../domain/omi/tipologia';
@@ -37,18 +39,12 @@ const cacheKey = (semester: string, prov: string, ref: IndexRef) => `${semester}
 async function loadChunks(wanted: { semester: string; prov: string; ref: IndexRef }[]): Promise<IndexChunk[] | undefined> {
   const missing = wanted.filter((w) => !cache.has(cacheKey(w.semester, w.prov, w.ref)));
   if (missing.length) {
-    const keys = missing.flatMap((w) => Array.from({ length: w.ref.parts }, (_, part) => omiKeys.indexChunk(w.semester, w.prov, w.ref.v, part)));
-    const got = await batchGet(keys);
-    for (const w of missing) {
-      const parts: Uint8Array[] = [];
-      for (let part = 0; part < w.ref.parts; part++) {
-        const k = omiKeys.indexChunk(w.semester, w.prov, w.ref.v, part);
-        const item = got.get(`${k.pk}|${k.sk}`);
-        if (!item) return undefined; // replaced meanwhile: the caller reloads the manifests
-        parts.push(item.data as Uint8Array);
-      }
+    const chunks = await readIndexChunks(missing);
+    for (const [i, w] of missing.entries()) {
+      const chunk = chunks[i];
+      if (!chunk) return undefined; // replaced meanwhile: the caller reloads the manifests
       if (cache.size >= MAX_CACHED_CHUNKS) cache.clear();
-      cache.set(cacheKey(w.semester, w.prov, w.ref), decodeChunk(parts));
+      cache.set(cacheKey(w.semester, w.prov, w.ref), chunk);
     }
   }
   return wanted.map((w) => cache.get(cacheKey(w.semester, w.prov, w.ref))!);
@@ -73,12 +69,8 @@ export async function listQuotations(f: QuotationFilters): Promise<QuotationPage
     const comuneKey = f.comune ? comuneSearchKey(f.comune) : undefined;
     const { total, hits } = selectPage(chunks, { comuneKey: comuneKey || undefined, codTip: f.codTip, stato: f.stato }, (f.page - 1) * PAGE_SIZE, PAGE_SIZE);
     // the page's rows live in a few zone items: one BatchGet of those, then each row by identity
-    const zoneKeys = new Map(hits.map((h) => omiKeys.zoneQuotations(h)).map((k) => [`${k.pk}|${k.sk}`, k]));
-    const zoneItems = zoneKeys.size ? await batchGet([...zoneKeys.values()]) : new Map<string, Record<string, unknown>>();
     const records = new Map<string, OmiRecord>();
-    for (const item of zoneItems.values()) {
-      for (const q of toQuotations(item)) records.set(`${q.semester}|${q.prov}|${omiKeys.quotationIdentity(q)}`, q);
-    }
+    for (const q of await loadZonesRecords(hits)) records.set(`${q.semester}|${q.prov}|${omiKeys.quotationIdentity(q)}`, q);
     const items: QuotationListItem[] = [];
     hits.forEach((h) => {
       const q = records.get(`${h.semester}|${h.prov}|${omiKeys.quotationIdentity(h)}`);

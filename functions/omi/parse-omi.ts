@@ -22,27 +22,19 @@ import { isAscii, isUtf8 } from 'node:buffer';
 import { Readable, Transform, type TransformCallback } from 'node:stream';
 import { parse } from 'csv-parse';
 import { semesterFromTitle, type Semester } from '../domain/omi/semester';
-import { isStato } from '../domain/omi/tipologia';
 import type { OmiValoriRow, OmiZoneRow } from '../domain/omi/types';
+import { columnIndex, makeValoriReader, makeZoneReader, type ValoriReader, type ZoneReader } from '../domain/omi/lines';
 import { decodeWin1252 } from './win1252';
 
-export type OmiFileKind = 'valori' | 'zone';
+// the rows' columns, readers and line format are pure rules of the published files (domain/omi/lines.ts)
+export { formatValoriLine, formatZoneLine, parseOmiNumber, readValoriLine, readZoneLine, VALORI_COLUMNS, ZONE_COLUMNS } from '../domain/omi/lines';
 
-export const VALORI_COLUMNS = [
-  'Area_territoriale', 'Regione', 'Prov', 'Comune_ISTAT', 'Comune_cat', 'Sez', 'Comune_amm', 'Comune_descrizione',
-  'Fascia', 'Zona', 'LinkZona', 'Cod_Tip', 'Descr_Tipologia', 'Stato', 'Stato_prev', 'Compr_min', 'Compr_max',
-  'Sup_NL_compr', 'Loc_min', 'Loc_max', 'Sup_NL_loc',
-] as const;
+export type OmiFileKind = 'valori' | 'zone';
 
 /** Columns a VALORI file must have (spec 001, OMI import: "Expected columns"). */
 export const VALORI_REQUIRED = [
   'Area_territoriale', 'Regione', 'Prov', 'Comune_ISTAT', 'Comune_cat', 'Comune_amm', 'Comune_descrizione', 'Fascia',
   'Zona', 'LinkZona', 'Cod_Tip', 'Descr_Tipologia', 'Stato', 'Stato_prev', 'Compr_min', 'Compr_max', 'Loc_min', 'Loc_max',
-] as const;
-
-export const ZONE_COLUMNS = [
-  'Area_territoriale', 'Regione', 'Prov', 'Comune_ISTAT', 'Comune_cat', 'Sez', 'Comune_amm', 'Comune_descrizione', 'Fascia',
-  'Zona_Descr', 'Zona', 'LinkZona', 'Cod_tip_prev', 'Descr_tip_prev', 'Stato_prev', 'Microzona',
 ] as const;
 
 export const ZONE_REQUIRED = [
@@ -208,32 +200,6 @@ async function* csvParseRecords(text: Readable): AsyncGenerator<RawRecord[]> {
   }
 }
 
-const NUMBER = /^(?:\d+(?:[.,]\d*)?|[.,]\d+)$/;
-
-/**
- * `8700` -> 8700, `5,1` -> 5.1, `,9` -> 0.9, `0` or empty -> null; anything else is
- * unreadable: `undefined`, and the caller records why.
- */
-export function parseOmiNumber(raw: string): number | null | undefined {
-  const text = raw.trim();
-  if (text === '') return null;
-  if (!NUMBER.test(text)) return undefined;
-  const n = Number(text.replace(',', '.'));
-  return n === 0 ? null : n;
-}
-
-/** Sup_NL_compr / Sup_NL_loc: `L` (lorda) or `N` (netta); blank = not given. */
-const SURFACE_FLAG = /^[LN]?$/;
-
-function columnIndex(header: string[]): Map<string, number> {
-  const map = new Map<string, number>();
-  header.forEach((h, i) => {
-    const name = h.trim().toLowerCase();
-    if (name && !map.has(name)) map.set(name, i);
-  });
-  return map;
-}
-
 function checkHeader(columns: string[]): OmiFileKind {
   const idx = columnIndex(columns);
   const kind: OmiFileKind = idx.has('zona_descr') ? 'zone' : 'valori';
@@ -247,128 +213,6 @@ function checkHeader(columns: string[]): OmiFileKind {
     );
   }
   return kind;
-}
-
-/** Fields of a line without the trailing empty field left by the final `;`. */
-function dataFields(record: string[], expected: number): string[] | string {
-  if (record.length === expected + 1 && record[expected] === '') return record.slice(0, expected);
-  if (record.length === expected && record[expected - 1] !== '') return record; // no trailing `;` but complete
-  return `Numero di campi errato: ${record.length && record[record.length - 1] === '' ? record.length - 1 : record.length} invece di ${expected} (riga troncata o malformata)`;
-}
-
-function makeValoriReader(columns: string[]) {
-  const idx = columnIndex(columns);
-  const expected = columns.length;
-  const col = (name: string) => idx.get(name.toLowerCase()) ?? -1;
-  const c = {
-    area: col('Area_territoriale'), regione: col('Regione'), prov: col('Prov'), istat: col('Comune_ISTAT'), cat: col('Comune_cat'),
-    sez: col('Sez'), amm: col('Comune_amm'), comune: col('Comune_descrizione'), fascia: col('Fascia'), zona: col('Zona'),
-    linkZona: col('LinkZona'), codTip: col('Cod_Tip'), descr: col('Descr_Tipologia'), stato: col('Stato'), statoPrev: col('Stato_prev'),
-    comprMin: col('Compr_min'), comprMax: col('Compr_max'), supCompr: col('Sup_NL_compr'), locMin: col('Loc_min'), locMax: col('Loc_max'),
-    supLoc: col('Sup_NL_loc'),
-  };
-  return (record: string[]): { row: OmiValoriRow; warning?: string } | string => {
-    const f = dataFields(record, expected);
-    if (typeof f === 'string') return f;
-    const at = (i: number) => (i < 0 ? '' : (f[i] ?? '').trim());
-    const problems: string[] = [];
-    let unreadable = 0;
-    const value = (i: number, column: string): number | null => {
-      const n = parseOmiNumber(at(i));
-      if (n !== undefined) return n;
-      unreadable++;
-      problems.push(`${column} non numerico ("${at(i)}"), salvato vuoto`);
-      return null;
-    };
-    const flag = (i: number, column: string): string => {
-      const raw = at(i).toUpperCase();
-      if (SURFACE_FLAG.test(raw)) return raw;
-      problems.push(`${column} non valido ("${at(i)}"), salvato vuoto`);
-      return '';
-    };
-    const prov = at(c.prov);
-    const comune = at(c.comune);
-    const linkZona = at(c.linkZona);
-    if (!prov) return 'Prov mancante';
-    if (!comune) return 'Comune_descrizione mancante';
-    if (!linkZona) return 'LinkZona mancante';
-    const codTipRaw = at(c.codTip);
-    if (!/^\d{1,3}$/.test(codTipRaw) || Number(codTipRaw) === 0) return `Cod_Tip non valido: "${codTipRaw}"`;
-    const statoRaw = at(c.stato).toUpperCase();
-    if (statoRaw !== '' && !isStato(statoRaw)) return `Stato non valido: "${statoRaw}"`;
-    const comprMin = value(c.comprMin, 'Compr_min');
-    const comprMax = value(c.comprMax, 'Compr_max');
-    const locMin = value(c.locMin, 'Loc_min');
-    const locMax = value(c.locMax, 'Loc_max');
-    if (unreadable === 4) return `Nessun valore leggibile: ${problems.join('; ').replaceAll(', salvato vuoto', '')}`;
-    const row: OmiValoriRow = {
-      areaTerritoriale: at(c.area),
-      regione: at(c.regione),
-      prov: prov.toUpperCase(),
-      comuneIstat: at(c.istat),
-      comuneCat: at(c.cat),
-      sez: at(c.sez),
-      comuneAmm: at(c.amm),
-      comuneDescrizione: comune,
-      fascia: at(c.fascia),
-      zona: at(c.zona),
-      linkZona,
-      codTip: Number(codTipRaw),
-      descrTipologia: at(c.descr),
-      stato: statoRaw === '' ? null : (statoRaw as OmiValoriRow['stato']),
-      statoPrev: at(c.statoPrev).toUpperCase() === 'P',
-      comprMin,
-      comprMax,
-      supNlCompr: flag(c.supCompr, 'Sup_NL_compr'),
-      locMin,
-      locMax,
-      supNlLoc: flag(c.supLoc, 'Sup_NL_loc'),
-    };
-    return problems.length ? { row, warning: problems.join('; ') } : { row };
-  };
-}
-
-function makeZoneReader(columns: string[]) {
-  const idx = columnIndex(columns);
-  const expected = columns.length;
-  const descrAt = idx.get('zona_descr')!;
-  return (record: string[]): OmiZoneRow | string => {
-    // Zona_Descr is wrapped in single quotes and may itself contain `;`: glue it back.
-    let fields = record;
-    const extra = record.length - (expected + 1);
-    if (extra > 0 && record[record.length - 1] === '') {
-      const glued = record.slice(descrAt, descrAt + extra + 1).join(';');
-      fields = [...record.slice(0, descrAt), glued, ...record.slice(descrAt + extra + 1)];
-    }
-    const f = dataFields(fields, expected);
-    if (typeof f === 'string') return f;
-    const at = (name: string) => {
-      const i = idx.get(name.toLowerCase());
-      return i === undefined ? '' : (f[i] ?? '').trim();
-    };
-    const prov = at('Prov');
-    const comune = at('Comune_descrizione');
-    const linkZona = at('LinkZona');
-    if (!prov) return 'Prov mancante';
-    if (!comune) return 'Comune_descrizione mancante';
-    if (!linkZona) return 'LinkZona mancante';
-    const codTipPrev = at('Cod_tip_prev');
-    return {
-      areaTerritoriale: at('Area_territoriale'),
-      regione: at('Regione'),
-      prov: prov.toUpperCase(),
-      comuneIstat: at('Comune_ISTAT'),
-      comuneDescrizione: comune,
-      fascia: at('Fascia'),
-      zonaDescr: at('Zona_Descr').replace(/^'(.*)'$/s, '$1').trim(),
-      zona: at('Zona'),
-      linkZona,
-      codTipPrev: /^\d+$/.test(codTipPrev) && Number(codTipPrev) > 0 ? Number(codTipPrev) : null,
-      descrTipPrev: at('Descr_tip_prev'),
-      statoPrev: at('Stato_prev'),
-      microzona: at('Microzona'),
-    };
-  };
 }
 
 type Source = AsyncIterable<Uint8Array | Buffer | string> | Readable;
@@ -396,8 +240,8 @@ export async function* parseOmiCsv(
     kind: undefined, rowsRead: 0, accepted: 0, rejected: 0, warnings: 0, latin1Lines: 0, utf8Lines: 0, encoding: 'ascii', bytesRead: 0,
   };
   let title: string | null = null;
-  let readValori: ((r: string[]) => { row: OmiValoriRow; warning?: string } | string) | undefined;
-  let readZone: ((r: string[]) => OmiZoneRow | string) | undefined;
+  let readValori: ValoriReader | undefined;
+  let readZone: ZoneReader | undefined;
   let headerSeen = false;
 
   try {
@@ -484,41 +328,3 @@ export async function parseOmiFile(source: Source | Buffer | string, engine: Omi
     }
   }
 }
-
-/**
- * One row as a line of the published format (canonical column order, `0` for a missing
- * value, decimal comma, trailing `;`): what the table stores for each record, so a stored
- * record reads exactly like the file it came from and goes back through the same reader.
- */
-const num = (n: number | null) => (n === null ? '0' : String(n).replace('.', ','));
-
-export function formatValoriLine(r: OmiValoriRow): string {
-  return `${[
-    r.areaTerritoriale, r.regione, r.prov, r.comuneIstat, r.comuneCat, r.sez || ' ', r.comuneAmm, r.comuneDescrizione, r.fascia, r.zona,
-    r.linkZona, r.codTip, r.descrTipologia, r.stato ?? '', r.statoPrev ? 'P' : ' ', num(r.comprMin), num(r.comprMax), r.supNlCompr,
-    num(r.locMin), num(r.locMax), r.supNlLoc,
-  ].join(';')};`;
-}
-
-export function formatZoneLine(r: OmiZoneRow): string {
-  return `${[
-    r.areaTerritoriale, r.regione, r.prov, r.comuneIstat, '', ' ', '', r.comuneDescrizione, r.fascia, `'${r.zonaDescr}'`, r.zona,
-    r.linkZona, r.codTipPrev ?? 0, r.descrTipPrev, r.statoPrev, r.microzona,
-  ].join(';')};`;
-}
-
-const valoriLineReader = makeValoriReader([...VALORI_COLUMNS]);
-const zoneLineReader = makeZoneReader([...ZONE_COLUMNS]);
-
-export function readValoriLine(line: string): OmiValoriRow {
-  const read = valoriLineReader(line.split(';'));
-  if (typeof read === 'string') throw new Error(`Riga OMI memorizzata non valida: ${read}`);
-  return read.row;
-}
-
-export function readZoneLine(line: string): OmiZoneRow {
-  const row = zoneLineReader(line.split(';'));
-  if (typeof row === 'string') throw new Error(`Riga di zona OMI memorizzata non valida: ${row}`);
-  return row;
-}
-

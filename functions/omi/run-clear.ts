@@ -5,12 +5,12 @@
  * and gsi2 lists each one's keys. Import jobs (history) are kept.
  */
 import { randomUUID } from 'node:crypto';
-import { ddb } from '../model/db';
-import { BatchWriter } from '../model/batch-writer';
-import { requireConfig } from '../lib/config';
 import { logger } from '../lib/logger';
-import { claimJob, startHeartbeat, updateJob, type Heartbeat } from './omi-jobs';
-import { deleteIndexParts, deleteSemesterManifest, forEachKeyOf, listSemesters } from './omi-store';
+import { deleteIndexParts } from '../model/omi/index-chunks';
+import { claimJob, updateJob } from '../model/omi/jobs';
+import { deleteSemesterManifest, forEachKeyOf, listSemesters } from '../model/omi/semesters';
+import { OmiWriter } from '../model/omi/writer';
+import { startHeartbeat, type Heartbeat } from './heartbeat';
 
 export async function runClear(jobId: string): Promise<{ status: 'completed' | 'skipped'; deleted: number; durationMs: number }> {
   const started = Date.now();
@@ -19,7 +19,7 @@ export async function runClear(jobId: string): Promise<{ status: 'completed' | '
     logger.info('OMI clear already done or running: event ignored', { jobId });
     return { status: 'skipped', deleted: 0, durationMs: 0 };
   }
-  const writer = new BatchWriter(ddb(), requireConfig('TABLE_NAME'), { concurrency: 16 });
+  const writer = new OmiWriter({ concurrency: 16 });
   let heartbeat: Heartbeat | undefined;
   try {
     const manifests = await listSemesters();

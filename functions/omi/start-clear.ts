@@ -4,7 +4,7 @@ import { s3 } from '../lib/aws/s3';
 import { requireConfig } from '../lib/config';
 import { ConflictError } from '../lib/errors';
 import { route } from '../lib/http';
-import { activeJob, createJob } from './omi-jobs';
+import { activeJob, createJob } from '../model/omi/jobs';
 import { clearObjectKey } from './drop-keys';
 import { clearBody } from './schemas';
 

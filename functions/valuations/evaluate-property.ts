@@ -1,6 +1,6 @@
 import { evaluatePropertySchema } from '../domain/valuation';
 import { route } from '../lib/http';
-import { valuate } from './valuate';
+import { valuate } from '../model/omi/valuation';
 
 /**
  * POST /valuations/evaluate (spec 001 section 7, evaluate-property): the valuation from the

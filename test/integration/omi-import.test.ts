@@ -7,9 +7,10 @@ import { ddb } from '../../functions/model/db';
 import { s3 } from '../../functions/lib/aws/s3';
 import { BatchWriter } from '../../functions/model/batch-writer';
 import { omiKeys } from '../../functions/model/keys';
-import { registerProvince, zoneQuotationsItem } from '../../functions/omi/omi-store';
+import { zoneQuotationsItem } from '../../functions/model/omi/quotations';
+import { registerProvince } from '../../functions/model/omi/semesters';
 import { formatValoriLine, parseOmiFile } from '../../functions/omi/parse-omi';
-import { claimJob, createJob, updateJob, type OmiJob } from '../../functions/omi/omi-jobs';
+import { claimJob, createJob, updateJob, type OmiJob } from '../../functions/model/omi/jobs';
 import {
   admin, clearAll, createUpload, importFile, postToS3, quotations, VALORI_2024, VALORI_2025, waitForJob, ZONE_2025,
 } from './omi-support';

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { expect } from 'vitest';
 import { api, tokenForRole } from '../support/helpers';
 import { MILANO } from '../support/omi-samples';
-import type { OmiJob } from '../../functions/omi/omi-jobs';
+import type { OmiJob } from '../../functions/model/omi/jobs';
 
 export const VALORI_2025 = MILANO.valori2025;
 export const VALORI_2024 = MILANO.valori2024;

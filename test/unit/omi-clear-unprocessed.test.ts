@@ -50,7 +50,8 @@ vi.mock('../../functions/model/db', () => ({
   queryAll: async () => undefined,
 }));
 
-const { deleteIndexParts, deleteSemesterManifest } = await import('../../functions/omi/omi-store');
+const { deleteIndexParts } = await import('../../functions/model/omi/index-chunks');
+const { deleteSemesterManifest } = await import('../../functions/model/omi/semesters');
 
 const saved = process.env.TABLE_NAME;
 beforeAll(() => {

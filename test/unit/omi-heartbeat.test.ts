@@ -61,7 +61,8 @@ vi.mock('../../functions/lib/aws/s3', () => ({
   }),
 }));
 
-const { HEARTBEAT_MS, STALE_AFTER_MS } = await import('../../functions/omi/omi-jobs');
+const { HEARTBEAT_MS } = await import('../../functions/omi/heartbeat');
+const { STALE_AFTER_MS } = await import('../../functions/model/omi/jobs');
 const { runImport } = await import('../../functions/omi/run-import');
 const { runClear } = await import('../../functions/omi/run-clear');
 

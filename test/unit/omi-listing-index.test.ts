@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildChunk, chunkEntries, decodeChunk, encodeChunk, selectPage, type IndexEntry } from '../../functions/omi/listing-index';
+import { buildChunk, chunkEntries, selectPage, type IndexEntry } from '../../functions/domain/omi/listing-index';
+import { decodeChunk, encodeChunk } from '../../functions/model/omi/index-chunks';
 import { comuneSearchKey } from '../../functions/domain/omi/names';
 
 const e = (comune: string, linkZona: string, zona: string, codTip: number, stato: IndexEntry['stato']): IndexEntry => ({

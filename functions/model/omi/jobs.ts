@@ -1,58 +1,21 @@
 /**
- * OMI import and clear jobs: one item per job, updated while the background function
- * works so the admin page can show live progress and then the result.
+ * OMI import and clear jobs (keys in keys.ts, omiKeys): one item per job, updated while the
+ * background function works so the admin page can show live progress and then the result.
+ * The run that holds a job touches it every few seconds (functions/omi/heartbeat.ts).
  */
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ddb, isConditionFailure } from '../model/db';
-import { requireConfig } from '../lib/config';
-import { omiKeys } from '../model/keys';
-import { logger } from '../lib/logger';
-import type { OmiJob, OmiJobKind, OmiJobStatus, RejectedRow } from '../domain/omi/api';
+import { requireConfig } from '../../lib/config';
+import type { OmiJob, OmiJobKind, OmiJobStatus, RejectedRow } from '../../domain/omi/api';
+import { ddb, isConditionFailure } from '../db';
+import { omiKeys } from '../keys';
 
 export type { OmiJob, OmiJobKind, OmiJobStatus, RejectedRow };
 
 /** Stored rejected-row reasons are capped; the counts stay exact. */
 export const MAX_STORED_REASONS = 100;
 
-/** A running job whose heartbeat is older than this is taken over by a redelivered event. */
+/** A running job whose heartbeat is older than this is taken over by a redelivered event (the heartbeat beats well inside it). */
 export const STALE_AFTER_MS = 30_000;
-
-/** How often a running job touches its item (startHeartbeat): well inside STALE_AFTER_MS. */
-export const HEARTBEAT_MS = 5_000;
-
-export interface Heartbeat {
-  /** no beat after this resolves (it waits for one in flight) */
-  stop(): Promise<void>;
-}
-
-/**
- * Calls `beat` every `everyMs` until stopped: a timer, not a row count, so a run whose
- * writes stall (a throttled table) or whose file arrives slowly still beats and is never
- * taken for dead. A beat never overlaps the previous one; a failed beat is logged (the
- * run's own next write reports a real problem). Stop it before the job's final update.
- */
-export function startHeartbeat(beat: () => Promise<unknown>, everyMs = HEARTBEAT_MS): Heartbeat {
-  let inFlight: Promise<void> | undefined;
-  let stopped = false;
-  const timer = setInterval(() => {
-    if (inFlight || stopped) return;
-    inFlight = beat()
-      .then(
-        () => undefined,
-        (err: unknown) => logger.warn('OMI job heartbeat failed', { error: err as Error }),
-      )
-      .finally(() => {
-        inFlight = undefined;
-      });
-  }, everyMs);
-  return {
-    async stop() {
-      stopped = true;
-      clearInterval(timer);
-      await inFlight;
-    },
-  };
-}
 
 const FIELDS: (keyof OmiJob)[] = [
   'id', 'kind', 'status', 'fileName', 'semester', 's3Key', 'createdBy', 'createdAt', 'startedAt', 'finishedAt', 'updatedAt',

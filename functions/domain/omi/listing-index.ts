@@ -2,14 +2,10 @@
  * The OMI data page's index: per (semester, province), the compact list of its records in
  * display order — comune, zone, type, state; no prices — written by the import and read
  * by the listing, which filters it in memory (exact totals over ~160,000 rows per semester
- * in a few milliseconds) and then fetches only the 50 records of the page.
- *
- * Encoding: columnar JSON, deflated; split in parts below DynamoDB's 400 KB item limit.
- * A national semester is ~107 chunks of a few KB each.
+ * in a few milliseconds) and then fetches only the 50 records of the page. Pure: how a
+ * chunk is stored (deflated, in parts) is functions/model/omi/index-chunks.ts.
  */
-import { deflateRawSync, inflateRawSync } from 'node:zlib';
-import { comuneSearchKey } from '../domain/omi/names';
-import type { Stato } from '../domain/omi/tipologia';
+import type { Stato } from './tipologia';
 
 export interface IndexEntry {
   comune: string;
@@ -36,7 +32,6 @@ export interface IndexChunk {
 
 const STATO_CODE: Record<string, number> = { OTTIMO: 1, NORMALE: 2, SCADENTE: 3 };
 const STATO_OF_CODE: (Stato | null)[] = [null, 'OTTIMO', 'NORMALE', 'SCADENTE'];
-export const MAX_PART_BYTES = 350_000;
 
 const natural = new Intl.Collator('it', { numeric: true });
 
@@ -103,44 +98,6 @@ export function* chunkEntries(chunk: IndexChunk): Generator<IndexEntry> {
       stato: STATO_OF_CODE[chunk.rowStato[i]!] ?? null,
     };
   }
-}
-
-export function encodeChunk(chunk: IndexChunk): Buffer[] {
-  const json = JSON.stringify({
-    v: 1,
-    s: chunk.semester,
-    p: chunk.prov,
-    c: chunk.comuni,
-    z: chunk.zoneLinks,
-    zn: chunk.zoneNames,
-    zc: Array.from(chunk.zoneComune),
-    rz: Array.from(chunk.rowZone),
-    rt: Array.from(chunk.rowCodTip),
-    rs: Array.from(chunk.rowStato),
-  });
-  const packed = deflateRawSync(Buffer.from(json, 'utf8'), { level: 6 });
-  const parts: Buffer[] = [];
-  for (let i = 0; i < packed.length; i += MAX_PART_BYTES) parts.push(packed.subarray(i, i + MAX_PART_BYTES));
-  return parts.length ? parts : [packed];
-}
-
-export function decodeChunk(parts: readonly Uint8Array[]): IndexChunk {
-  const raw = JSON.parse(inflateRawSync(Buffer.concat(parts.map((p) => Buffer.from(p)))).toString('utf8')) as {
-    s: string; p: string; c: string[]; z: string[]; zn: string[]; zc: number[]; rz: number[]; rt: number[]; rs: number[];
-  };
-  return {
-    semester: raw.s,
-    prov: raw.p,
-    comuni: raw.c,
-    comuneKeys: raw.c.map(comuneSearchKey),
-    zoneLinks: raw.z,
-    zoneNames: raw.zn,
-    zoneComune: Uint32Array.from(raw.zc),
-    rowZone: Uint32Array.from(raw.rz),
-    rowCodTip: Uint8Array.from(raw.rt),
-    rowStato: Uint8Array.from(raw.rs),
-    size: raw.rz.length,
-  };
 }
 
 export interface ListingFilter {

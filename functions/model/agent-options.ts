@@ -1,0 +1,58 @@
+/**
+ * The reads of the agents' marketplace (functions/agents/marketplace.ts): the options listed
+ * to agents (gsi2 OPTIONS, newest first, filtered), those in one agent's charge (gsi3
+ * AGENTOPTIONS#{agentId}), and the PROPERTY items of a list of options in one BatchGetItem.
+ * One option item: agent-request.ts readOption.
+ */
+import { batchGet } from './batch-get';
+import { queryAll, table } from './db';
+import type { Item } from './item';
+import { keys } from './keys';
+import { OPTION_LISTED } from './agent-request';
+
+/** Every option listed to agents (pending, no agent assigned), newest first. */
+export async function listedOptionItems(): Promise<Item[]> {
+  const q = keys.allOptions();
+  const options: Item[] = [];
+  await queryAll(
+    {
+      TableName: table(),
+      IndexName: q.index,
+      KeyConditionExpression: 'gsi2pk = :pk',
+      FilterExpression: OPTION_LISTED,
+      ExpressionAttributeNames: { '#optStatus': 'status' },
+      ExpressionAttributeValues: { ':pk': q.pk, ':optPending': 'pending', ':nullType': 'NULL' },
+      ScanIndexForward: false,
+    },
+    (item) => {
+      options.push(item);
+    },
+  );
+  return options;
+}
+
+/** The options in an agent's charge, newest assignment first. */
+export async function optionItemsOfAgent(agentId: string): Promise<Item[]> {
+  const q = keys.optionsOfAgent(agentId);
+  const options: Item[] = [];
+  await queryAll(
+    { TableName: table(), IndexName: q.index, KeyConditionExpression: 'gsi3pk = :pk', ExpressionAttributeValues: { ':pk': q.pk }, ScanIndexForward: false },
+    (item) => {
+      // the index lags the table by a moment; the item itself is the truth
+      if (item.assignedAgentId === agentId) options.push(item);
+    },
+  );
+  return options;
+}
+
+/** The PROPERTY items of the given properties (one BatchGetItem), by property id; a missing one is absent. */
+export async function propertyItemsById(propertyIds: readonly string[]): Promise<Map<string, Item>> {
+  const got = await batchGet(propertyIds.map((id) => keys.property(id)));
+  const out = new Map<string, Item>();
+  for (const id of propertyIds) {
+    const key = keys.property(id);
+    const item = got.get(`${key.pk}|${key.sk}`);
+    if (item) out.set(id, item);
+  }
+  return out;
+}

@@ -1,0 +1,119 @@
+/**
+ * The zone-quotations items (keys in keys.ts, omiKeys): one per semester and LinkZona,
+ * holding that zone's records of the semester as lines of the published format
+ * (domain/omi/lines.ts), one per line. One item per zone: the import writes ~24,400 items
+ * for a national semester, not ~162,000.
+ */
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { requireConfig } from '../../lib/config';
+import { readValoriLine } from '../../domain/omi/lines';
+import type { IndexEntry } from '../../domain/omi/listing-index';
+import { comuneSearchKey } from '../../domain/omi/names';
+import { descrTipologia, type Stato } from '../../domain/omi/tipologia';
+import type { OmiQuotation, OmiValoriRow } from '../../domain/omi/types';
+import { batchGet } from '../batch-get';
+import { ddb, queryAll } from '../db';
+import { omiKeys, type OmiZoneId } from '../keys';
+
+const table = () => requireConfig('TABLE_NAME');
+
+/** A stored record with the semester of its item. */
+export type OmiRecord = OmiValoriRow & { semester: string };
+
+/** A zone-quotations item: its keys and the zone's records of the semester, one published line each. */
+export function zoneQuotationsItem(zone: OmiZoneId & { comune: string }, lines: readonly string[]): Record<string, unknown> {
+  const id = { semester: zone.semester, prov: zone.prov, linkZona: zone.linkZona };
+  return {
+    ...omiKeys.zoneQuotations(id),
+    ...omiKeys.zoneQuotationsIndex({ ...id, comuneKey: comuneKeyOf(zone.comune) }),
+    rows: lines.join('\n'),
+  };
+}
+
+/** The rows of a zone's stored item, read strongly consistent (the import merges rows a file lacks); none when there is no item. */
+export async function storedZoneRows(zone: OmiZoneId): Promise<OmiValoriRow[]> {
+  const res = await ddb().send(new GetCommand({ TableName: table(), Key: omiKeys.zoneQuotations(zone), ConsistentRead: true }));
+  return res.Item ? readZoneRows(res.Item) : [];
+}
+
+/** comuneSearchKey of a comune's name, computed once per name (an import meets each ~20 times). */
+const comuneKeys = new Map<string, string>();
+function comuneKeyOf(name: string): string {
+  let key = comuneKeys.get(name);
+  if (key === undefined) {
+    if (comuneKeys.size > 50_000) comuneKeys.clear();
+    comuneKeys.set(name, (key = comuneSearchKey(name)));
+  }
+  return key;
+}
+
+/** A record's entry in the listing index of its semester and province. */
+export function indexEntryOf(row: { comuneDescrizione: string; linkZona: string; zona: string; codTip: number; stato: Stato | null }): IndexEntry {
+  return {
+    comune: row.comuneDescrizione,
+    comuneKey: comuneKeyOf(row.comuneDescrizione),
+    linkZona: row.linkZona,
+    zona: row.zona,
+    codTip: row.codTip,
+    stato: row.stato,
+  };
+}
+
+/** The rows stored in a zone-quotations item, through the parser's reader. */
+export function readZoneRows(item: Record<string, unknown>): OmiValoriRow[] {
+  return String(item.rows ?? '').split('\n').filter(Boolean).map(readValoriLine);
+}
+
+/** A zone-quotations item back as records, with the semester from its keys. */
+export function toQuotations(item: Record<string, unknown>): OmiRecord[] {
+  const { semester } = omiKeys.parseZoneQuotations(item.pk as string, item.sk as string);
+  return readZoneRows(item).map((row) => ({ ...row, descrTipologia: row.descrTipologia || descrTipologia(row.codTip), semester }));
+}
+
+/** Every record of the given zones (each zone item once, one BatchGetItem); none without a BatchGetItem when no zone is given. */
+export async function loadZonesRecords(zones: readonly OmiZoneId[]): Promise<OmiRecord[]> {
+  const keyList = new Map(zones.map((z) => omiKeys.zoneQuotations(z)).map((k) => [`${k.pk}|${k.sk}`, k]));
+  if (!keyList.size) return [];
+  const items = await batchGet([...keyList.values()]);
+  return [...items.values()].flatMap(toQuotations);
+}
+
+const usable = (q: OmiQuotation) => (q.comprMin ?? 0) > 0 && (q.comprMax ?? 0) > 0;
+
+/**
+ * The valuation's candidates: a comune's quotations of one type for the newest semester
+ * that has usable values (plus any newer semester with only 0s, so the engine can say so).
+ * One Query of the comune's zone items, newest first, stopping at the first item older than
+ * that semester.
+ */
+export async function quotationsOfComune(prov: string, comuneKey: string, codTip: number): Promise<OmiQuotation[]> {
+  const rows: OmiQuotation[] = [];
+  const cq = omiKeys.quotationsOfComune(prov, comuneKey);
+  let usableSemester: string | undefined;
+  await queryAll(
+    {
+      TableName: table(),
+      IndexName: cq.index,
+      KeyConditionExpression: 'gsi1pk = :pk',
+      ExpressionAttributeValues: { ':pk': cq.pk },
+      ScanIndexForward: false,
+      Limit: 200,
+    },
+    (item) => {
+      const semester = String(item.gsi1sk).split('#')[0]!;
+      if (usableSemester && semester < usableSemester) return false;
+      for (const q of toQuotations(item)) {
+        if (q.codTip !== codTip) continue;
+        rows.push(q);
+        if (!usableSemester && usable(q)) usableSemester = q.semester;
+      }
+    },
+  );
+  return rows;
+}
+
+/** A zone's quotations of one type in the given semesters, every state: one BatchGetItem of its zone items. */
+export async function loadZoneHistory(prov: string, linkZona: string, codTip: number, semesters: readonly string[]): Promise<OmiQuotation[]> {
+  const got = await batchGet(semesters.map((semester) => omiKeys.zoneQuotations({ semester, prov, linkZona })));
+  return [...got.values()].flatMap(toQuotations).filter((q) => q.codTip === codTip);
+}
