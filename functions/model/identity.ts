@@ -13,8 +13,7 @@ import { requireConfig } from '../lib/config';
 import { NotFoundError } from '../lib/errors';
 import { keys } from './keys';
 import { headMedia } from '../lib/media-storage';
-import { PROPERTY_EDITABLE } from './property';
-import { isPropertyId } from './dossier';
+import { guardedTransaction, isOwner, readProperty } from './property';
 import { IDENTITY_MESSAGES, type DocumentType, type IdentityRecord, type IdentityStatus } from '../domain/identity';
 
 type Item = Record<string, unknown>;
@@ -23,11 +22,9 @@ export const propertyNotFound = () => new NotFoundError(IDENTITY_MESSAGES.proper
 
 /** The PROPERTY item when the caller owns it and it is not being deleted, else 404. */
 export async function requireOwnedProperty(propertyId: string, userId: string): Promise<Item> {
-  if (!isPropertyId(propertyId)) throw propertyNotFound();
-  const res = await ddb().send(new GetCommand({ TableName: table(), Key: keys.property(propertyId), ConsistentRead: true }));
-  const p = res.Item;
-  if (!p || (p.deletingAt !== undefined && p.deletingAt !== null) || typeof p.userId !== 'string' || p.userId !== userId) throw propertyNotFound();
-  return p;
+  const p = await readProperty(propertyId);
+  if (!isOwner(p, userId)) throw propertyNotFound();
+  return p!;
 }
 
 export async function getIdentityItem(propertyId: string): Promise<Item | undefined> {
@@ -68,10 +65,10 @@ export interface IdentityWrite {
 }
 
 /**
- * Writes the IDENTITY item and the PROPERTY's `identityStatus` in one transaction, with
- * PROPERTY_EDITABLE and the owner on the property: a property deleted or handed to another
- * account in the meantime answers 404 and nothing is written. The item keeps the field
- * names the admin dossier reads (functions/requests/dossier-store.ts, mapIdentity).
+ * Writes the IDENTITY item and the PROPERTY's `identityStatus` in one transaction with the
+ * property guard (model/property.ts), the caller as owner: a property deleted or handed to
+ * another account in the meantime answers 404 and nothing is written. The item keeps the
+ * field names the admin dossier reads (functions/requests/dossier-store.ts, mapIdentity).
  */
 export async function saveIdentity(w: IdentityWrite): Promise<void> {
   const item = {
@@ -94,20 +91,19 @@ export async function saveIdentity(w: IdentityWrite): Promise<void> {
   };
   try {
     await ddb().send(
-      new TransactWriteCommand({
-        TransactItems: [
+      new TransactWriteCommand(
+        guardedTransaction({ propertyId: w.propertyId, owner: w.userId }, [
           {
             Update: {
               TableName: table(),
               Key: keys.property(w.propertyId),
               UpdateExpression: 'SET identityStatus = :status, identityCheckedAt = :now',
-              ConditionExpression: `${PROPERTY_EDITABLE} AND userId = :owner`,
-              ExpressionAttributeValues: { ':status': w.status, ':now': w.now, ':owner': w.userId },
+              ExpressionAttributeValues: { ':status': w.status, ':now': w.now },
             },
           },
           { Put: { TableName: table(), Item: item } },
-        ],
-      }),
+        ]),
+      ),
     );
   } catch (err) {
     if (isConditionFailure(err, 0)) throw propertyNotFound();

@@ -1,16 +1,23 @@
 /**
  * Purchase options (one per property, keys.option): the item <-> PurchaseOption mapping, the
  * list of Opzioni di Acquisto Attive (one Query of gsi2 OPTIONS, newest first, plus one
- * BatchGet of the assigned agents' profiles) and the admin's edit.
+ * BatchGet of the assigned agents' profiles), the admin's create and edit, the seller's
+ * notification and the seller's signature. Every write on the option of a property carries
+ * the property guard (model/property.ts) at index 0 of its transaction. The option's own
+ * files are DOCUMENT items of the dossier (keys.document), written in the same transactions.
  */
-import { str } from './item';
-import { BatchGetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { str, type Item } from './item';
+import { BatchGetCommand, GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, isConditionFailure, queryAll, table } from './db';
-import { NotFoundError } from '../lib/errors';
+import { ConflictError, NotFoundError } from '../lib/errors';
 import { keys } from './keys';
+import { outboxPut } from './outbox';
+import { guardedTransaction } from './property';
 import type { OptionStatus, PurchaseOption } from '../domain/requests';
 import { REVIEW_MESSAGES } from '../domain/review/rules';
 import type { OptionListItem } from '../domain/review/schemas';
+import { ONBOARDING_MESSAGES } from '../domain/onboarding/rules';
+import { KYC_MESSAGES } from '../domain/onboarding/kyc';
 
 
 const num = (v: unknown, fallback = 0) => (typeof v === 'number' && Number.isFinite(v) ? v : fallback);
@@ -120,6 +127,175 @@ export async function updateOption(propertyId: string, changes: OptionChanges, n
     return toOptionListItem(item, agentId ? await profileNames([agentId]) : new Map());
   } catch (err) {
     if (isConditionFailure(err)) throw new NotFoundError(REVIEW_MESSAGES.optionNotFound);
+    throw err;
+  }
+}
+
+/** The OPTION item of a property (strongly consistent), or undefined. */
+export async function readOption(propertyId: string): Promise<Item | undefined> {
+  const res = await ddb().send(new GetCommand({ TableName: table(), Key: keys.option(propertyId), ConsistentRead: true }));
+  return res.Item;
+}
+
+/** A file of the option in the dossier (a DOCUMENT item). */
+export interface OptionDocument {
+  id: string;
+  /** 'option' (the generated PDF) or 'signed-option' (the seller's signed copy) */
+  kind: string;
+  key: string;
+  fileName: string;
+  contentType: string;
+  size: number;
+  uploadedAt: string;
+}
+
+function documentPut(propertyId: string, d: OptionDocument) {
+  return {
+    Put: {
+      TableName: table(),
+      Item: {
+        ...keys.document(propertyId, d.id),
+        entity: 'document',
+        id: d.id,
+        propertyId,
+        kind: d.kind,
+        key: d.key,
+        fileName: d.fileName,
+        contentType: d.contentType,
+        size: d.size,
+        uploadedAt: d.uploadedAt,
+      },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    },
+  };
+}
+
+/** The property and seller facts copied on the option for the one-Query list. */
+export interface OptionListCopy {
+  propertyAddress: string;
+  propertyCity: string | null;
+  sellerFirstName: string;
+  sellerLastName: string;
+}
+
+/**
+ * The option created in ONE transaction with the property guard (exists, not being deleted):
+ * property.optionCreatedAt, the OPTION item (only once) with its indexes and the list copy,
+ * and the DOCUMENT item of its PDF. A failed guard is 404 'Immobile non trovato'; an option
+ * already there 409 'Esiste già un'opzione...' (REVIEW_MESSAGES.optionExists).
+ */
+export async function createOptionRecord(option: PurchaseOption, copy: OptionListCopy, document: OptionDocument): Promise<void> {
+  const { id, propertyId, createdAt } = option;
+  const T = table();
+  try {
+    await ddb().send(
+      new TransactWriteCommand(
+        guardedTransaction({ propertyId }, [
+          {
+            Update: {
+              TableName: T,
+              Key: keys.property(propertyId),
+              UpdateExpression: 'SET optionCreatedAt = :at, updatedAt = :at',
+              ExpressionAttributeValues: { ':at': createdAt },
+            },
+          },
+          {
+            Put: {
+              TableName: T,
+              Item: {
+                ...keys.option(propertyId),
+                ...keys.optionIndexes({ id, propertyId, createdAt }),
+                entity: 'option',
+                ...option,
+                // copied for the one-Query list of Opzioni di Acquisto Attive
+                ...copy,
+                updatedAt: createdAt,
+              },
+              ConditionExpression: 'attribute_not_exists(pk)',
+            },
+          },
+          documentPut(propertyId, document),
+        ]),
+      ),
+    );
+  } catch (err) {
+    if (isConditionFailure(err, 0)) throw new NotFoundError(REVIEW_MESSAGES.propertyNotFound);
+    if (isConditionFailure(err, 1)) throw new ConflictError(REVIEW_MESSAGES.optionExists);
+    throw err;
+  }
+}
+
+/**
+ * The option's notifiedAt and the notification mail's outbox item in ONE transaction with the
+ * property guard. A failed guard is 404 'Immobile non trovato'; no option 409.
+ */
+export async function recordOptionNotification(propertyId: string, at: string, outbox: Omit<Parameters<typeof outboxPut>[0], 'now'>): Promise<void> {
+  try {
+    await ddb().send(
+      new TransactWriteCommand(
+        guardedTransaction({ propertyId }, [
+          {
+            Update: {
+              TableName: table(),
+              Key: keys.option(propertyId),
+              UpdateExpression: 'SET notifiedAt = :at, updatedAt = :at',
+              ConditionExpression: 'attribute_exists(pk)',
+              ExpressionAttributeValues: { ':at': at },
+            },
+          },
+          outboxPut({ ...outbox, now: at }),
+        ]),
+      ),
+    );
+  } catch (err) {
+    if (isConditionFailure(err, 0)) throw new NotFoundError(REVIEW_MESSAGES.propertyNotFound);
+    if (isConditionFailure(err, 1)) throw new ConflictError(REVIEW_MESSAGES.optionMissing);
+    throw err;
+  }
+}
+
+/**
+ * The seller's physical signature in ONE transaction guarded by the owner: the property's
+ * optionSignedAt, the OPTION's signatureType 'fisica', signedAt and signatureData (only once)
+ * and the DOCUMENT item of the signed copy. A failed guard is 404 'Immobile non trovato'; an
+ * option signed meanwhile (or the document already there) 409 'Opzione già firmata'.
+ */
+export async function signOption(
+  guard: { propertyId: string; owner: string },
+  signatureData: { signedDocumentKey: string; uploadedAt: string },
+  document: OptionDocument,
+): Promise<void> {
+  const { propertyId } = guard;
+  const at = signatureData.uploadedAt;
+  const T = table();
+  try {
+    await ddb().send(
+      new TransactWriteCommand(
+        guardedTransaction(guard, [
+          {
+            Update: {
+              TableName: T,
+              Key: keys.property(propertyId),
+              UpdateExpression: 'SET optionSignedAt = :at, updatedAt = :at',
+              ExpressionAttributeValues: { ':at': at },
+            },
+          },
+          {
+            Update: {
+              TableName: T,
+              Key: keys.option(propertyId),
+              UpdateExpression: 'SET signatureType = :fisica, signedAt = :at, signatureData = :sig, updatedAt = :at',
+              ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(signedAt) OR signedAt = :null)',
+              ExpressionAttributeValues: { ':fisica': 'fisica', ':at': at, ':sig': signatureData, ':null': null },
+            },
+          },
+          documentPut(propertyId, document),
+        ]),
+      ),
+    );
+  } catch (err) {
+    if (isConditionFailure(err, 0)) throw new NotFoundError(ONBOARDING_MESSAGES.propertyNotFound);
+    if (isConditionFailure(err, 1) || isConditionFailure(err, 2)) throw new ConflictError(KYC_MESSAGES.optionAlreadySigned);
     throw err;
   }
 }

@@ -10,23 +10,22 @@
  * - Anything else (unknown, expired, another seller's property, a property being deleted, a
  *   co-owner token of another e-mail): 404 'Proprietà non trovata o link scaduto'.
  */
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { ddb } from '../model/db';
 import type { Caller } from '../lib/auth';
 import { NotFoundError } from '../lib/errors';
-import { keys } from '../model/keys';
-import { str, table, type Item } from '../model/owned-property';
+import { str, type Item } from '../model/item';
 import { toIdentityRecord } from '../model/identity';
 import { isExpired } from '../model/tokens';
 import { invitedPropertyId, linkPropertyToSeller } from '../model/invitation';
-import { isDeleting, isPropertyId, loadDossier, type RawDossier } from '../model/dossier';
+import { isPropertyId, loadDossier, type RawDossier } from '../model/dossier';
+import { readProperty } from '../model/property';
+import { coOwnerIdentityOf, readCoOwner, readCoOwnerInvitation, toCoOwner } from '../model/co-owner';
+import { toDelegationRecord } from '../model/delegation';
 import {
   coOwnerBadge,
   DELEGATION_LABELS,
   onboardingState,
   shareWarning,
   STEP_TITLES,
-  type DelegationType,
   type OnboardingStep,
 } from '../domain/onboarding/rules';
 import {
@@ -51,29 +50,21 @@ export function toKycIdentity(item: Item): KycIdentity {
 }
 
 function toKycCoOwner(c: Item): KycCoOwner {
-  const co = {
-    id: String(c.id ?? String(c.sk).slice(keys.dossierPrefixes.coOwner.length)),
-    email: String(c.email ?? ''),
-    fullName: String(c.fullName ?? ''),
-    share: typeof c.share === 'number' ? c.share : 0,
-    invitedAt: str(c.invitedAt),
-    verifiedAt: str(c.verifiedAt),
-  };
+  const co = toCoOwner(c);
   return { ...co, badge: coOwnerBadge(co) };
 }
 
 const DELEGATION_ORDER = Object.keys(DELEGATION_LABELS);
 
 function toKycDelegation(d: Item): KycDelegation {
-  const type = (str(d.type) ?? String(d.sk).slice(keys.dossierPrefixes.delegation.length)) as DelegationType;
-  const signedAt = str(d.signedAt);
+  const { type, province, municipality, generatedKey, documentKey, signedAt } = toDelegationRecord(d);
   return {
     type,
     label: DELEGATION_LABELS[type] ?? type,
-    province: String(d.province ?? ''),
-    municipality: String(d.municipality ?? ''),
-    generated: str(d.generatedKey) !== null,
-    signed: str(d.documentKey) !== null && signedAt !== null,
+    province,
+    municipality,
+    generated: generatedKey !== null,
+    signed: documentKey !== null && signedAt !== null,
     signedAt,
   };
 }
@@ -166,36 +157,18 @@ export interface InvitedCoOwner {
  * the co-owner's link: the state below and the co-owner's identity check (co-owner-identity.ts).
  */
 export async function requireInvitedCoOwner(token: string, caller: Caller): Promise<InvitedCoOwner> {
-  const res = await ddb().send(new GetCommand({ TableName: table(), Key: keys.coOwnerInvitation(token), ConsistentRead: true }));
-  const invite = res.Item;
-  if (!invite || isExpired(invite.expiresAt as number | undefined)) throw notFound();
-  const propertyId = str(invite.propertyId);
-  const coOwnerId = str(invite.coOwnerId);
+  const invite = await readCoOwnerInvitation(token);
+  if (!invite || isExpired(invite.expiresAt)) throw notFound();
+  const { propertyId, coOwnerId } = invite;
   if (!propertyId || !coOwnerId || !isPropertyId(propertyId)) throw notFound();
   const email = caller.email.trim().toLowerCase();
   // only the invited e-mail opens a co-owner's link
-  if (String(invite.email ?? '').toLowerCase() !== email) throw notFound();
-  const T = table();
-  const [property, coOwner] = await Promise.all([
-    ddb().send(new GetCommand({ TableName: T, Key: keys.property(propertyId), ConsistentRead: true })),
-    ddb().send(new GetCommand({ TableName: T, Key: keys.coOwner(propertyId, coOwnerId), ConsistentRead: true })),
-  ]);
-  if (!property.Item || isDeleting(property.Item) || !coOwner.Item) throw notFound();
-  if (String(coOwner.Item.email ?? '').toLowerCase() !== email) throw notFound();
-  return { propertyId, coOwnerId, email: String(coOwner.Item.email), property: property.Item, coOwner: coOwner.Item };
-}
-
-/** The co-owner's last identity check stored on the COOWNER item (co-owner-identity.ts), or null. */
-export function coOwnerIdentity(c: Item): KycIdentity | null {
-  const status = str(c.identityStatus);
-  if (status !== 'verified' && status !== 'rejected') return null;
-  return {
-    status,
-    documentType: (str(c.documentType) ?? 'carta_identita') as KycIdentity['documentType'],
-    confidence: typeof c.confidence === 'number' ? c.confidence : 0,
-    reason: str(c.identityReason),
-    verifiedAt: str(c.verifiedAt),
-  };
+  if (invite.email.toLowerCase() !== email) throw notFound();
+  // readProperty: undefined when missing or being deleted
+  const [property, coOwner] = await Promise.all([readProperty(propertyId), readCoOwner(propertyId, coOwnerId)]);
+  if (!property || !coOwner) throw notFound();
+  if (String(coOwner.email ?? '').toLowerCase() !== email) throw notFound();
+  return { propertyId, coOwnerId, email: String(coOwner.email), property, coOwner };
 }
 
 function coOwnerState(invited: InvitedCoOwner, token: string): CoOwnerKycState {
@@ -207,7 +180,7 @@ function coOwnerState(invited: InvitedCoOwner, token: string): CoOwnerKycState {
     token,
     property: { id: propertyId, address: String(property.address ?? ''), city: str(property.city), province: str(property.province) },
     coOwner: { id: co.id, fullName: co.fullName, share: co.share, verifiedAt: co.verifiedAt, badge: co.badge },
-    identity: coOwnerIdentity(invited.coOwner),
+    identity: coOwnerIdentityOf(invited.coOwner),
     steps: [{ id: 'identity', number: 1, title: STEP_TITLES.identity, status: done ? 'done' : 'todo' }],
     complete: done,
   };

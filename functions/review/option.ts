@@ -7,19 +7,17 @@
  */
 import { randomUUID } from 'node:crypto';
 import { DeleteObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
-import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { ddb, isConditionFailure } from '../model/db';
 import { s3 } from '../lib/aws/s3';
 import { requireConfig } from '../lib/config';
-import { ConflictError, NotFoundError } from '../lib/errors';
-import { keys } from '../model/keys';
+import { ConflictError } from '../lib/errors';
 import { logger } from '../lib/logger';
 import { DELEGATION_LABELS, type DelegationType, type OptionStatus, type PurchaseOption } from '../domain/requests';
 import { optionAmountOf, paymentTermsOf, REVIEW_MESSAGES, subStepsOf } from '../domain/review/rules';
 import type { CreateOptionBody } from '../domain/review/schemas';
 import { renderOptionPdf } from './option-pdf';
 import { requireDossier, type RawDossier } from '../model/dossier';
-import { PROPERTY_EDITABLE, table } from '../model/review';
+import { toDelegationRecord } from '../model/delegation';
+import { createOptionRecord } from '../model/option';
 
 export function optionDocumentKey(propertyId: string, optionId: string): string {
   return `${propertyId}/documents/opzione-${optionId}.pdf`;
@@ -30,11 +28,7 @@ function sellerSide(raw: RawDossier) {
   return {
     identity: raw.identity ? { status: (raw.identity.status ?? raw.identity.verificationStatus) as 'pending' | 'verified' | 'rejected' } : null,
     coOwners: raw.coOwners,
-    delegations: raw.delegations.map((d) => ({
-      type: ((d.type as string | undefined) ?? String(d.sk).slice(keys.dossierPrefixes.delegation.length)) as DelegationType,
-      documentKey: (d.documentKey as string | null | undefined) ?? null,
-      signedAt: (d.signedAt as string | null | undefined) ?? null,
-    })),
+    delegations: raw.delegations.map(toDelegationRecord).map(({ type, documentKey, signedAt }) => ({ type, documentKey, signedAt })),
   };
 }
 
@@ -98,66 +92,30 @@ export async function createOption(propertyId: string, body: CreateOptionBody, n
     new PutObjectCommand({ Bucket: bucket, Key: documentKey, Body: pdf, ContentType: 'application/pdf', ContentLength: pdf.length }),
   );
 
-  const T = table();
   const documentId = `opzione-${id}`;
   try {
-    await ddb().send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Update: {
-              TableName: T,
-              Key: keys.property(propertyId),
-              UpdateExpression: 'SET optionCreatedAt = :at, updatedAt = :at',
-              ConditionExpression: PROPERTY_EDITABLE,
-              ExpressionAttributeValues: { ':at': createdAt },
-            },
-          },
-          {
-            Put: {
-              TableName: T,
-              Item: {
-                ...keys.option(propertyId),
-                ...keys.optionIndexes({ id, propertyId, createdAt }),
-                entity: 'option',
-                ...option,
-                // copied for the one-Query list of Opzioni di Acquisto Attive
-                propertyAddress: (property.address as string) ?? '',
-                propertyCity: (property.city as string | null) ?? null,
-                sellerFirstName: (property.firstName as string) ?? '',
-                sellerLastName: (property.lastName as string) ?? '',
-                updatedAt: createdAt,
-              },
-              ConditionExpression: 'attribute_not_exists(pk)',
-            },
-          },
-          {
-            Put: {
-              TableName: T,
-              Item: {
-                ...keys.document(propertyId, documentId),
-                entity: 'document',
-                id: documentId,
-                propertyId,
-                kind: 'option',
-                key: documentKey,
-                fileName: `opzione-${id}.pdf`,
-                contentType: 'application/pdf',
-                size: pdf.length,
-                uploadedAt: createdAt,
-              },
-              ConditionExpression: 'attribute_not_exists(pk)',
-            },
-          },
-        ],
-      }),
+    await createOptionRecord(
+      option,
+      {
+        propertyAddress: (property.address as string) ?? '',
+        propertyCity: (property.city as string | null) ?? null,
+        sellerFirstName: (property.firstName as string) ?? '',
+        sellerLastName: (property.lastName as string) ?? '',
+      },
+      {
+        id: documentId,
+        kind: 'option',
+        key: documentKey,
+        fileName: `opzione-${id}.pdf`,
+        contentType: 'application/pdf',
+        size: pdf.length,
+        uploadedAt: createdAt,
+      },
     );
   } catch (err) {
     await s3()
       .send(new DeleteObjectCommand({ Bucket: bucket, Key: documentKey }))
       .catch((e: unknown) => logger.error('Option PDF left behind after a failed create', { propertyId, documentKey, error: e as Error }));
-    if (isConditionFailure(err, 0)) throw new NotFoundError(REVIEW_MESSAGES.propertyNotFound);
-    if (isConditionFailure(err, 1)) throw new ConflictError(REVIEW_MESSAGES.optionExists);
     throw err;
   }
   logger.info('Purchase option created', { propertyId, optionId: id });

@@ -4,22 +4,17 @@
  * enter the visit availability. Each writes its outbox item and the option's timestamp in
  * ONE transaction, then delivers (a failure stays pending for the scheduled retry).
  */
-import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { ddb, isConditionFailure } from '../model/db';
 import { config } from '../lib/config';
-import { ConflictError, NotFoundError, ValidationError } from '../lib/errors';
-import { keys } from '../model/keys';
-import { deliverOutbox, outboxPut } from '../model/outbox';
+import { ConflictError, ValidationError } from '../lib/errors';
+import { deliverOutbox } from '../model/outbox';
 import { renderAvailabilityEmail, renderOptionNotification } from '../domain/review/option-emails';
 import { REVIEW_MESSAGES } from '../domain/review/rules';
 import type { AvailabilityLinkSent, NotificationSent } from '../domain/review/schemas';
-import { newToken, tokenExpiryFields } from '../model/tokens';
+import { newToken } from '../model/tokens';
 import { requireDossier } from '../model/dossier';
-import { deliverNow, PROPERTY_EDITABLE, sellerEmailOf, sellerNameOf, table } from '../model/review';
-
-const propertyCheck = (propertyId: string) => ({
-  ConditionCheck: { TableName: table(), Key: keys.property(propertyId), ConditionExpression: PROPERTY_EDITABLE },
-});
+import { deliverNow, sellerEmailOf, sellerNameOf } from '../model/review';
+import { recordOptionNotification } from '../model/option';
+import { replaceAvailabilityLink } from '../model/availability';
 
 export async function notifySeller(propertyId: string, now = new Date()): Promise<NotificationSent> {
   const { property, option } = await requireDossier(propertyId);
@@ -41,29 +36,7 @@ export async function notifySeller(propertyId: string, now = new Date()): Promis
     appUrl: config().APP_URL,
   });
   const outboxId = `option-notification-${propertyId}-${now.getTime()}`;
-  try {
-    await ddb().send(
-      new TransactWriteCommand({
-        TransactItems: [
-          propertyCheck(propertyId),
-          {
-            Update: {
-              TableName: table(),
-              Key: keys.option(propertyId),
-              UpdateExpression: 'SET notifiedAt = :at, updatedAt = :at',
-              ConditionExpression: 'attribute_exists(pk)',
-              ExpressionAttributeValues: { ':at': at },
-            },
-          },
-          outboxPut({ id: outboxId, kind: 'option-notification', ref: propertyId, now: at, mail: { to: [to], ...mail } }),
-        ],
-      }),
-    );
-  } catch (err) {
-    if (isConditionFailure(err, 0)) throw new NotFoundError(REVIEW_MESSAGES.propertyNotFound);
-    if (isConditionFailure(err, 1)) throw new ConflictError(REVIEW_MESSAGES.optionMissing);
-    throw err;
-  }
+  await recordOptionNotification(propertyId, at, { id: outboxId, kind: 'option-notification', ref: propertyId, mail: { to: [to], ...mail } });
   return { notifiedAt: at, delivery: await deliverNow(outboxId, deliverOutbox) };
 }
 
@@ -85,47 +58,13 @@ export async function sendAvailabilityLink(propertyId: string, now = new Date())
     appUrl: config().APP_URL,
   });
   const outboxId = `availability-${propertyId}-${now.getTime()}`;
-  const T = table();
-  try {
-    await ddb().send(
-      new TransactWriteCommand({
-        TransactItems: [
-          propertyCheck(propertyId),
-          {
-            Update: {
-              TableName: T,
-              Key: keys.option(propertyId),
-              UpdateExpression: 'SET availabilityToken = :token, availabilityLinkSentAt = :at, updatedAt = :at',
-              ConditionExpression: `attribute_exists(pk) AND attribute_exists(signedAt) AND signedAt <> :null AND hasKeys = :false AND ${
-                oldToken ? 'availabilityToken = :old' : '(attribute_not_exists(availabilityToken) OR availabilityToken = :null)'
-              }`,
-              ExpressionAttributeValues: { ':token': token, ':at': at, ':null': null, ':false': false, ...(oldToken ? { ':old': oldToken } : {}) },
-            },
-          },
-          {
-            Put: {
-              TableName: T,
-              Item: {
-                ...keys.availabilityToken(token),
-                entity: 'availability-link',
-                propertyId,
-                optionId: option.id,
-                createdAt: at,
-                ...tokenExpiryFields(now.getTime()),
-              },
-              ConditionExpression: 'attribute_not_exists(pk)',
-            },
-          },
-          // the previous link stops working
-          ...(oldToken ? [{ Delete: { TableName: T, Key: keys.availabilityToken(oldToken) } }] : []),
-          outboxPut({ id: outboxId, kind: 'availability-link', ref: propertyId, now: at, mail: { to: [to], ...mail } }),
-        ],
-      }),
-    );
-  } catch (err) {
-    if (isConditionFailure(err, 0)) throw new NotFoundError(REVIEW_MESSAGES.propertyNotFound);
-    if (isConditionFailure(err, 1)) throw new ConflictError(REVIEW_MESSAGES.availabilityOnlySigned);
-    throw err;
-  }
+  await replaceAvailabilityLink({
+    propertyId,
+    optionId: option.id,
+    token,
+    oldToken,
+    now,
+    outbox: { id: outboxId, kind: 'availability-link', ref: propertyId, mail: { to: [to], ...mail } },
+  });
   return { availabilityLinkSentAt: at, delivery: await deliverNow(outboxId, deliverOutbox) };
 }

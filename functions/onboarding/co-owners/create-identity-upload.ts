@@ -1,7 +1,7 @@
 import { identityUploadSchema } from '../../domain/identity';
 import { kycQuerySchema } from '../../domain/onboarding/kyc';
 import type { PresignedUpload } from '../../domain/uploads';
-import { requireCaller, route } from '../../lib/http';
+import { route } from '../../lib/http';
 import { createCoOwnerIdentityUpload } from './co-owner-identity';
 
 /**
@@ -13,5 +13,5 @@ import { createCoOwnerIdentityUpload } from './co-owner-identity';
 export const handler = route(
   'createCoOwnerIdentityUpload',
   { query: kycQuerySchema, body: identityUploadSchema },
-  async ({ query, body, caller }): Promise<PresignedUpload> => createCoOwnerIdentityUpload(query.token, requireCaller(caller), body),
+  async ({ query, body, caller }): Promise<PresignedUpload> => createCoOwnerIdentityUpload(query.token, caller, body),
 );

@@ -1,9 +1,9 @@
 import { replaceCoOwnersSchema } from '../../domain/onboarding/schemas';
-import { requireCaller, route } from '../../lib/http';
+import { route } from '../../lib/http';
 import { replaceCoOwners } from './co-owners';
 import { propertyParams } from '../../model/owned-property';
 
 /** PUT /seller/properties/{propertyId}/co-owners: replaces the co-owner list (shares total 100). Owner only. */
 export const handler = route('replaceCoOwners', { body: replaceCoOwnersSchema, params: propertyParams }, async ({ body, params, caller }) =>
-  replaceCoOwners(params.propertyId, requireCaller(caller).userId, body),
+  replaceCoOwners(params.propertyId, caller.userId, body),
 );

@@ -1,6 +1,6 @@
 import { verifyIdentitySchema, type IdentityCheckResult } from '../../domain/identity';
 import { kycQuerySchema } from '../../domain/onboarding/kyc';
-import { requireCaller, route } from '../../lib/http';
+import { route } from '../../lib/http';
 import { verifyCoOwnerIdentity } from './co-owner-identity';
 
 /**
@@ -11,5 +11,5 @@ import { verifyCoOwnerIdentity } from './co-owner-identity';
 export const handler = route(
   'verifyCoOwnerIdentity',
   { query: kycQuerySchema, body: verifyIdentitySchema },
-  async ({ query, body, caller }): Promise<IdentityCheckResult> => verifyCoOwnerIdentity(query.token, requireCaller(caller), body),
+  async ({ query, body, caller }): Promise<IdentityCheckResult> => verifyCoOwnerIdentity(query.token, caller, body),
 );

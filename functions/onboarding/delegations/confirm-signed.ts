@@ -1,9 +1,9 @@
 import { confirmSignedSchema } from '../../domain/onboarding/schemas';
-import { requireCaller, route } from '../../lib/http';
+import { route } from '../../lib/http';
 import { confirmSigned } from './delegations';
 import { delegationParams } from './schemas';
 
 /** POST /seller/properties/{propertyId}/delegations/{type}/signed: the uploaded signed copy (HeadObject checked). Owner only. */
 export const handler = route('confirmDelegationSigned', { body: confirmSignedSchema, params: delegationParams }, async ({ body, params, caller }) =>
-  confirmSigned(params.propertyId, requireCaller(caller).userId, params.type, body.key),
+  confirmSigned(params.propertyId, caller.userId, params.type, body.key),
 );

@@ -1,9 +1,9 @@
 import { signedUploadSchema } from '../../domain/onboarding/schemas';
-import { requireCaller, route } from '../../lib/http';
+import { route } from '../../lib/http';
 import { createSignedUpload } from './delegations';
 import { delegationParams } from './schemas';
 
 /** POST /seller/properties/{propertyId}/delegations/{type}/uploads: presigned POST of the signed copy. Owner only. */
 export const handler = route('createDelegationUpload', { body: signedUploadSchema, params: delegationParams }, async ({ body, params, caller }) =>
-  createSignedUpload(params.propertyId, requireCaller(caller).userId, params.type, body),
+  createSignedUpload(params.propertyId, caller.userId, params.type, body),
 );

@@ -1,25 +1,22 @@
 /**
  * Delegations of the seller's property (spec 000 sections 4, 5 and 7): 'Genera Deleghe'
  * upserts one DELEGATION item per selected type and deletes the unselected ones (ONE
- * transaction with the ownership condition), each with its filled PDF under
- * `{propertyId}/delegations/{type}-{ts}.pdf` (attribute `generatedKey`); the seller downloads
- * it, uploads the signed copy (presigned POST) and confirms it (HeadObject, its first bytes: lib/upload-check.ts, then documentKey
- * and signedAt). A delegation whose place and delegator did not change keeps its PDF and
- * signature; a regenerated one starts unsigned.
+ * transaction with the property guard, the caller as owner: model/delegation.ts), each with
+ * its filled PDF under `{propertyId}/delegations/{type}-{ts}.pdf` (attribute `generatedKey`);
+ * the seller downloads it, uploads the signed copy (presigned POST) and confirms it
+ * (HeadObject, its first bytes: lib/upload-check.ts, then documentKey and signedAt). A
+ * delegation whose place and delegator did not change keeps its PDF and signature; a
+ * regenerated one starts unsigned.
  */
 import { DeleteObjectCommand, HeadObjectCommand } from '@aws-sdk/client-s3';
-import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { ddb, isConditionFailure } from '../../model/db';
 import { s3 } from '../../lib/aws/s3';
 import { requireConfig } from '../../lib/config';
-import { ConflictError, NotFoundError, ValidationError } from '../../lib/errors';
-import { keys } from '../../model/keys';
+import { NotFoundError, ValidationError } from '../../lib/errors';
 import { logger } from '../../lib/logger';
 import { presignDownload } from '../../lib/presigned-download';
 import { presignUpload } from '../../lib/presigned-upload';
 import { requireUploadBytes } from '../../lib/upload-check';
 import {
-  DELEGATION_LABELS,
   ONBOARDING_MESSAGES as M,
   SIGNED_DELEGATION_MAX_BYTES,
   SIGNED_DELEGATION_TYPES,
@@ -28,23 +25,8 @@ import {
 } from '../../domain/onboarding/rules';
 import type { SellerDelegation } from '../../domain/onboarding/schemas';
 import { MEDIA_UPLOAD_TTL_SECONDS, type PresignedUpload } from '../../domain/uploads';
-import { OWNED_AND_EDITABLE, requireOwnedDossier, str, table, type Item } from '../../model/owned-property';
-
-export const typeOf = (d: Item) => (str(d.type) ?? String(d.sk).slice(keys.dossierPrefixes.delegation.length)) as DelegationType;
-
-export function toSellerDelegation(d: Item): SellerDelegation {
-  const type = typeOf(d);
-  return {
-    type,
-    label: DELEGATION_LABELS[type] ?? type,
-    province: String(d.province ?? ''),
-    municipality: String(d.municipality ?? ''),
-    generatedKey: str(d.generatedKey),
-    documentKey: str(d.documentKey),
-    signedAt: str(d.signedAt),
-    generatedAt: str(d.generatedAt),
-  };
-}
+import { requireOwnedDossier } from '../../model/owned-property';
+import { delegationTypeOf, recordSignedDelegation, sellerDelegationOf, toDelegationRecord, type DelegationRecord } from '../../model/delegation';
 
 export const generatedKeyOf = (propertyId: string, type: DelegationType, ts: number) => `${propertyId}/delegations/${type}-${ts}.pdf`;
 export const signedKeyOf = (propertyId: string, type: DelegationType, ts: number, ext: string) => `${propertyId}/delegations/signed-${type}-${ts}.${ext}`;
@@ -58,8 +40,6 @@ export function sameDelegator(stored: unknown, wanted: Record<string, string>): 
   return [...names].every((k) => (s[k] ?? null) === (wanted[k] ?? null));
 }
 
-export const propertyNotFound = () => new NotFoundError(M.propertyNotFound);
-
 export function deleteObjects(keysToDelete: string[], why: string) {
   const bucket = requireConfig('MEDIA_BUCKET');
   return Promise.all(
@@ -71,17 +51,17 @@ export function deleteObjects(keysToDelete: string[], why: string) {
   );
 }
 
-async function requireDelegation(propertyId: string, userId: string, type: DelegationType): Promise<Item> {
+async function requireDelegation(propertyId: string, userId: string, type: DelegationType): Promise<DelegationRecord> {
   const raw = await requireOwnedDossier(propertyId, userId);
-  const d = raw.delegations.find((x) => typeOf(x) === type);
+  const d = raw.delegations.find((x) => delegationTypeOf(x) === type);
   if (!d) throw new NotFoundError(M.delegationNotFound);
-  return d;
+  return toDelegationRecord(d);
 }
 
 /** GET .../delegations/{type}/document: a presigned GET of the generated PDF. */
 export async function delegationDocumentUrl(propertyId: string, userId: string, type: DelegationType): Promise<{ url: string; expiresAt: string; fileName: string }> {
   const d = await requireDelegation(propertyId, userId, type);
-  const key = str(d.generatedKey);
+  const key = d.generatedKey;
   if (!key) throw new NotFoundError(M.delegationNotGenerated);
   const fileName = `delega-${type}.pdf`;
   return { ...(await presignDownload(key, { fileName })), fileName };
@@ -127,46 +107,11 @@ export async function confirmSigned(propertyId: string, userId: string, type: De
   // its bytes are what its type claims (a PDF is a PDF...): a mismatch is deleted, nothing is linked
   await requireUploadBytes([{ key, contentType: head.ContentType ?? '', name: 'copia firmata', field: 'key' }]);
   const at = now.toISOString();
-  const T = table();
-  try {
-    await ddb().send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            ConditionCheck: {
-              TableName: T,
-              Key: keys.property(propertyId),
-              ConditionExpression: OWNED_AND_EDITABLE,
-              ExpressionAttributeValues: { ':owner': userId },
-            },
-          },
-          {
-            Update: {
-              TableName: T,
-              Key: keys.delegation(propertyId, type),
-              UpdateExpression: 'SET documentKey = :key, signedAt = :at, fileName = :name, contentType = :ct, #size = :size, updatedAt = :at',
-              // the same generated document the seller signed (a regeneration meanwhile: 409)
-              ConditionExpression: 'attribute_exists(pk) AND generatedKey = :gen',
-              ExpressionAttributeNames: { '#size': 'size' },
-              ExpressionAttributeValues: {
-                ':key': key,
-                ':at': at,
-                ':name': key.split('/').pop()!,
-                ':ct': head.ContentType ?? 'application/octet-stream',
-                ':size': size,
-                ':gen': str(d.generatedKey),
-              },
-            },
-          },
-        ],
-      }),
-    );
-  } catch (err) {
-    if (isConditionFailure(err, 0)) throw propertyNotFound();
-    if (isConditionFailure(err, 1)) throw new ConflictError(M.delegationNotFound);
-    throw err;
-  }
-  const previous = str(d.documentKey);
+  await recordSignedDelegation(
+    { propertyId, owner: userId },
+    { type, key, fileName: key.split('/').pop()!, contentType: head.ContentType ?? 'application/octet-stream', size, generatedKey: d.generatedKey, at },
+  );
+  const previous = d.documentKey;
   if (previous && previous !== key) await deleteObjects([previous], 'signed copy replaced');
-  return toSellerDelegation({ ...d, documentKey: key, signedAt: at });
+  return sellerDelegationOf({ ...d, documentKey: key, signedAt: at });
 }

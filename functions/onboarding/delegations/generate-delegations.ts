@@ -1,9 +1,9 @@
 import { generateDelegationsSchema } from '../../domain/onboarding/schemas';
-import { requireCaller, route } from '../../lib/http';
+import { route } from '../../lib/http';
 import { generateDelegations } from './generate';
 import { propertyParams } from './schemas';
 
 /** PUT /seller/properties/{propertyId}/delegations ('Genera Deleghe'): upsert the selected types, remove the others. Owner only. */
 export const handler = route('generateDelegations', { body: generateDelegationsSchema, params: propertyParams }, async ({ body, params, caller }) =>
-  generateDelegations(params.propertyId, requireCaller(caller).userId, body),
+  generateDelegations(params.propertyId, caller.userId, body),
 );

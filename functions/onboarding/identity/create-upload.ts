@@ -1,6 +1,6 @@
 import { identityUploadSchema } from '../../domain/identity';
 import type { PresignedUpload } from '../../domain/uploads';
-import { requireCaller, route } from '../../lib/http';
+import { route } from '../../lib/http';
 import { createIdentityUpload, identityParams } from './identity-check';
 
 /**
@@ -12,5 +12,5 @@ import { createIdentityUpload, identityParams } from './identity-check';
 export const handler = route(
   'createIdentityUpload',
   { params: identityParams, body: identityUploadSchema },
-  async ({ params, body, caller }): Promise<PresignedUpload> => createIdentityUpload(params.propertyId, requireCaller(caller).userId, body),
+  async ({ params, body, caller }): Promise<PresignedUpload> => createIdentityUpload(params.propertyId, caller.userId, body),
 );

@@ -1,5 +1,5 @@
 import { verifyIdentitySchema, type IdentityCheckResult } from '../../domain/identity';
-import { requireCaller, route } from '../../lib/http';
+import { route } from '../../lib/http';
 import { identityParams, verifyIdentity } from './identity-check';
 
 /**
@@ -10,5 +10,5 @@ import { identityParams, verifyIdentity } from './identity-check';
 export const handler = route(
   'verifyIdentity',
   { params: identityParams, body: verifyIdentitySchema },
-  async ({ params, body, caller }): Promise<IdentityCheckResult> => verifyIdentity(params.propertyId, requireCaller(caller).userId, body),
+  async ({ params, body, caller }): Promise<IdentityCheckResult> => verifyIdentity(params.propertyId, caller.userId, body),
 );

@@ -1,11 +1,11 @@
 import { optionSignedSchema, type OptionSignedResult } from '../../domain/onboarding/kyc';
 import { propertyParams } from '../../model/owned-property';
-import { requireCaller, route } from '../../lib/http';
+import { route } from '../../lib/http';
 import { confirmSignedOption } from './option-signing';
 
 /** POST /seller/properties/{propertyId}/option/signed: the uploaded signed copy signs the option (once). Owner only. */
 export const handler = route(
   'confirmOptionSigned',
   { body: optionSignedSchema, params: propertyParams },
-  async ({ body, params, caller }): Promise<OptionSignedResult> => confirmSignedOption(params.propertyId, requireCaller(caller).userId, body.key),
+  async ({ body, params, caller }): Promise<OptionSignedResult> => confirmSignedOption(params.propertyId, caller.userId, body.key),
 );

@@ -1,11 +1,11 @@
 import type { OptionDocumentLink } from '../../domain/onboarding/kyc';
 import { propertyParams } from '../../model/owned-property';
-import { requireCaller, route } from '../../lib/http';
+import { route } from '../../lib/http';
 import { optionDocumentUrl } from './option-signing';
 
 /** GET /seller/properties/{propertyId}/option/document: presigned GET of the option PDF. Owner only. */
 export const handler = route(
   'getOptionDocument',
   { params: propertyParams },
-  async ({ params, caller }): Promise<OptionDocumentLink> => optionDocumentUrl(params.propertyId, requireCaller(caller).userId),
+  async ({ params, caller }): Promise<OptionDocumentLink> => optionDocumentUrl(params.propertyId, caller.userId),
 );

@@ -4,25 +4,22 @@
  * uploads the signed copy (pdf, jpg, jpeg, png up to 20 MB: presigned POST under
  * `{propertyId}/option/signed-{ts}.{ext}`) and confirms it: HeadObject (type and size), its
  * first bytes (lib/upload-check.ts: a PDF must be a PDF...; a mismatch is deleted), then
- * ONE transaction writes the OPTION's signatureType 'fisica', signedAt and signatureData
- * {signedDocumentKey, uploadedAt} (only once: 409 'Opzione già firmata'), the property's
- * optionSignedAt (owner and PROPERTY_EDITABLE) and a DOCUMENT item (kind 'signed-option')
- * for the admin dossier. The admin page's poll (GET /admin/properties/{id}/option) then
- * sees signedAt. Only the property's owner: anyone else 404 'Immobile non trovato'.
+ * ONE transaction (model/option.ts signOption) writes the OPTION's signatureType 'fisica',
+ * signedAt and signatureData {signedDocumentKey, uploadedAt} (only once: 409 'Opzione già
+ * firmata'), the property's optionSignedAt (the property guard, the caller as owner) and a
+ * DOCUMENT item (kind 'signed-option') for the admin dossier. The admin page's poll
+ * (GET /admin/properties/{id}/option) then sees signedAt. Only the property's owner: anyone else 404 'Immobile non trovato'.
  */
 import { DeleteObjectCommand, HeadObjectCommand } from '@aws-sdk/client-s3';
-import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { ddb, isConditionFailure } from '../../model/db';
 import { s3 } from '../../lib/aws/s3';
 import { requireConfig } from '../../lib/config';
 import { ConflictError, NotFoundError, ValidationError } from '../../lib/errors';
-import { keys } from '../../model/keys';
 import { logger } from '../../lib/logger';
 import { presignDownload } from '../../lib/presigned-download';
 import { presignUpload } from '../../lib/presigned-upload';
 import { requireUploadBytes } from '../../lib/upload-check';
-import { OWNED_AND_EDITABLE, requireOwnedProperty, str, table, type Item } from '../../model/owned-property';
-import { ONBOARDING_MESSAGES } from '../../domain/onboarding/rules';
+import { requireOwnedProperty, str, type Item } from '../../model/owned-property';
+import { readOption, signOption } from '../../model/option';
 import {
   KYC_MESSAGES as M,
   SIGNED_OPTION_MAX_BYTES,
@@ -43,9 +40,9 @@ const isSigned = (o: Item) => str(o.signedAt) !== null;
 /** The caller's property (404 'Immobile non trovato') and its OPTION item (404 'Opzione di acquisto non trovata'). */
 async function requireOwnedOption(propertyId: string, userId: string): Promise<Item> {
   await requireOwnedProperty(propertyId, userId);
-  const res = await ddb().send(new GetCommand({ TableName: table(), Key: keys.option(propertyId), ConsistentRead: true }));
-  if (!res.Item) throw new NotFoundError(M.optionNotFound);
-  return res.Item;
+  const option = await readOption(propertyId);
+  if (!option) throw new NotFoundError(M.optionNotFound);
+  return option;
 }
 
 /** GET .../option/document: a presigned GET of the option PDF. */
@@ -113,55 +110,15 @@ export async function confirmSignedOption(propertyId: string, userId: string, ke
   const fileName = key.split('/').pop()!;
   const signatureData = { signedDocumentKey: key, uploadedAt: at };
   const documentId = `opzione-firmata-${String(option.id ?? propertyId)}`;
-  const T = table();
-  try {
-    await ddb().send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Update: {
-              TableName: T,
-              Key: keys.property(propertyId),
-              UpdateExpression: 'SET optionSignedAt = :at, updatedAt = :at',
-              ConditionExpression: OWNED_AND_EDITABLE,
-              ExpressionAttributeValues: { ':at': at, ':owner': userId },
-            },
-          },
-          {
-            Update: {
-              TableName: T,
-              Key: keys.option(propertyId),
-              UpdateExpression: 'SET signatureType = :fisica, signedAt = :at, signatureData = :sig, updatedAt = :at',
-              ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(signedAt) OR signedAt = :null)',
-              ExpressionAttributeValues: { ':fisica': 'fisica', ':at': at, ':sig': signatureData, ':null': null },
-            },
-          },
-          {
-            Put: {
-              TableName: T,
-              Item: {
-                ...keys.document(propertyId, documentId),
-                entity: 'document',
-                id: documentId,
-                propertyId,
-                kind: 'signed-option',
-                key,
-                fileName,
-                contentType,
-                size,
-                uploadedAt: at,
-              },
-              ConditionExpression: 'attribute_not_exists(pk)',
-            },
-          },
-        ],
-      }),
-    );
-  } catch (err) {
-    if (isConditionFailure(err, 0)) throw new NotFoundError(ONBOARDING_MESSAGES.propertyNotFound);
-    if (isConditionFailure(err, 1) || isConditionFailure(err, 2)) throw new ConflictError(M.optionAlreadySigned);
-    throw err;
-  }
+  await signOption({ propertyId, owner: userId }, signatureData, {
+    id: documentId,
+    kind: 'signed-option',
+    key,
+    fileName,
+    contentType,
+    size,
+    uploadedAt: at,
+  });
   logger.info('Purchase option signed', { propertyId, optionId: option.id });
   return { option: toKycOption({ ...option, signatureType: 'fisica', signedAt: at, signatureData }) };
 }

@@ -1,0 +1,259 @@
+/**
+ * The seller's visit availability of a signed option without keys: the link token
+ * (keys.availabilityToken, AVAIL#{token}, expiring; the option's `availabilityToken` names
+ * the current one), the visit slots (keys.slot, SLOT#{date}#{id}) and the monthly quotas
+ * (keys.monthlyQuota, QUOTA#{yyyy}-{MM}: slotsCount, quotaReached, version) under the
+ * property's pk. The link's read, the quota mapping, the admin's "Invio Link Disponibilità"
+ * and the seller's save, each write composed with the property guard (model/property.ts) at
+ * index 0 of its transaction.
+ */
+import { randomUUID } from 'node:crypto';
+import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { ddb, isConditionFailure, table } from './db';
+import type { Item } from './item';
+import { keys } from './keys';
+import { outboxPut } from './outbox';
+import { guardedTransaction, propertyCheck } from './property';
+import { tokenExpiryFields } from './tokens';
+import { ConflictError, NotFoundError, ValidationError } from '../lib/errors';
+import { logger } from '../lib/logger';
+import { AVAILABILITY_MESSAGES, type MonthQuota } from '../domain/availability';
+import { REVIEW_MESSAGES } from '../domain/review/rules';
+
+/** DynamoDB's limit of items in one TransactWriteItems. */
+const MAX_TRANSACTION_ITEMS = 100;
+
+const invalidLink = () => new NotFoundError(AVAILABILITY_MESSAGES.invalidLink);
+
+/** An availability link as stored (expiry not checked here). */
+export interface AvailabilityLink {
+  /** '' when the item has none */
+  propertyId: string;
+  /** the option the link was sent for; undefined on a link stored without it */
+  optionId: unknown;
+  expiresAt: number | undefined;
+}
+
+/** The AVAIL item of a token (strongly consistent), or undefined. */
+export async function readAvailabilityLink(token: string): Promise<AvailabilityLink | undefined> {
+  const link = (await ddb().send(new GetCommand({ TableName: table(), Key: keys.availabilityToken(token), ConsistentRead: true }))).Item;
+  if (!link) return undefined;
+  return {
+    propertyId: typeof link.propertyId === 'string' ? link.propertyId : '',
+    optionId: link.optionId,
+    expiresAt: link.expiresAt as number | undefined,
+  };
+}
+
+/** The month of a QUOTA item, 'yyyy-MM' (from its sk). */
+export const quotaMonthOf = (q: Item): string => String(q.sk).slice(keys.dossierPrefixes.quota.length);
+
+export function toMonthQuota(item: Item): MonthQuota {
+  const [year, month] = quotaMonthOf(item).split('-').map(Number);
+  const slotsCount = typeof item.slotsCount === 'number' ? item.slotsCount : 0;
+  return {
+    year: typeof item.year === 'number' ? item.year : year!,
+    month: typeof item.month === 'number' ? item.month : month!,
+    slotsCount,
+    quotaReached: item.quotaReached === true,
+  };
+}
+
+/** A month's quota after a save. */
+export interface QuotaWrite {
+  year: number;
+  month: number;
+  slotsCount: number;
+  minMonthlySlots: number;
+  quotaReached: boolean;
+  /** the QUOTA item as read (undefined: there was none): the write requires it unchanged */
+  current: Item | undefined;
+}
+
+export interface AvailabilitySave {
+  token: string;
+  propertyId: string;
+  /** the caller: the property must still be theirs */
+  owner: string;
+  optionId: unknown;
+  quotas: readonly QuotaWrite[];
+  /** the SLOT items to delete (each must still be free) */
+  deletes: readonly Item[];
+  /** the new free slots */
+  puts: readonly { date: string; start: string; end: string }[];
+  now: Date;
+}
+
+/** The condition that the quota item is still the one read (absent, or at its version). */
+function readVersion(current: Item | undefined): { ConditionExpression: string; ExpressionAttributeValues?: Record<string, unknown> } {
+  if (!current) return { ConditionExpression: 'attribute_not_exists(pk)' };
+  if (typeof current.version !== 'number') return { ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(version)' };
+  return { ConditionExpression: 'version = :v', ExpressionAttributeValues: { ':v': current.version } };
+}
+
+/**
+ * The seller's save in ONE TransactWriteItems: the property guard (owner), the link (still
+ * there, for this property, not expired), the option's current token, every quota at the
+ * version read, every deleted slot still free, every new slot new. Over DynamoDB's 100 items:
+ * 400 'Troppe modifiche...'; the guard, the link or the option's token failing: 404 (the link
+ * no longer works); any other cancellation (a concurrent save): 409.
+ */
+export async function saveAvailabilitySlots(s: AvailabilitySave): Promise<void> {
+  const { propertyId, token } = s;
+  const T = table();
+  const at = s.now.toISOString();
+  const checks = [
+    {
+      ConditionCheck: {
+        TableName: T,
+        Key: keys.availabilityToken(token),
+        ConditionExpression: 'attribute_exists(pk) AND propertyId = :pid AND expiresAt > :nowSeconds',
+        ExpressionAttributeValues: { ':pid': propertyId, ':nowSeconds': Math.floor(s.now.getTime() / 1000) },
+      },
+    },
+    {
+      ConditionCheck: {
+        TableName: T,
+        Key: keys.option(propertyId),
+        ConditionExpression: 'attribute_exists(pk) AND availabilityToken = :token',
+        ExpressionAttributeValues: { ':token': token },
+      },
+    },
+  ];
+  const quotas = s.quotas.map((q) => {
+    const version = typeof q.current?.version === 'number' ? q.current.version : 0;
+    return {
+      Put: {
+        TableName: T,
+        Item: {
+          ...keys.monthlyQuota(propertyId, q.year, q.month),
+          entity: 'availability-quota',
+          propertyId,
+          optionId: s.optionId,
+          year: q.year,
+          month: q.month,
+          slotsCount: q.slotsCount,
+          minMonthlySlots: q.minMonthlySlots,
+          quotaReached: q.quotaReached,
+          version: version + 1,
+          updatedAt: at,
+        },
+        // the month as it was read: a concurrent save of the same month makes this one fail
+        ...readVersion(q.current),
+      },
+    };
+  });
+  const deletes = s.deletes.map((item) => ({
+    Delete: {
+      TableName: T,
+      Key: { pk: item.pk, sk: item.sk },
+      // booked meanwhile: it stays, and this save is refused
+      ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(isBooked) OR isBooked = :false)',
+      ExpressionAttributeValues: { ':false': false },
+    },
+  }));
+  const puts = s.puts.map((slot) => {
+    const id = randomUUID();
+    return {
+      Put: {
+        TableName: T,
+        Item: {
+          ...keys.slot(propertyId, slot.date, id),
+          entity: 'availability-slot',
+          id,
+          propertyId,
+          optionId: s.optionId,
+          date: slot.date,
+          start: slot.start,
+          end: slot.end,
+          isBooked: false,
+          createdAt: at,
+        },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    };
+  });
+  // No write on the PROPERTY item here, so the guard is the ConditionCheck guardedTransaction
+  // would put first; built directly, the function's IAM role (read from its bundle by
+  // test/infra/sdk-calls.ts) keeps no UpdateItem it never uses.
+  const items = [propertyCheck({ propertyId, owner: s.owner }), ...checks, ...quotas, ...deletes, ...puts];
+  if (items.length > MAX_TRANSACTION_ITEMS) {
+    throw new ValidationError(AVAILABILITY_MESSAGES.tooManyChanges, { days: AVAILABILITY_MESSAGES.tooManyChanges });
+  }
+  try {
+    await ddb().send(new TransactWriteCommand({ TransactItems: items }));
+  } catch (err) {
+    // the owner, the link or the option's token changed since the read: the link no longer works
+    if ([0, 1, 2].some((i) => isConditionFailure(err, i))) throw invalidLink();
+    const name = (err as { name?: string }).name;
+    if (name === 'TransactionCanceledException' || name === 'TransactionConflictException') {
+      logger.warn('Availability save lost a race', { propertyId });
+      throw new ConflictError(AVAILABILITY_MESSAGES.conflict);
+    }
+    throw err;
+  }
+}
+
+export interface AvailabilityLinkWrite {
+  propertyId: string;
+  optionId: unknown;
+  /** the new link token (model/tokens newToken) */
+  token: string;
+  /** the option's current token, deleted (it stops working); null when it has none */
+  oldToken: string | null;
+  /** the mail with the link, written to the outbox in the same transaction */
+  outbox: Omit<Parameters<typeof outboxPut>[0], 'now'>;
+  now: Date;
+}
+
+/**
+ * "Invio Link Disponibilità" in ONE transaction with the property guard: the option's
+ * availabilityToken and availabilityLinkSentAt (only a signed option without keys, still at
+ * the token read), the new AVAIL item, the old one deleted and the mail's outbox item.
+ * A failed guard is 404 'Immobile non trovato'; the option's condition 409.
+ */
+export async function replaceAvailabilityLink(w: AvailabilityLinkWrite): Promise<void> {
+  const { propertyId, token, oldToken } = w;
+  const T = table();
+  const at = w.now.toISOString();
+  try {
+    await ddb().send(
+      new TransactWriteCommand(
+        guardedTransaction({ propertyId }, [
+          {
+            Update: {
+              TableName: T,
+              Key: keys.option(propertyId),
+              UpdateExpression: 'SET availabilityToken = :token, availabilityLinkSentAt = :at, updatedAt = :at',
+              ConditionExpression: `attribute_exists(pk) AND attribute_exists(signedAt) AND signedAt <> :null AND hasKeys = :false AND ${
+                oldToken ? 'availabilityToken = :old' : '(attribute_not_exists(availabilityToken) OR availabilityToken = :null)'
+              }`,
+              ExpressionAttributeValues: { ':token': token, ':at': at, ':null': null, ':false': false, ...(oldToken ? { ':old': oldToken } : {}) },
+            },
+          },
+          {
+            Put: {
+              TableName: T,
+              Item: {
+                ...keys.availabilityToken(token),
+                entity: 'availability-link',
+                propertyId,
+                optionId: w.optionId,
+                createdAt: at,
+                ...tokenExpiryFields(w.now.getTime()),
+              },
+              ConditionExpression: 'attribute_not_exists(pk)',
+            },
+          },
+          // the previous link stops working
+          ...(oldToken ? [{ Delete: { TableName: T, Key: keys.availabilityToken(oldToken) } }] : []),
+          outboxPut({ ...w.outbox, now: at }),
+        ]),
+      ),
+    );
+  } catch (err) {
+    if (isConditionFailure(err, 0)) throw new NotFoundError(REVIEW_MESSAGES.propertyNotFound);
+    if (isConditionFailure(err, 1)) throw new ConflictError(REVIEW_MESSAGES.availabilityOnlySigned);
+    throw err;
+  }
+}

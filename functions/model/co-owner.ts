@@ -1,0 +1,282 @@
+/**
+ * Co-owners of a property: one COOWNER item each under the property's pk (keys.coOwner) and
+ * the co-owner's link token (keys.coOwnerInvitation, COINVITE#{token}, expiring). The item <->
+ * SellerCoOwner mapping, the reads of a co-owner's link and the writes of the co-owners step,
+ * each composed with the property guard (model/property.ts) at index 0 of its transaction.
+ */
+import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ddb, isConditionFailure, table } from './db';
+import { str, type Item } from './item';
+import { keys } from './keys';
+import { outboxPut } from './outbox';
+import { guardedTransaction, propertyCondition } from './property';
+import { tokenExpiryFields } from './tokens';
+import { ConflictError, NotFoundError } from '../lib/errors';
+import { ONBOARDING_MESSAGES as M } from '../domain/onboarding/rules';
+import { KYC_MESSAGES, type KycIdentity } from '../domain/onboarding/kyc';
+import type { SellerCoOwner } from '../domain/onboarding/schemas';
+import type { DocumentType } from '../domain/identity';
+
+const propertyNotFound = () => new NotFoundError(M.propertyNotFound);
+
+/** The co-owner's id (the `id` attribute, else the sk's suffix). */
+export const coOwnerIdOf = (c: Item): string => String(c.id ?? String(c.sk).slice(keys.dossierPrefixes.coOwner.length));
+
+export function toCoOwner(c: Item): SellerCoOwner {
+  return {
+    id: coOwnerIdOf(c),
+    email: String(c.email ?? ''),
+    fullName: String(c.fullName ?? ''),
+    share: typeof c.share === 'number' ? c.share : 0,
+    invitedAt: str(c.invitedAt),
+    verifiedAt: str(c.verifiedAt),
+  };
+}
+
+/** The co-owner's last identity check stored on the COOWNER item (saveCoOwnerIdentity), or null. */
+export function coOwnerIdentityOf(c: Item): KycIdentity | null {
+  const status = str(c.identityStatus);
+  if (status !== 'verified' && status !== 'rejected') return null;
+  return {
+    status,
+    documentType: (str(c.documentType) ?? 'carta_identita') as KycIdentity['documentType'],
+    confidence: typeof c.confidence === 'number' ? c.confidence : 0,
+    reason: str(c.identityReason),
+    verifiedAt: str(c.verifiedAt),
+  };
+}
+
+/** The COOWNER item (strongly consistent), or undefined. */
+export async function readCoOwner(propertyId: string, coOwnerId: string): Promise<Item | undefined> {
+  const res = await ddb().send(new GetCommand({ TableName: table(), Key: keys.coOwner(propertyId, coOwnerId), ConsistentRead: true }));
+  return res.Item;
+}
+
+/** A co-owner's link token as stored (expiry not checked here). */
+export interface CoOwnerInvitation {
+  propertyId: string | null;
+  coOwnerId: string | null;
+  email: string;
+  expiresAt: number | undefined;
+}
+
+/** The COINVITE item of a token (strongly consistent), or undefined. */
+export async function readCoOwnerInvitation(token: string): Promise<CoOwnerInvitation | undefined> {
+  const res = await ddb().send(new GetCommand({ TableName: table(), Key: keys.coOwnerInvitation(token), ConsistentRead: true }));
+  const i = res.Item;
+  if (!i) return undefined;
+  return { propertyId: str(i.propertyId), coOwnerId: str(i.coOwnerId), email: String(i.email ?? ''), expiresAt: i.expiresAt as number | undefined };
+}
+
+/**
+ * The seller's list replaces the stored one in ONE transaction, guarded by the owner: every
+ * co-owner of `list` is written (createdAt kept from its stored item), every stored item not
+ * in it is deleted, the property's coOwnersUpdatedAt is set and singleOwner removed.
+ * A failed guard is 404 'Immobile non trovato'; any other cancellation 409.
+ */
+export async function replaceCoOwners(
+  guard: { propertyId: string; owner: string },
+  list: readonly SellerCoOwner[],
+  stored: readonly Item[],
+  at: string,
+): Promise<void> {
+  const { propertyId } = guard;
+  const T = table();
+  const storedById = new Map(stored.map((c) => [coOwnerIdOf(c), c]));
+  const items = list.map((c) => {
+    const old = storedById.get(c.id);
+    return {
+      ...keys.coOwner(propertyId, c.id),
+      entity: 'coOwner',
+      id: c.id,
+      propertyId,
+      email: c.email,
+      fullName: c.fullName,
+      share: c.share,
+      invitedAt: c.invitedAt,
+      verifiedAt: c.verifiedAt,
+      createdAt: old ? String(old.createdAt ?? at) : at,
+      updatedAt: at,
+    };
+  });
+  const keep = new Set(items.map((i) => i.sk));
+  const removed = stored.filter((c) => !keep.has(String(c.sk)));
+  try {
+    await ddb().send(
+      new TransactWriteCommand(
+        guardedTransaction(guard, [
+          {
+            Update: {
+              TableName: T,
+              Key: keys.property(propertyId),
+              UpdateExpression: 'SET coOwnersUpdatedAt = :at, updatedAt = :at REMOVE singleOwner',
+              ExpressionAttributeValues: { ':at': at },
+            },
+          },
+          ...removed.map((c) => ({ Delete: { TableName: T, Key: { pk: c.pk, sk: c.sk } } })),
+          ...items.map((Item) => ({ Put: { TableName: T, Item } })),
+        ]),
+      ),
+    );
+  } catch (err) {
+    if (isConditionFailure(err, 0)) throw propertyNotFound();
+    if ((err as { name?: string }).name === 'TransactionCanceledException') throw new ConflictError();
+    throw err;
+  }
+}
+
+export interface CoOwnerInvitationWrite {
+  coOwnerId: string;
+  email: string;
+  /** the new link token (model/tokens newToken) */
+  token: string;
+  /** the invitation mail, written to the outbox in the same transaction */
+  outbox: Omit<Parameters<typeof outboxPut>[0], 'now'>;
+}
+
+/**
+ * Invites co-owners in ONE transaction, guarded by the owner: the property's
+ * coOwnersInvitedAt, each COOWNER's invitedAt (still there and not invited meanwhile), a new
+ * COINVITE link token each (expiring after TOKEN_TTL_DAYS) and each mail's outbox item.
+ * A failed guard is 404 'Immobile non trovato'; any other cancellation 409.
+ */
+export async function recordCoOwnerInvitations(
+  guard: { propertyId: string; owner: string },
+  invitations: readonly CoOwnerInvitationWrite[],
+  now: Date,
+): Promise<void> {
+  const { propertyId } = guard;
+  const T = table();
+  const at = now.toISOString();
+  try {
+    await ddb().send(
+      new TransactWriteCommand(
+        guardedTransaction(guard, [
+          {
+            Update: {
+              TableName: T,
+              Key: keys.property(propertyId),
+              UpdateExpression: 'SET coOwnersInvitedAt = :at, updatedAt = :at',
+              ExpressionAttributeValues: { ':at': at },
+            },
+          },
+          ...invitations.flatMap((inv) => [
+            {
+              Update: {
+                TableName: T,
+                Key: keys.coOwner(propertyId, inv.coOwnerId),
+                UpdateExpression: 'SET invitedAt = :at, updatedAt = :at',
+                // still there and not invited meanwhile (two clicks at once: one loses)
+                ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(invitedAt) OR invitedAt = :null)',
+                ExpressionAttributeValues: { ':at': at, ':null': null },
+              },
+            },
+            {
+              Put: {
+                TableName: T,
+                Item: {
+                  ...keys.coOwnerInvitation(inv.token),
+                  entity: 'coOwnerInvitation',
+                  propertyId,
+                  coOwnerId: inv.coOwnerId,
+                  email: inv.email,
+                  createdAt: at,
+                  ...tokenExpiryFields(now.getTime()),
+                },
+                ConditionExpression: 'attribute_not_exists(pk)',
+              },
+            },
+            outboxPut({ ...inv.outbox, now: at }),
+          ]),
+        ]),
+      ),
+    );
+  } catch (err) {
+    if (isConditionFailure(err, 0)) throw propertyNotFound();
+    if ((err as { name?: string }).name === 'TransactionCanceledException') throw new ConflictError();
+    throw err;
+  }
+}
+
+/** 'Salta (Proprietà Singola)': property.singleOwner = true, guarded by the owner (else 404). */
+export async function declareSingleOwner(guard: { propertyId: string; owner: string }, at: string): Promise<void> {
+  const condition = propertyCondition(guard);
+  try {
+    await ddb().send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: keys.property(guard.propertyId),
+        UpdateExpression: 'SET singleOwner = :t, singleOwnerAt = :at, updatedAt = :at',
+        ...condition,
+        ExpressionAttributeValues: { ...condition.ExpressionAttributeValues, ':t': true, ':at': at },
+      }),
+    );
+  } catch (err) {
+    if (isConditionFailure(err)) throw propertyNotFound();
+    throw err;
+  }
+}
+
+/** A co-owner's identity check as stored on the COOWNER item. */
+export interface CoOwnerIdentityWrite {
+  propertyId: string;
+  coOwnerId: string;
+  /** the invited e-mail: the COOWNER item must still have it */
+  email: string;
+  valid: boolean;
+  reason: string;
+  confidence: number;
+  documentType: DocumentType;
+  documentNumber: string;
+  fullName: string | null;
+  faceKey: string;
+  documentFrontKey: string;
+  documentBackKey: string | null;
+  engine: string;
+  now: string;
+}
+
+/**
+ * Stores the outcome on the COOWNER item (still the invited e-mail) with the property guard
+ * (exists, not being deleted) in one transaction; the owner's IDENTITY item is never touched.
+ * Either condition failing is 404 'Proprietà non trovata o link scaduto'.
+ */
+export async function saveCoOwnerIdentity(w: CoOwnerIdentityWrite): Promise<void> {
+  try {
+    await ddb().send(
+      new TransactWriteCommand(
+        guardedTransaction({ propertyId: w.propertyId }, [
+          {
+            Update: {
+              TableName: table(),
+              Key: keys.coOwner(w.propertyId, w.coOwnerId),
+              UpdateExpression:
+                'SET identityStatus = :status, identityReason = :reason, identityCheckedAt = :now, verifiedAt = :verifiedAt, confidence = :confidence, ' +
+                'documentType = :documentType, documentNumber = :documentNumber, identityFullName = :fullName, facePhotoKey = :face, ' +
+                'documentFrontKey = :front, documentBackKey = :back, identityEngine = :engine, updatedAt = :now',
+              ConditionExpression: 'attribute_exists(pk) AND email = :email',
+              ExpressionAttributeValues: {
+                ':status': w.valid ? 'verified' : 'rejected',
+                ':reason': w.reason,
+                ':now': w.now,
+                ':verifiedAt': w.valid ? w.now : null,
+                ':confidence': w.confidence,
+                ':documentType': w.documentType,
+                ':documentNumber': w.documentNumber,
+                ':fullName': w.fullName,
+                ':face': w.faceKey,
+                ':front': w.documentFrontKey,
+                ':back': w.documentBackKey,
+                ':engine': w.engine,
+                ':email': w.email,
+              },
+            },
+          },
+        ]),
+      ),
+    );
+  } catch (err) {
+    if (isConditionFailure(err, 0) || isConditionFailure(err, 1)) throw new NotFoundError(KYC_MESSAGES.tokenNotFound);
+    throw err;
+  }
+}

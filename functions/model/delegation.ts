@@ -1,0 +1,186 @@
+/**
+ * Delegations of a property: one DELEGATION item per type under the property's pk
+ * (keys.delegation). The item <-> DelegationRecord / SellerDelegation mapping and the writes
+ * of the delegations step ('Genera Deleghe', the signed copy), each composed with the
+ * property guard (model/property.ts) at index 0 of its transaction.
+ */
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { ddb, isConditionFailure, table } from './db';
+import { str, type Item } from './item';
+import { keys } from './keys';
+import { guardedTransaction } from './property';
+import { ConflictError, NotFoundError } from '../lib/errors';
+import { DELEGATION_LABELS, ONBOARDING_MESSAGES as M, type DelegationType } from '../domain/onboarding/rules';
+import type { SellerDelegation } from '../domain/onboarding/schemas';
+
+const propertyNotFound = () => new NotFoundError(M.propertyNotFound);
+
+/** The delegation's type (the `type` attribute, else the sk's suffix). */
+export const delegationTypeOf = (d: Item) => (str(d.type) ?? String(d.sk).slice(keys.dossierPrefixes.delegation.length)) as DelegationType;
+
+/** A stored delegation, as the use cases compare and rewrite it. */
+export interface DelegationRecord {
+  type: DelegationType;
+  /** province code */
+  province: string;
+  provinceName: string | null;
+  municipality: string;
+  /** the delegator's data as stored (a map: compare it field by field) */
+  delegator: unknown;
+  delegateeName: string | null;
+  delegateeOrganization: string | null;
+  /** the generated PDF */
+  generatedKey: string | null;
+  generatedAt: string | null;
+  /** the signed copy */
+  documentKey: string | null;
+  signedAt: string | null;
+  createdAt: string | null;
+}
+
+export function toDelegationRecord(d: Item): DelegationRecord {
+  return {
+    type: delegationTypeOf(d),
+    province: String(d.province ?? ''),
+    provinceName: str(d.provinceName),
+    municipality: String(d.municipality ?? ''),
+    delegator: d.delegator,
+    delegateeName: str(d.delegateeName),
+    delegateeOrganization: str(d.delegateeOrganization),
+    generatedKey: str(d.generatedKey),
+    generatedAt: str(d.generatedAt),
+    documentKey: str(d.documentKey),
+    signedAt: str(d.signedAt),
+    createdAt: d.createdAt === undefined || d.createdAt === null ? null : String(d.createdAt),
+  };
+}
+
+export function sellerDelegationOf(r: DelegationRecord): SellerDelegation {
+  return {
+    type: r.type,
+    label: DELEGATION_LABELS[r.type] ?? r.type,
+    province: r.province,
+    municipality: r.municipality,
+    generatedKey: r.generatedKey,
+    documentKey: r.documentKey,
+    signedAt: r.signedAt,
+    generatedAt: r.generatedAt,
+  };
+}
+
+export const toSellerDelegation = (d: Item): SellerDelegation => sellerDelegationOf(toDelegationRecord(d));
+
+/** A delegation to (re)write with a new generated PDF: it starts unsigned. */
+export interface GeneratedDelegation {
+  type: DelegationType;
+  province: string;
+  provinceName: string;
+  municipality: string;
+  delegator: { fullName: string; fiscalCode: string } & Record<string, string>;
+  delegateeName: string;
+  delegateeOrganization: string;
+  generatedKey: string;
+  /** the first generation's; defaults to `at` */
+  createdAt?: string;
+}
+
+/**
+ * 'Genera Deleghe' in ONE transaction, guarded by the owner: the property's
+ * delegationsUpdatedAt, the `removed` items deleted, each `generated` delegation written
+ * (unsigned, generatedAt = at). A failed guard is 404 'Immobile non trovato'; any other
+ * cancellation 409.
+ */
+export async function saveGeneratedDelegations(
+  guard: { propertyId: string; owner: string },
+  generated: readonly GeneratedDelegation[],
+  removed: readonly Item[],
+  at: string,
+): Promise<void> {
+  const { propertyId } = guard;
+  const T = table();
+  const items = generated.map((g) => ({
+    ...keys.delegation(propertyId, g.type),
+    entity: 'delegation',
+    propertyId,
+    type: g.type,
+    province: g.province,
+    provinceName: g.provinceName,
+    municipality: g.municipality,
+    delegator: g.delegator,
+    delegatorName: g.delegator.fullName,
+    delegatorFiscalCode: g.delegator.fiscalCode,
+    delegateeName: g.delegateeName,
+    delegateeOrganization: g.delegateeOrganization,
+    generatedKey: g.generatedKey,
+    generatedAt: at,
+    documentKey: null,
+    signedAt: null,
+    createdAt: g.createdAt ?? at,
+    updatedAt: at,
+  }));
+  try {
+    await ddb().send(
+      new TransactWriteCommand(
+        guardedTransaction(guard, [
+          {
+            Update: {
+              TableName: T,
+              Key: keys.property(propertyId),
+              UpdateExpression: 'SET delegationsUpdatedAt = :at, updatedAt = :at',
+              ExpressionAttributeValues: { ':at': at },
+            },
+          },
+          ...removed.map((d) => ({ Delete: { TableName: T, Key: { pk: d.pk, sk: d.sk } } })),
+          ...items.map((Item) => ({ Put: { TableName: T, Item } })),
+        ]),
+      ),
+    );
+  } catch (err) {
+    if (isConditionFailure(err, 0)) throw propertyNotFound();
+    if ((err as { name?: string }).name === 'TransactionCanceledException') throw new ConflictError();
+    throw err;
+  }
+}
+
+export interface SignedDelegationWrite {
+  type: DelegationType;
+  /** the signed copy's object key */
+  key: string;
+  fileName: string;
+  contentType: string;
+  size: number;
+  /** the generated PDF the seller signed: a regeneration meanwhile is 409 */
+  generatedKey: string | null;
+  at: string;
+}
+
+/**
+ * The signed copy becomes the delegation's document (documentKey, signedAt, file facts),
+ * guarded by the owner. A failed guard is 404 'Immobile non trovato'; a delegation gone or
+ * regenerated meanwhile 409 'Delega non trovata'.
+ */
+export async function recordSignedDelegation(guard: { propertyId: string; owner: string }, w: SignedDelegationWrite): Promise<void> {
+  try {
+    await ddb().send(
+      new TransactWriteCommand(
+        guardedTransaction(guard, [
+          {
+            Update: {
+              TableName: table(),
+              Key: keys.delegation(guard.propertyId, w.type),
+              UpdateExpression: 'SET documentKey = :key, signedAt = :at, fileName = :name, contentType = :ct, #size = :size, updatedAt = :at',
+              // the same generated document the seller signed (a regeneration meanwhile: 409)
+              ConditionExpression: 'attribute_exists(pk) AND generatedKey = :gen',
+              ExpressionAttributeNames: { '#size': 'size' },
+              ExpressionAttributeValues: { ':key': w.key, ':at': w.at, ':name': w.fileName, ':ct': w.contentType, ':size': w.size, ':gen': w.generatedKey },
+            },
+          },
+        ]),
+      ),
+    );
+  } catch (err) {
+    if (isConditionFailure(err, 0)) throw propertyNotFound();
+    if (isConditionFailure(err, 1)) throw new ConflictError(M.delegationNotFound);
+    throw err;
+  }
+}
