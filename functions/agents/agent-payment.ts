@@ -2,19 +2,18 @@
  * Card payments of the agents' requests through Stripe Checkout: the session the agent pays on
  * (amount computed here from the stored request, never sent by the browser), and what a paid
  * session delivered by the webhook does. The bank transfer needs no call: an admin marks the
- * request paid once the money arrives (agent-request-store.ts recordPayment).
+ * request paid once the money arrives (payments.ts recordPayment).
  */
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { ddb } from '../model/db';
-import { config, requireConfig } from '../lib/config';
+import { config } from '../lib/config';
 import { ConflictError, NotFoundError } from '../lib/errors';
-import { keys } from '../model/keys';
 import { logger } from '../lib/logger';
 import { stripeClient, type StripeCheckoutSession } from '../lib/stripe';
 import { formatEuroCents } from '../domain/format';
 import { AGENT_MESSAGES, commissionAmountOf, paymentReference, toCents, type AgentPaymentLink } from '../domain/agent-requests';
-import { recordPayment, requireRequestById, saveCheckout, type Item } from '../model/agent-request';
+import { readOption, requireRequestById, type Item } from '../model/agent-request';
+import { saveCheckout } from '../model/agent-payment';
 import { requestsPageUrl } from '../domain/agent-mail';
+import { recordPayment } from './payments';
 
 /**
  * POST /agent/requests/{requestId}/payment: a Checkout session for the caller's own request
@@ -27,7 +26,7 @@ export async function createCardPayment(agentId: string, requestId: string, now 
   if (item.status !== 'payment_pending') throw new ConflictError(AGENT_MESSAGES.payOnlyApproved, 'NOT_AWAITING_PAYMENT');
   const stripe = stripeClient();
   if (!stripe) throw new ConflictError(AGENT_MESSAGES.cardNotConfigured, 'CARD_NOT_CONFIGURED');
-  const option = (await ddb().send(new GetCommand({ TableName: requireConfig('TABLE_NAME'), Key: keys.option(String(item.propertyId)), ConsistentRead: true }))).Item;
+  const option = await readOption(String(item.propertyId));
   if (!option) throw new NotFoundError(AGENT_MESSAGES.optionNotFound);
   if (typeof option.assignedAgentId === 'string' && option.assignedAgentId && option.assignedAgentId !== agentId) {
     throw new ConflictError(AGENT_MESSAGES.assignedToOther, 'OPTION_ASSIGNED');

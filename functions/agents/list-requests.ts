@@ -1,8 +1,8 @@
 import type { AgentRequestList } from '../domain/agent-requests';
-import { requireCaller, route } from '../lib/http';
+import { route } from '../lib/http';
 import { listRequestsOfAgent, toAgentRequestView } from '../model/agent-request';
 
 /** GET /agent/requests: the caller's own requests, newest first (Le Mie Richieste). */
 export const handler = route('listAgentRequests', {}, async ({ caller }): Promise<AgentRequestList> => ({
-  items: (await listRequestsOfAgent(requireCaller(caller).userId)).map(toAgentRequestView),
+  items: (await listRequestsOfAgent(caller.userId)).map(toAgentRequestView),
 }));

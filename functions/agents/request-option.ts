@@ -1,6 +1,6 @@
 import { createAgentRequestSchema } from '../domain/agent-requests';
-import { requireCaller, route } from '../lib/http';
-import { requestOption } from '../model/agent-request';
+import { route } from '../lib/http';
+import { requestOption } from './requests';
 import { optionParams } from './schemas';
 
 /** POST /agent/options/{propertyId}/requests {commissionPercentage}: a new request (201) or a rejected one asked again. */
@@ -8,7 +8,7 @@ export const handler = route(
   'requestAgentOption',
   { body: createAgentRequestSchema, params: optionParams },
   async ({ caller, body, params }) => {
-    const me = requireCaller(caller);
+    const me = caller;
     return requestOption({ userId: me.userId, email: me.email }, params.propertyId, body.commissionPercentage);
   },
   { successStatus: 201 },

@@ -11,40 +11,33 @@
  *   payment_pending -> paid             Stripe's webhook (carta) or an admin (bonifico), in ONE
  *                                       transaction with the option's assignment and the
  *                                       rejection (+ e-mail) of every other open request on it
- * Anything else is refused with a 409 and changes nothing.
+ *                                       (model/agent-payment.ts)
+ *
+ * This module is the storage only: keys, attributes, mapping, reads and the conditional
+ * writes, each answering what happened as a plain outcome. The use cases (what is allowed,
+ * the Italian messages, retries, mail delivery) live in functions/agents/.
  */
 export { type Item } from './item';
 import { str, type Item } from './item';
 import { randomUUID } from 'node:crypto';
-import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, isConditionFailure, queryAll, table } from './db';
-import { config } from '../lib/config';
-import { ConflictError, NotFoundError, ValidationError } from '../lib/errors';
+import { NotFoundError } from '../lib/errors';
 import { keys } from './keys';
-import { logger } from '../lib/logger';
-import { deliverOutbox, outboxPut } from './outbox';
-import { PROPERTY_EDITABLE } from './property';
-import { isPropertyId } from './dossier';
-import { getProfile } from './profile';
+import { outboxPut } from './outbox';
+import { guardedTransaction } from './property';
+import type { MailMessage } from '../lib/mail';
 import {
   AGENT_MESSAGES,
-  MAX_OPEN_REQUESTS_PER_OPTION,
   OPEN_AGENT_REQUEST_STATUSES,
-  agentRequestStatusLabel,
   commissionAmountOf,
-  commissionError,
   paymentReference,
   type AdminAgentRequest,
   type AgentRequestStatus,
   type AgentRequestView,
-  type CreateAgentRequestResult,
   type OpenAgentRequestStatus,
-  type PaymentMethod,
 } from '../domain/agent-requests';
-import { approvedMail, assignedToOtherMail, rejectedMail, type RequestMailFacts } from '../domain/agent-mail';
-
-
-const appUrl = () => config().APP_URL;
+import type { RequestMailFacts } from '../domain/agent-mail';
 
 const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
 
@@ -62,6 +55,15 @@ const OPTION_LISTED_NAMES = { '#optStatus': 'status' };
 export function isListed(option: Item): boolean {
   return option.status === 'pending' && !str(option.assignedAgentId);
 }
+
+/** The codes of a cancelled TransactWriteItems, one per item ([] for any other error). */
+export const cancellationReasons = (err: unknown): string[] =>
+  ((err as { name?: string; CancellationReasons?: { Code?: string }[] }).name === 'TransactionCanceledException'
+    ? ((err as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? []).map((r) => r.Code ?? 'None')
+    : []);
+
+/** A mail of the outbox without its recipient: the request's agent gets it. */
+export type AgentMail = Omit<MailMessage, 'to'>;
 
 // ---- mapping -----------------------------------------------------------------------------
 
@@ -98,7 +100,8 @@ export function toAdminAgentRequest(item: Item): AdminAgentRequest {
   };
 }
 
-function mailFacts(item: Item): RequestMailFacts {
+/** What the agent's e-mails about a request say of it. */
+export function toRequestMailFacts(item: Item): RequestMailFacts {
   return {
     id: String(item.id),
     agentName: String(item.agentName ?? ''),
@@ -109,10 +112,56 @@ function mailFacts(item: Item): RequestMailFacts {
   };
 }
 
+/** The commission range the option offers to agents (percent). */
+export function commissionRangeOf(option: Item): { min: number; max: number } {
+  return { min: num(option.minAgentCommissionPercentage), max: num(option.agentCommissionPercentage) };
+}
+
+/** What a request copies of its option and property when the agent asks (shown in the lists and mails). */
+export interface RequestSnapshot {
+  optionId: string;
+  agentName: string;
+  agentEmail: string;
+  propertyAddress: string;
+  propertyCity: string | null;
+  propertyValue: number;
+  optionAmount: number;
+  requestedCommissionPercentage: number;
+}
+
+export function requestSnapshot(option: Item, property: Item, agent: { name: string; email: string }, commissionPercentage: number): RequestSnapshot {
+  return {
+    optionId: String(option.id),
+    agentName: agent.name,
+    agentEmail: agent.email,
+    propertyAddress: String(option.propertyAddress ?? property.address ?? ''),
+    propertyCity: str(option.propertyCity) ?? str(property.city),
+    propertyValue: num(option.propertyValue),
+    optionAmount: num(option.optionAmount),
+    requestedCommissionPercentage: commissionPercentage,
+  };
+}
+
 // ---- reads -------------------------------------------------------------------------------
 
 async function getItem(key: { pk: string; sk: string }): Promise<Item | undefined> {
   return (await ddb().send(new GetCommand({ TableName: table(), Key: key, ConsistentRead: true }))).Item;
+}
+
+/** The property's OPTION item (strongly consistent), or undefined. */
+export async function readOption(propertyId: string): Promise<Item | undefined> {
+  return getItem(keys.option(propertyId));
+}
+
+/** The agent's own request on a property's option (strongly consistent), or undefined. */
+export async function readAgentRequest(propertyId: string, agentId: string): Promise<Item | undefined> {
+  return getItem(keys.agentRequest(propertyId, agentId));
+}
+
+/** The status the request has now (read again), or its status in `item` when it is gone. */
+export async function currentStatus(item: Item): Promise<string> {
+  const now = await getItem({ pk: String(item.pk), sk: String(item.sk) });
+  return String(now?.status ?? item.status);
 }
 
 /** The request by its id (gsi3), read again strongly consistent; 404 'Richiesta non trovata'. */
@@ -153,6 +202,22 @@ export async function requestsOfOption(propertyId: string): Promise<Item[]> {
   return items;
 }
 
+/** How many requests on a property's option are still open (pending or payment_pending). */
+export async function openRequestCount(propertyId: string): Promise<number> {
+  const q = keys.agentRequestsOfOption(propertyId);
+  const res = await ddb().send(
+    new QueryCommand({
+      TableName: table(),
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      FilterExpression: '#status IN (:a, :b)',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':pk': q.pk, ':prefix': q.skPrefix, ':a': OPEN_AGENT_REQUEST_STATUSES[0], ':b': OPEN_AGENT_REQUEST_STATUSES[1] },
+      Select: 'COUNT',
+    }),
+  );
+  return res.Count ?? 0;
+}
+
 /** The agent's own requests, newest first (Le Mie Richieste). */
 export async function listRequestsOfAgent(agentId: string): Promise<Item[]> {
   const q = keys.agentRequestsOfAgent(agentId);
@@ -182,189 +247,132 @@ export async function listRequestsByStatus(status: OpenAgentRequestStatus): Prom
 
 // ---- the agent asks ----------------------------------------------------------------------
 
-const cancellation = (err: unknown): string[] =>
-  ((err as { name?: string; CancellationReasons?: { Code?: string }[] }).name === 'TransactionCanceledException'
-    ? ((err as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? []).map((r) => r.Code ?? 'None')
-    : []);
-
-const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+export type SaveRequestOutcome =
+  | { outcome: 'created' | 'updated'; request: AgentRequestView }
+  /** the request item lost its condition: another write of the same agent got there first (or is in flight) */
+  | { outcome: 'duplicate' }
+  /** the option is no longer listed */
+  | { outcome: 'option_unavailable' }
+  /** the property is missing or being deleted (the guard) */
+  | { outcome: 'property_gone' }
+  /** cancelled by another transaction on the same option: read again and retry */
+  | { outcome: 'conflict' };
 
 /**
- * POST /agent/options/{propertyId}/requests: a new request (pending), or a rejected one asked
- * again (pending with the new commission). The option must be listed and the commission one
- * of the slider's values. Two simultaneous requests of the same agent: the item's condition
- * lets exactly one through; the other is told 'Hai già richiesto questa opzione'.
+ * The agent's request saved as pending: a new item (`existing` undefined: Put with
+ * attribute_not_exists), or the agent's rejected request asked again (Update only from
+ * rejected, same id). ONE transaction with the property's guard (index 0) and the check that
+ * the option is still listed.
  */
-export async function requestOption(
-  agent: { userId: string; email: string },
-  propertyId: string,
-  commissionPercentage: number,
-  now = new Date(),
-): Promise<CreateAgentRequestResult> {
-  if (!isPropertyId(propertyId)) throw new NotFoundError(AGENT_MESSAGES.optionNotFound);
-  for (let attempt = 1; ; attempt++) {
-    const [option, property, existing] = await Promise.all([
-      getItem(keys.option(propertyId)),
-      getItem(keys.property(propertyId)),
-      getItem(keys.agentRequest(propertyId, agent.userId)),
-    ]);
-    if (!option || !property || property.deletingAt) throw new NotFoundError(AGENT_MESSAGES.optionNotFound);
-    if (!isListed(option)) throw new ConflictError(AGENT_MESSAGES.optionUnavailable, 'OPTION_UNAVAILABLE');
-    const problem = commissionError(num(option.minAgentCommissionPercentage), num(option.agentCommissionPercentage), commissionPercentage);
-    if (problem) throw new ValidationError(problem, { commissionPercentage: problem });
-    if (existing && existing.status !== 'rejected') {
-      throw new ConflictError(AGENT_MESSAGES.exists(agentRequestStatusLabel(String(existing.status))), 'REQUEST_EXISTS');
-    }
-    if (!existing && (await openRequestCount(propertyId)) >= MAX_OPEN_REQUESTS_PER_OPTION) {
-      throw new ConflictError(AGENT_MESSAGES.tooManyOpen, 'TOO_MANY_REQUESTS');
-    }
-
-    const profile = await getProfile(agent.userId);
-    const at = now.toISOString();
-    const snapshot = {
-      optionId: String(option.id),
-      agentName: profile?.fullName || agent.email,
-      agentEmail: profile?.email || agent.email,
-      propertyAddress: String(option.propertyAddress ?? property.address ?? ''),
-      propertyCity: str(option.propertyCity) ?? str(property.city),
-      propertyValue: num(option.propertyValue),
-      optionAmount: num(option.optionAmount),
-      requestedCommissionPercentage: commissionPercentage,
+export async function saveAgentRequest(input: {
+  propertyId: string;
+  agentId: string;
+  existing: Item | undefined;
+  snapshot: RequestSnapshot;
+  at: string;
+}): Promise<SaveRequestOutcome> {
+  const { propertyId, agentId, existing, snapshot, at } = input;
+  let write;
+  let item: Item;
+  if (!existing) {
+    const id = randomUUID();
+    item = {
+      ...keys.agentRequest(propertyId, agentId),
+      ...keys.agentRequestIndexes({ id, agentId, propertyId, createdAt: at }),
+      ...keys.agentRequestStatusIndex('pending', { agentId, propertyId, createdAt: at }),
+      entity: 'agentRequest',
+      id,
+      propertyId,
+      agentId,
+      ...snapshot,
+      status: 'pending' satisfies AgentRequestStatus,
+      createdAt: at,
+      updatedAt: at,
     };
-    let write;
-    let item: Item;
-    if (!existing) {
-      const id = randomUUID();
-      item = {
-        ...keys.agentRequest(propertyId, agent.userId),
-        ...keys.agentRequestIndexes({ id, agentId: agent.userId, propertyId, createdAt: at }),
-        ...keys.agentRequestStatusIndex('pending', { agentId: agent.userId, propertyId, createdAt: at }),
-        entity: 'agentRequest',
-        id,
-        propertyId,
-        agentId: agent.userId,
-        ...snapshot,
-        status: 'pending' satisfies AgentRequestStatus,
-        createdAt: at,
-        updatedAt: at,
-      };
-      write = { Put: { TableName: table(), Item: item, ConditionExpression: 'attribute_not_exists(pk)' } };
-    } else {
-      const status = keys.agentRequestStatusIndex('pending', { agentId: agent.userId, propertyId, createdAt: String(existing.createdAt) });
-      item = { ...existing, ...snapshot, status: 'pending', updatedAt: at };
-      write = {
-        Update: {
-          TableName: table(),
-          Key: keys.agentRequest(propertyId, agent.userId),
-          UpdateExpression:
-            'SET #status = :pending, requestedCommissionPercentage = :pct, optionId = :optionId, agentName = :agentName, agentEmail = :agentEmail, ' +
-            'propertyAddress = :address, propertyCity = :city, propertyValue = :value, optionAmount = :amount, updatedAt = :at, ' +
-            'gsi2pk = :g2pk, gsi2sk = :g2sk REMOVE rejectedAt, rejectedReason, decidedAt, decidedBy, approvedAt',
-          ConditionExpression: '#status = :rejected AND id = :id',
-          ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: {
-            ':pending': 'pending',
-            ':rejected': 'rejected',
-            ':id': existing.id,
-            ':pct': commissionPercentage,
-            ':optionId': snapshot.optionId,
-            ':agentName': snapshot.agentName,
-            ':agentEmail': snapshot.agentEmail,
-            ':address': snapshot.propertyAddress,
-            ':city': snapshot.propertyCity,
-            ':value': snapshot.propertyValue,
-            ':amount': snapshot.optionAmount,
-            ':at': at,
-            ':g2pk': status.gsi2pk,
-            ':g2sk': status.gsi2sk,
-          },
+    write = { Put: { TableName: table(), Item: item, ConditionExpression: 'attribute_not_exists(pk)' } };
+  } else {
+    const status = keys.agentRequestStatusIndex('pending', { agentId, propertyId, createdAt: String(existing.createdAt) });
+    item = { ...existing, ...snapshot, status: 'pending', updatedAt: at };
+    write = {
+      Update: {
+        TableName: table(),
+        Key: keys.agentRequest(propertyId, agentId),
+        UpdateExpression:
+          'SET #status = :pending, requestedCommissionPercentage = :pct, optionId = :optionId, agentName = :agentName, agentEmail = :agentEmail, ' +
+          'propertyAddress = :address, propertyCity = :city, propertyValue = :value, optionAmount = :amount, updatedAt = :at, ' +
+          'gsi2pk = :g2pk, gsi2sk = :g2sk REMOVE rejectedAt, rejectedReason, decidedAt, decidedBy, approvedAt',
+        ConditionExpression: '#status = :rejected AND id = :id',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: {
+          ':pending': 'pending',
+          ':rejected': 'rejected',
+          ':id': existing.id,
+          ':pct': snapshot.requestedCommissionPercentage,
+          ':optionId': snapshot.optionId,
+          ':agentName': snapshot.agentName,
+          ':agentEmail': snapshot.agentEmail,
+          ':address': snapshot.propertyAddress,
+          ':city': snapshot.propertyCity,
+          ':value': snapshot.propertyValue,
+          ':amount': snapshot.optionAmount,
+          ':at': at,
+          ':g2pk': status.gsi2pk,
+          ':g2sk': status.gsi2sk,
         },
-      };
-    }
-    try {
-      await ddb().send(
-        new TransactWriteCommand({
-          TransactItems: [
-            write as never,
-            {
-              ConditionCheck: {
-                TableName: table(),
-                Key: keys.option(propertyId),
-                ConditionExpression: `attribute_exists(pk) AND ${OPTION_LISTED}`,
-                ExpressionAttributeNames: OPTION_LISTED_NAMES,
-                ExpressionAttributeValues: OPTION_LISTED_VALUES,
-              },
-            },
-            { ConditionCheck: { TableName: table(), Key: keys.property(propertyId), ConditionExpression: PROPERTY_EDITABLE } },
-          ],
-        }),
-      );
-    } catch (err) {
-      const reasons = cancellation(err);
-      if (!reasons.length) throw err;
-      // the request item: another write of the same agent got there first (or is in flight)
-      if (reasons[0] === 'ConditionalCheckFailed' || reasons[0] === 'TransactionConflict') {
-        throw new ConflictError(AGENT_MESSAGES.duplicate, 'DUPLICATE_REQUEST');
-      }
-      if (reasons[1] === 'ConditionalCheckFailed') throw new ConflictError(AGENT_MESSAGES.optionUnavailable, 'OPTION_UNAVAILABLE');
-      if (reasons[2] === 'ConditionalCheckFailed') throw new NotFoundError(AGENT_MESSAGES.optionNotFound);
-      // another agent's transaction on the same option: read again and retry
-      if (attempt >= 3) throw new ConflictError();
-      await pause(20 * attempt + Math.random() * 30);
-      continue;
-    }
-    logger.info('Agent request saved', { propertyId, agentId: agent.userId, requestId: item.id, outcome: existing ? 'updated' : 'created' });
-    return { outcome: existing ? 'updated' : 'created', request: toAgentRequestView(item) };
+      },
+    };
   }
-}
-
-async function openRequestCount(propertyId: string): Promise<number> {
-  const q = keys.agentRequestsOfOption(propertyId);
-  const res = await ddb().send(
-    new QueryCommand({
-      TableName: table(),
-      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-      FilterExpression: '#status IN (:a, :b)',
-      ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: { ':pk': q.pk, ':prefix': q.skPrefix, ':a': OPEN_AGENT_REQUEST_STATUSES[0], ':b': OPEN_AGENT_REQUEST_STATUSES[1] },
-      Select: 'COUNT',
-    }),
-  );
-  return res.Count ?? 0;
+  // index 0: the property's guard (exists, not being deleted); 1: the request; 2: the option
+  const transaction = guardedTransaction({ propertyId }, [
+    write as never,
+    {
+      ConditionCheck: {
+        TableName: table(),
+        Key: keys.option(propertyId),
+        ConditionExpression: `attribute_exists(pk) AND ${OPTION_LISTED}`,
+        ExpressionAttributeNames: OPTION_LISTED_NAMES,
+        ExpressionAttributeValues: OPTION_LISTED_VALUES,
+      },
+    },
+  ]);
+  try {
+    await ddb().send(new TransactWriteCommand(transaction));
+  } catch (err) {
+    const reasons = cancellationReasons(err);
+    if (!reasons.length) throw err;
+    if (reasons[1] === 'ConditionalCheckFailed' || reasons[1] === 'TransactionConflict') return { outcome: 'duplicate' };
+    if (reasons[2] === 'ConditionalCheckFailed') return { outcome: 'option_unavailable' };
+    if (reasons[0] === 'ConditionalCheckFailed') return { outcome: 'property_gone' };
+    return { outcome: 'conflict' };
+  }
+  return { outcome: existing ? 'updated' : 'created', request: toAgentRequestView(item) };
 }
 
 // ---- the admin decides -------------------------------------------------------------------
 
-async function deliver(ids: readonly string[], context: Record<string, unknown>): Promise<void> {
-  for (const id of ids) {
-    try {
-      await deliverOutbox(id);
-    } catch (err) {
-      logger.error('Agent request e-mail not sent now; the scheduled retry will send it', { ...context, outboxId: id, error: err as Error });
-    }
-  }
-}
-
-/** The current status of a request that lost a condition, for the 409's message. */
-async function currentStatusLabel(item: Item): Promise<string> {
-  const now = await getItem({ pk: String(item.pk), sk: String(item.sk) });
-  return agentRequestStatusLabel(String(now?.status ?? item.status));
-}
+export type DecisionOutcome =
+  | { outcome: 'decided'; request: AdminAgentRequest }
+  /** the request is no longer pending */
+  | { outcome: 'not_pending' }
+  /** approving: another agent has taken the option in charge meanwhile */
+  | { outcome: 'option_assigned' }
+  /** cancelled by another transaction: nothing written */
+  | { outcome: 'conflict' };
 
 /**
- * POST /admin/agent-requests/{requestId}/approve|reject: only a pending request (condition on
- * the item, else 409 with its current status); ONE transaction writes the new status and the
- * agent's e-mail (approve: the payment link to 'Le Mie Richieste').
+ * A pending request approved (-> payment_pending, in the admins' payment list) or rejected,
+ * in ONE transaction with the agent's e-mail (outbox item `outboxId`): only from pending
+ * (condition on the item); approving also checks that nobody took the option in charge.
  */
-export async function decideRequest(requestId: string, decision: 'approve' | 'reject', adminId: string, now = new Date()): Promise<AdminAgentRequest> {
-  const item = await requireRequestById(requestId);
-  if (item.status !== 'pending') throw new ConflictError(AGENT_MESSAGES.notPending(agentRequestStatusLabel(String(item.status))), 'NOT_PENDING');
-  const at = now.toISOString();
+export async function decideAgentRequest(
+  item: Item,
+  input: { decision: 'approve' | 'reject'; adminId: string; at: string; outboxId: string; mail: AgentMail },
+): Promise<DecisionOutcome> {
+  const { decision, adminId, at, outboxId, mail } = input;
+  const requestId = String(item.id);
   const approve = decision === 'approve';
   const status: AgentRequestStatus = approve ? 'payment_pending' : 'rejected';
   const index = keys.agentRequestStatusIndex('payment_pending', { agentId: String(item.agentId), propertyId: String(item.propertyId), createdAt: String(item.createdAt) });
-  const outboxId = `agentreq-${status}-${requestId}-${now.getTime()}`;
-  const mail = approve ? approvedMail(mailFacts(item), appUrl()) : rejectedMail(mailFacts(item), appUrl());
   const update = approve
     ? {
         UpdateExpression: 'SET #status = :status, approvedAt = :at, decidedAt = :at, decidedBy = :by, updatedAt = :at, gsi2pk = :g2pk, gsi2sk = :g2sk',
@@ -401,128 +409,13 @@ export async function decideRequest(requestId: string, decision: 'approve' | 're
   try {
     await ddb().send(new TransactWriteCommand({ TransactItems: items as never }));
   } catch (err) {
-    if (isConditionFailure(err, 0)) throw new ConflictError(AGENT_MESSAGES.notPending(await currentStatusLabel(item)), 'NOT_PENDING');
-    if (approve && isConditionFailure(err, 2)) throw new ConflictError(AGENT_MESSAGES.assignedToOther, 'OPTION_ASSIGNED');
-    if (cancellation(err).includes('TransactionConflict')) throw new ConflictError();
+    if (isConditionFailure(err, 0)) return { outcome: 'not_pending' };
+    if (approve && isConditionFailure(err, 2)) return { outcome: 'option_assigned' };
+    if (cancellationReasons(err).includes('TransactionConflict')) return { outcome: 'conflict' };
     throw err;
   }
-  logger.info('Agent request decided', { requestId, decision, by: adminId });
-  await deliver([outboxId], { requestId });
-  return toAdminAgentRequest({ ...item, status, updatedAt: at, decidedAt: at, decidedBy: adminId, ...(approve ? { approvedAt: at } : { rejectedAt: at }) });
-}
-
-// ---- paid --------------------------------------------------------------------------------
-
-export type PaymentOutcome = { outcome: 'paid'; request: AdminAgentRequest; rejected: number } | { outcome: 'already_paid'; request: AdminAgentRequest };
-
-/**
- * A payment received (Stripe webhook: 'carta', the session id as reference; an admin's 'Segna
- * come pagata': 'bonifico', the admin's id). ONE transaction: the request becomes paid (only
- * from payment_pending), the option gets the agent (only if nobody else has it), every other
- * pending or payment_pending request on the option becomes rejected and its agent gets an
- * e-mail (outbox items in the same transaction). A request already paid changes nothing
- * ('already_paid': a webhook delivered twice). A transaction cancelled because another
- * request moved meanwhile is tried again from a fresh read, at most 3 times.
- */
-export async function recordPayment(requestId: string, via: PaymentMethod, paymentRef: string, now = new Date()): Promise<PaymentOutcome> {
-  for (let attempt = 1; ; attempt++) {
-    const target = await requireRequestById(requestId);
-    if (target.status === 'paid') return { outcome: 'already_paid', request: toAdminAgentRequest(target) };
-    if (target.status !== 'payment_pending') {
-      throw new ConflictError(AGENT_MESSAGES.notAwaitingPayment(agentRequestStatusLabel(String(target.status))), 'NOT_AWAITING_PAYMENT');
-    }
-    const propertyId = String(target.propertyId);
-    const agentId = String(target.agentId);
-    const others = (await requestsOfOption(propertyId)).filter(
-      (r) => r.id !== target.id && (OPEN_AGENT_REQUEST_STATUSES as readonly string[]).includes(String(r.status)),
-    );
-    const at = now.toISOString();
-    const T = table();
-    const outboxIds: string[] = [];
-    const transact: unknown[] = [
-      {
-        Update: {
-          TableName: T,
-          Key: { pk: target.pk, sk: target.sk },
-          UpdateExpression: 'SET #status = :paid, paidAt = :at, paidVia = :via, paymentRef = :ref, updatedAt = :at REMOVE gsi2pk, gsi2sk',
-          ConditionExpression: '#status = :pp AND id = :id',
-          ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: { ':paid': 'paid', ':pp': 'payment_pending', ':id': requestId, ':at': at, ':via': via, ':ref': paymentRef },
-        },
-      },
-      {
-        Update: {
-          TableName: T,
-          Key: keys.option(propertyId),
-          UpdateExpression: 'SET assignedAgentId = :agent, assignedAt = :at, updatedAt = :at, gsi3pk = :g3pk, gsi3sk = :g3sk',
-          ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(assignedAgentId) OR attribute_type(assignedAgentId, :nullType) OR assignedAgentId = :agent)',
-          ExpressionAttributeValues: { ':agent': agentId, ':at': at, ':nullType': 'NULL', ...prefixed(keys.assignedOptionIndex(agentId, at, propertyId)) },
-        },
-      },
-    ];
-    for (const other of others) {
-      const outboxId = `agentreq-closed-${String(other.id)}-${requestId}`;
-      outboxIds.push(outboxId);
-      transact.push(
-        {
-          Update: {
-            TableName: T,
-            Key: { pk: other.pk, sk: other.sk },
-            UpdateExpression: 'SET #status = :rejected, rejectedAt = :at, rejectedReason = :reason, decidedAt = :at, updatedAt = :at REMOVE gsi2pk, gsi2sk',
-            ConditionExpression: '#status = :was AND id = :id',
-            ExpressionAttributeNames: { '#status': 'status' },
-            ExpressionAttributeValues: { ':rejected': 'rejected', ':reason': 'assigned', ':at': at, ':was': other.status, ':id': other.id },
-          },
-        },
-        outboxPut({
-          id: outboxId,
-          kind: 'agent-request-assigned-to-other',
-          ref: String(other.id),
-          now: at,
-          mail: { to: [String(other.agentEmail)], ...assignedToOtherMail({ ...mailFacts(other), wasApproved: other.status === 'payment_pending' }, appUrl()) },
-        }),
-      );
-    }
-    try {
-      await ddb().send(new TransactWriteCommand({ TransactItems: transact as never }));
-    } catch (err) {
-      const reasons = cancellation(err);
-      if (!reasons.length) throw err;
-      if (reasons[1] === 'ConditionalCheckFailed') throw new ConflictError(AGENT_MESSAGES.assignedToOther, 'OPTION_ASSIGNED');
-      // the request or another one moved meanwhile (paid by a concurrent delivery, decided...):
-      // read again; the first check of the next round answers 'already_paid' or the 409
-      if (attempt >= 3) throw new ConflictError();
-      await pause(20 * attempt + Math.random() * 30);
-      continue;
-    }
-    logger.info('Agent request paid', { requestId, propertyId, agentId, via, paymentRef, rejected: others.length });
-    await deliver(outboxIds, { requestId });
-    return {
-      outcome: 'paid',
-      request: toAdminAgentRequest({ ...target, status: 'paid', paidAt: at, paidVia: via, updatedAt: at }),
-      rejected: others.length,
-    };
-  }
-}
-
-function prefixed(index: { gsi3pk: string; gsi3sk: string }) {
-  return { ':g3pk': index.gsi3pk, ':g3sk': index.gsi3sk };
-}
-
-/** Remembers the Checkout session made for a payment_pending request (spec payment_link_url). */
-export async function saveCheckout(item: Item, session: { id: string; url: string }, now = new Date()): Promise<void> {
-  try {
-    await ddb().send(
-      new UpdateCommand({
-        TableName: table(),
-        Key: { pk: item.pk, sk: item.sk },
-        UpdateExpression: 'SET paymentLinkUrl = :url, checkoutSessionId = :sid, checkoutCreatedAt = :at',
-        ConditionExpression: '#status = :pp AND id = :id',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':url': session.url, ':sid': session.id, ':at': now.toISOString(), ':pp': 'payment_pending', ':id': item.id },
-      }),
-    );
-  } catch (err) {
-    if (!isConditionFailure(err)) throw err;
-  }
+  return {
+    outcome: 'decided',
+    request: toAdminAgentRequest({ ...item, status, updatedAt: at, decidedAt: at, decidedBy: adminId, ...(approve ? { approvedAt: at } : { rejectedAt: at }) }),
+  };
 }

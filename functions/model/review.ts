@@ -1,16 +1,20 @@
 /**
  * The reads the review use cases share besides the dossier (functions/requests/dossier-store.ts
  * `requireDossier`: one Query): the PROPERTY item alone, the option alone (polling), the
- * admin's name, and the condition every state change carries. Writes live in each use case,
- * one TransactWriteItems each.
+ * admin's name, and the condition every state change carries; and the estimate's write
+ * (recordEstimate: one TransactWriteItems, the property's guard at index 0).
  */
 export { type Item } from './item';
 import { type Item } from './item';
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { ddb, table } from './db';
+import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { ddb, isConditionFailure, table } from './db';
 import { NotFoundError } from '../lib/errors';
 import { keys } from './keys';
 import { logger } from '../lib/logger';
+import type { MailMessage } from '../lib/mail';
+import { outboxPut } from './outbox';
+import { propertyCondition } from './property';
+import { tokenExpiryFields } from './tokens';
 import { REVIEW_MESSAGES } from '../domain/review/rules';
 import { isPropertyId } from './dossier';
 import { toPurchaseOption } from './option';
@@ -67,4 +71,72 @@ export async function deliverNow(outboxId: string, deliver: (id: string) => Prom
 export async function optionStatus(propertyId: string): Promise<{ option: PurchaseOption | null }> {
   const item = await loadOptionItem(propertyId);
   return { option: item ? toPurchaseOption(item) : null };
+}
+
+/**
+ * The estimate e-mail sent (step 2), in ONE TransactWriteItems: the property gets the new
+ * invitation token and estimateSentAt (index 0: the property's guard, and the token replaced
+ * is still the current one, so of two sends at once one loses), the valuation its
+ * emailSentAt (it must still exist), the new INVITE item is created and the old one deleted
+ * (only the new link works), and the e-mail goes to the outbox.
+ * 'property_changed': the guard or the token condition failed; 'valuation_gone': the valuation
+ * is no longer there. Any other failure is thrown.
+ */
+export async function recordEstimate(input: {
+  propertyId: string;
+  /** the valuation item the e-mail is about */
+  valuation: Item;
+  token: string;
+  /** the property's invitation token the new one replaces, null when it has none */
+  oldToken: string | null;
+  now: Date;
+  outboxId: string;
+  mail: MailMessage;
+}): Promise<'recorded' | 'property_changed' | 'valuation_gone'> {
+  const { propertyId, valuation, token, oldToken, now, outboxId, mail } = input;
+  const at = now.toISOString();
+  const T = table();
+  const guard = propertyCondition({ propertyId });
+  try {
+    await ddb().send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Update: {
+              TableName: T,
+              Key: keys.property(propertyId),
+              UpdateExpression: 'SET invitationToken = :token, estimateSentAt = :at, updatedAt = :at',
+              // the token we replace is still the current one (two sends at once: one loses)
+              ConditionExpression: `${guard.ConditionExpression} AND ${oldToken ? 'invitationToken = :old' : '(attribute_not_exists(invitationToken) OR invitationToken = :null)'}`,
+              ...(guard.ExpressionAttributeNames ? { ExpressionAttributeNames: guard.ExpressionAttributeNames } : {}),
+              ExpressionAttributeValues: { ...guard.ExpressionAttributeValues, ':token': token, ':at': at, ...(oldToken ? { ':old': oldToken } : { ':null': null }) },
+            },
+          },
+          {
+            Update: {
+              TableName: T,
+              Key: { pk: valuation.pk, sk: valuation.sk },
+              UpdateExpression: 'SET emailSentAt = :at',
+              ConditionExpression: 'attribute_exists(pk)',
+              ExpressionAttributeValues: { ':at': at },
+            },
+          },
+          {
+            Put: {
+              TableName: T,
+              Item: { ...keys.invitation(token), entity: 'invitation', propertyId, createdAt: at, ...tokenExpiryFields(now.getTime()) },
+              ConditionExpression: 'attribute_not_exists(pk)',
+            },
+          },
+          ...(oldToken ? [{ Delete: { TableName: T, Key: keys.invitation(oldToken) } }] : []),
+          outboxPut({ id: outboxId, kind: 'estimate', ref: propertyId, now: at, mail }),
+        ],
+      }),
+    );
+  } catch (err) {
+    if (isConditionFailure(err, 0)) return 'property_changed';
+    if (isConditionFailure(err, 1)) return 'valuation_gone';
+    throw err;
+  }
+  return 'recorded';
 }

@@ -1,6 +1,13 @@
+/**
+ * Link tokens (INVITE, COINVITE, AVAIL items): making one, its expiry, and telling which kind
+ * of link a token is.
+ */
 import { randomBytes } from 'node:crypto';
+import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../lib/config';
+import { ddb, table } from './db';
 import { keys } from './keys';
+import type { LinkKind } from '../domain/links';
 
 /** An unguessable link token: 144 random bits, URL-safe. */
 export function newToken(): string {
@@ -26,4 +33,30 @@ export function tokenExpiryFields(now = Date.now()): { expiresAt: number; gsi3pk
 
 export function isExpired(expiresAt: number | undefined, now = Date.now()): boolean {
   return expiresAt === undefined || expiresAt * 1000 <= now;
+}
+
+/**
+ * The kind of a link token (functions/domain/links.ts): one BatchGet of the three token items
+ * (invitation, co-owner invitation, availability link); an unknown, malformed or expired
+ * token is 'unknown'.
+ */
+export async function linkTokenKind(token: string, now = Date.now()): Promise<LinkKind> {
+  if (!TOKEN_PATTERN.test(token)) return 'unknown';
+  const T = table();
+  const candidates = [
+    { kind: 'invitation', key: keys.invitation(token) },
+    { kind: 'coOwner', key: keys.coOwnerInvitation(token) },
+    { kind: 'availability', key: keys.availabilityToken(token) },
+  ] as const;
+  const res = await ddb().send(
+    new BatchGetCommand({
+      RequestItems: { [T]: { Keys: candidates.map((c) => c.key), ProjectionExpression: 'pk, expiresAt', ConsistentRead: true } },
+    }),
+  );
+  const found = res.Responses?.[T] ?? [];
+  for (const c of candidates) {
+    const item = found.find((i) => i.pk === c.key.pk);
+    if (item && !isExpired(item.expiresAt as number | undefined, now)) return c.kind;
+  }
+  return 'unknown';
 }

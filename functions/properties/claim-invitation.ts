@@ -1,11 +1,8 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
-import { ddb } from '../model/db';
-import { requireConfig } from '../lib/config';
 import { ConflictError, GoneError } from '../lib/errors';
 import { route } from '../lib/http';
-import { keys } from '../model/keys';
 import { invitedPropertyId, linkPropertyToSeller } from '../model/invitation';
+import { readProperty } from '../model/property';
 import { TOKEN_PATTERN } from '../model/tokens';
 
 const body = z.object({ token: z.string({ error: 'Link non valido' }).regex(TOKEN_PATTERN, 'Link non valido') });
@@ -17,12 +14,12 @@ const body = z.object({ token: z.string({ error: 'Link non valido' }).regex(TOKE
  */
 export const handler = route('claimInvitation', { body }, async ({ body, caller }) => {
   const me = caller!;
-  const table = requireConfig('TABLE_NAME');
   const propertyId = await invitedPropertyId(body.token);
   if (!propertyId) throw new GoneError('Proprietà non trovata o link scaduto');
-  const property = await ddb().send(new GetCommand({ TableName: table, Key: keys.property(propertyId), ConsistentRead: true }));
-  if (!property.Item) throw new GoneError('Proprietà non trovata o link scaduto');
-  if (!(await linkPropertyToSeller(propertyId, body.token, me.userId, property.Item.createdAt as string))) {
+  // a property being deleted is read too: linkPropertyToSeller's condition decides
+  const property = await readProperty(propertyId, { includeDeleting: true });
+  if (!property) throw new GoneError('Proprietà non trovata o link scaduto');
+  if (!(await linkPropertyToSeller(propertyId, body.token, me.userId, property.createdAt as string))) {
     throw new ConflictError('Questo immobile è già collegato a un altro account');
   }
   return { propertyId, token: body.token };

@@ -1,16 +1,12 @@
-import { randomUUID } from 'node:crypto';
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { ddb, isConditionFailure, transactWrite } from '../model/db';
-import { config, requireConfig } from '../lib/config';
+import { config } from '../lib/config';
 import { ValidationError } from '../lib/errors';
-import { keys, normalizeForSort } from '../model/keys';
 import { logger } from '../lib/logger';
 import { DRAFT_LINKABLE_HOURS } from '../lib/draft-uploads';
 import { headMedia, keepUpload, mapLimit } from '../lib/media-storage';
 import { requireUploadBytes } from '../lib/upload-check';
-import { deliverOutbox, outboxPut } from '../model/outbox';
-import { newToken, tokenExpiryFields } from '../model/tokens';
-import { valuationItem, valueSubmission, type Valuator } from '../model/valuation';
+import { deliverOutbox } from '../model/outbox';
+import { isSubmissionTaken, storeSubmission, submittedProperty } from '../model/property-submission';
+import { valueSubmission, type Valuator } from '../model/valuation';
 import { FIXED_SUBMISSION_ITEMS, MAX_UPLOAD_BYTES, TRANSACTION_MAX_ITEMS } from '../domain/property/limits';
 import { mediaKindOf, ONLY_MEDIA_MESSAGE, parseMediaKey, TOO_LARGE_MESSAGE } from '../domain/property/media';
 import { withRoomNames } from '../domain/property/rooms';
@@ -25,12 +21,10 @@ export const VALUATION_FAILED_REASON = "calcolo non riuscito all'invio, da fare 
 /** a wizard upload older than DRAFT_LINKABLE_HOURS: the bucket deletes drafts after a day */
 export const DRAFT_EXPIRED_MESSAGE = 'Un file è stato caricato più di un giorno fa e non è più disponibile: rimuovilo e caricalo di nuovo';
 
-const table = () => requireConfig('TABLE_NAME');
-
 async function existingResult(propertyId: string): Promise<SubmissionResult | undefined> {
-  const res = await ddb().send(new GetCommand({ TableName: table(), Key: keys.property(propertyId), ConsistentRead: true }));
-  if (!res.Item) return undefined;
-  return { propertyId, createdAt: res.Item.createdAt as string, status: 'submitted' };
+  const stored = await submittedProperty(propertyId);
+  if (!stored) return undefined;
+  return { propertyId, createdAt: stored.createdAt, status: 'submitted' };
 }
 
 /** True when a property with this id was already submitted. */
@@ -159,26 +153,6 @@ export async function submitProperty(s: PropertySubmission, opts: SubmitOptions 
   const items = FIXED_SUBMISSION_ITEMS + rooms.length + mediaCount;
   if (items > TRANSACTION_MAX_ITEMS) throw new ValidationError('Troppe stanze o troppi file per una sola richiesta');
 
-  const token = newToken();
-  const T = table();
-  const property = {
-    ...keys.property(propertyId),
-    ...keys.propertyIndexes({ userId: opts.ownerId, sourceId: s.sourceId, createdAt }),
-    ...(opts.ownerId ? { userId: opts.ownerId } : {}),
-    entity: 'property',
-    id: propertyId,
-    status: 'submitted',
-    ...propertyAttributes(s),
-    searchText: normalizeForSort([s.firstName, s.lastName, s.email, s.city ?? ''].join(' ')),
-    privacyConsentAt: createdAt,
-    invitationToken: token,
-    roomsCount: rooms.length,
-    mediaCount,
-    // the automatic valuation counts as step 1 of the review, as an admin's would
-    ...(valuation?.available ? { valuedAt: createdAt } : {}),
-    createdAt,
-    updatedAt: createdAt,
-  };
   const mail = renderLeadEmail(
     leadEmailInput(
       s,
@@ -190,60 +164,20 @@ export async function submitProperty(s: PropertySubmission, opts: SubmitOptions 
   );
   const outboxId = `lead-${propertyId}`;
 
-  const transact: Record<string, unknown>[] = [
-    { Put: { TableName: T, Item: property, ConditionExpression: 'attribute_not_exists(pk)' } },
-    {
-      Put: {
-        TableName: T,
-        Item: { ...keys.invitation(token), entity: 'invitation', propertyId, createdAt, ...tokenExpiryFields(now.getTime()) },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      },
-    },
-    outboxPut({ id: outboxId, kind: 'lead-notification', ref: propertyId, now: createdAt, mail: { to: [config().BACKOFFICE_EMAIL], ...mail } }),
-    ...rooms.map((room, position) => ({
-      Put: {
-        TableName: T,
-        Item: { ...keys.room(propertyId, room.id), entity: 'room', id: room.id, propertyId, name: room.name, type: room.type, position, createdAt },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      },
-    })),
-    ...checked.map((m, position) => {
-      const room = rooms[m.roomIndex]!;
-      const id = randomUUID();
-      const parsed = parseMediaKey(m.key)!;
-      return {
-        Put: {
-          TableName: T,
-          Item: {
-            ...keys.media(propertyId, room.id, id),
-            entity: 'media',
-            id,
-            propertyId,
-            roomId: room.id,
-            key: m.key,
-            fileName: parsed.fileName,
-            contentType: m.contentType,
-            kind: mediaKindOf(m.contentType),
-            size: m.size,
-            position,
-            createdAt,
-          },
-          ConditionExpression: 'attribute_not_exists(pk)',
-        },
-      };
-    }),
-    ...(valuation ? [{ Put: { TableName: T, Item: valuationItem(propertyId, createdAt, valuation) } }] : []),
-    // the Dashboard Admin's total
-    { Update: { TableName: T, Key: keys.requestCount(), UpdateExpression: 'ADD #n :one', ExpressionAttributeNames: { '#n': 'count' }, ExpressionAttributeValues: { ':one': 1 } } },
-  ];
-
   await keepUploads(checked);
   try {
-    // run again if it only collided with another submission on the requests counter
-    await transactWrite({ TransactItems: transact as never });
+    await storeSubmission({
+      submission: s,
+      ownerId: opts.ownerId,
+      now,
+      rooms,
+      media: checked,
+      valuation,
+      lead: { outboxId, mail: { to: [config().BACKOFFICE_EMAIL], ...mail } },
+    });
   } catch (err) {
     // Two identical submissions at once: the other one won; answer its result.
-    if (isConditionFailure(err, 0)) {
+    if (isSubmissionTaken(err)) {
       const other = await existingResult(propertyId);
       if (other) return other;
     }

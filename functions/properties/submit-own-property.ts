@@ -1,4 +1,4 @@
-import { requireCaller, route } from '../lib/http';
+import { route } from '../lib/http';
 import { enforceRateLimit } from '../model/rate-limit';
 import * as places from '../domain/places/comuni';
 import { makeSubmissionSchema } from '../domain/property/schema';
@@ -16,7 +16,7 @@ export const handler = route(
   'submitOwnProperty',
   { body },
   async ({ body, caller, sourceIp }) => {
-    const seller = requireCaller(caller);
+    const seller = caller;
     await enforceRateLimit('submission', sourceIp);
     return submitProperty(body, { ownerId: seller.userId });
   },

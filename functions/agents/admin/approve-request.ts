@@ -1,8 +1,8 @@
-import { requireCaller, route } from '../../lib/http';
-import { decideRequest } from '../../model/agent-request';
+import { route } from '../../lib/http';
+import { decideRequest } from './decide-request';
 import { requestParams } from '../schemas';
 
 /** POST /admin/agent-requests/{requestId}/approve: pending -> payment_pending, the agent gets the payment link by e-mail. */
 export const handler = route('approveAgentRequest', { params: requestParams }, async ({ caller, params }) =>
-  decideRequest(params.requestId, 'approve', requireCaller(caller).userId),
+  decideRequest(params.requestId, 'approve', caller.userId),
 );

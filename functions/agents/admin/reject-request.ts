@@ -1,8 +1,8 @@
-import { requireCaller, route } from '../../lib/http';
-import { decideRequest } from '../../model/agent-request';
+import { route } from '../../lib/http';
+import { decideRequest } from './decide-request';
 import { requestParams } from '../schemas';
 
 /** POST /admin/agent-requests/{requestId}/reject: pending -> rejected, the agent gets an e-mail. */
 export const handler = route('rejectAgentRequest', { params: requestParams }, async ({ caller, params }) =>
-  decideRequest(params.requestId, 'reject', requireCaller(caller).userId),
+  decideRequest(params.requestId, 'reject', caller.userId),
 );

@@ -1,0 +1,60 @@
+/**
+ * A payment received for an agent's request: the use case shared by Stripe's webhook
+ * (agent-payment.ts, 'carta') and the admin's 'Segna come pagata' (admin/mark-request-paid.ts,
+ * 'bonifico'). The transaction is model/agent-payment.ts markRequestPaid.
+ */
+import { config } from '../lib/config';
+import { ConflictError } from '../lib/errors';
+import { logger } from '../lib/logger';
+import { requireRequestById, requestsOfOption, toAdminAgentRequest, toRequestMailFacts } from '../model/agent-request';
+import { markRequestPaid } from '../model/agent-payment';
+import { AGENT_MESSAGES, OPEN_AGENT_REQUEST_STATUSES, agentRequestStatusLabel, type AdminAgentRequest, type PaymentMethod } from '../domain/agent-requests';
+import { assignedToOtherMail } from '../domain/agent-mail';
+import { deliverRequestMails } from './request-mails';
+
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export type PaymentOutcome = { outcome: 'paid'; request: AdminAgentRequest; rejected: number } | { outcome: 'already_paid'; request: AdminAgentRequest };
+
+/**
+ * A payment received (Stripe webhook: 'carta', the session id as reference; an admin's 'Segna
+ * come pagata': 'bonifico', the admin's id). ONE transaction: the request becomes paid (only
+ * from payment_pending), the option gets the agent (only if nobody else has it), every other
+ * pending or payment_pending request on the option becomes rejected and its agent gets an
+ * e-mail (outbox items in the same transaction). A request already paid changes nothing
+ * ('already_paid': a webhook delivered twice). A transaction cancelled because another
+ * request moved meanwhile is tried again from a fresh read, at most 3 times.
+ */
+export async function recordPayment(requestId: string, via: PaymentMethod, paymentRef: string, now = new Date()): Promise<PaymentOutcome> {
+  for (let attempt = 1; ; attempt++) {
+    const target = await requireRequestById(requestId);
+    if (target.status === 'paid') return { outcome: 'already_paid', request: toAdminAgentRequest(target) };
+    if (target.status !== 'payment_pending') {
+      throw new ConflictError(AGENT_MESSAGES.notAwaitingPayment(agentRequestStatusLabel(String(target.status))), 'NOT_AWAITING_PAYMENT');
+    }
+    const propertyId = String(target.propertyId);
+    const agentId = String(target.agentId);
+    const others = (await requestsOfOption(propertyId)).filter(
+      (r) => r.id !== target.id && (OPEN_AGENT_REQUEST_STATUSES as readonly string[]).includes(String(r.status)),
+    );
+    const closing = others.map((other) => ({
+      request: other,
+      outboxId: `agentreq-closed-${String(other.id)}-${requestId}`,
+      mail: assignedToOtherMail({ ...toRequestMailFacts(other), wasApproved: other.status === 'payment_pending' }, config().APP_URL),
+    }));
+    const result = await markRequestPaid({ target, via, paymentRef, at: now.toISOString(), closing });
+    if (result.outcome === 'option_assigned') throw new ConflictError(AGENT_MESSAGES.assignedToOther, 'OPTION_ASSIGNED');
+    if (result.outcome === 'moved') {
+      // the first check of the next round answers 'already_paid' or the 409
+      if (attempt >= 3) throw new ConflictError();
+      await pause(20 * attempt + Math.random() * 30);
+      continue;
+    }
+    logger.info('Agent request paid', { requestId, propertyId, agentId, via, paymentRef, rejected: others.length });
+    await deliverRequestMails(
+      closing.map((c) => c.outboxId),
+      { requestId },
+    );
+    return { outcome: 'paid', request: result.request, rejected: others.length };
+  }
+}
