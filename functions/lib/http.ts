@@ -156,12 +156,3 @@ export function needsAdminMfa(access: Access, groups: readonly Group[]): boolean
   if (!Array.isArray(access) || !access.includes('admin') || !groups.includes('admin')) return false;
   return !access.some((g) => g !== 'admin' && groups.includes(g));
 }
-
-/**
- * For handlers of routes that need a caller (not public): narrows `caller`. route() types
- * `caller` by the route's access already (CallerOf); kept until the handlers stop calling it.
- */
-export function requireCaller(caller: Caller | undefined): Caller {
-  if (!caller) throw new UnauthorizedError();
-  return caller;
-}

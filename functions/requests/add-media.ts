@@ -1,5 +1,5 @@
 import type { DossierMedia } from '../domain/requests';
-import { requireCaller, route } from '../lib/http';
+import { route } from '../lib/http';
 import { addMedia } from '../model/media';
 import { addMediaBody, requestParams } from './schemas';
 
@@ -8,6 +8,6 @@ import { addMediaBody, requestParams } from './schemas';
  * room (201 with the media and a presigned URL; 200 when that key was already added).
  */
 export const handler = route('addRequestMedia', { params: requestParams, body: addMediaBody }, async ({ params, body, caller }): Promise<DossierMedia> => {
-  const { media } = await addMedia(params.propertyId, { roomId: body.roomId, key: body.key, userId: requireCaller(caller).userId });
+  const { media } = await addMedia(params.propertyId, { roomId: body.roomId, key: body.key, userId: caller.userId });
   return media;
 }, { successStatus: 201 });

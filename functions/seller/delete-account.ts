@@ -1,4 +1,4 @@
-import { requireCaller, route } from '../lib/http';
+import { route } from '../lib/http';
 import { deleteAccountBody } from './schemas';
 import { deleteOwnAccount } from '../model/seller';
 
@@ -7,5 +7,5 @@ import { deleteOwnAccount } from '../model/seller';
  * files, profile, login); 204. 400 without the confirmation, 403 for another user type.
  */
 export const handler = route('deleteOwnAccount', { body: deleteAccountBody }, async ({ caller }) => {
-  await deleteOwnAccount(requireCaller(caller).userId);
+  await deleteOwnAccount(caller.userId);
 });

@@ -1,4 +1,4 @@
-import { requireCaller, route } from '../lib/http';
+import { route } from '../lib/http';
 import { createSourceBody } from './schemas';
 import { createSource } from '../model/source';
 
@@ -6,6 +6,6 @@ import { createSource } from '../model/source';
 export const handler = route(
   'createSource',
   { body: createSourceBody },
-  async ({ body, caller }) => createSource({ name: body.name, userId: requireCaller(caller).userId }),
+  async ({ body, caller }) => createSource({ name: body.name, userId: caller.userId }),
   { successStatus: 201 },
 );

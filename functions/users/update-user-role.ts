@@ -1,8 +1,8 @@
-import { requireCaller, route } from '../lib/http';
+import { route } from '../lib/http';
 import { updateRoleBody, userParams } from './schemas';
 import { setRole } from '../model/user';
 
 /** PUT /users/{userId}/role {role}: joins or leaves the admin group; an admin cannot demote themselves (409). */
 export const handler = route('updateUserRole', { body: updateRoleBody, params: userParams }, async ({ body, params, caller }) =>
-  setRole(params.userId, body.role, requireCaller(caller).userId),
+  setRole(params.userId, body.role, caller.userId),
 );

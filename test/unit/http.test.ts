@@ -2,7 +2,7 @@ import { describe, expect, expectTypeOf, it } from 'vitest';
 import * as z from 'zod';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import type { Caller } from '../../functions/lib/auth';
-import { clientIp, requireCaller, route, type CallerOf } from '../../functions/lib/http';
+import { clientIp, route, type CallerOf } from '../../functions/lib/http';
 import { NotFoundError } from '../../functions/lib/errors';
 import { resetConfig } from '../../functions/lib/config';
 import { ORIGIN_HEADER, VIEWER_IP_HEADER } from '../../functions/lib/origin';
@@ -81,9 +81,9 @@ describe('the caller a handler gets, typed by the route\'s access', () => {
   });
 
   it("hands a non-public route's handler the caller of the token", async () => {
-    const h = route('claimInvitation', {}, async ({ caller }) => ({ userId: caller.userId, same: requireCaller(caller) === caller }));
+    const h = route('claimInvitation', {}, async ({ caller }) => ({ userId: caller.userId }));
     const seller = event({ requestContext: { http: { sourceIp: '1.2.3.4' }, authorizer: { jwt: { claims: { sub: 'u-7', 'cognito:groups': '[seller]' } } } } } as unknown as Partial<APIGatewayProxyEventV2>);
-    expect(JSON.parse((await h(seller)).body!)).toEqual({ userId: 'u-7', same: true });
+    expect(JSON.parse((await h(seller)).body!)).toEqual({ userId: 'u-7' });
   });
 });
 
