@@ -4,9 +4,22 @@ import { defineConfig } from 'vitest/config';
 // the SPA's alias for the shared pure domain code, so tests import SPA modules as they are
 const resolve = { alias: { '@domain': fileURLToPath(new URL('./functions/domain', import.meta.url)) } };
 
+/** Integration files that need the table to themselves: their snapshots count every item. */
+const TABLE_ALONE = ['test/integration/security-matrix.test.ts', 'test/integration/security-fuzz.test.ts', 'test/integration/security-uploads.test.ts'];
+
+const integration = {
+  environment: 'node' as const,
+  globalSetup: ['test/integration/global-setup.ts'],
+  testTimeout: 60_000,
+  hookTimeout: 120_000,
+  // mail and state reached through the local backend: more than vitest's 1 s default
+  expect: { poll: { timeout: 10_000 } },
+};
+
 /**
  * Test projects. `npm test` runs them in this order: unit + infra (no I/O), integration
- * (handlers through the local gateway against emulators started on free ports), e2e
+ * and integration-alone (handlers through the local gateway against emulators started on
+ * free ports), e2e
  * (the SPA in Debian Chromium against the whole local stack).
  */
 export default defineConfig({
@@ -34,15 +47,25 @@ export default defineConfig({
       },
       {
         test: {
+          ...integration,
           name: 'integration',
           include: ['test/integration/**/*.test.ts'],
-          environment: 'node',
-          globalSetup: ['test/integration/global-setup.ts'],
-          testTimeout: 60_000,
-          hookTimeout: 120_000,
+          exclude: TABLE_ALONE,
+          // files run side by side against the one stack (every test makes its own ids); they
+          // mostly wait on the emulators, so more workers than cores
+          maxWorkers: 3,
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        test: {
+          ...integration,
+          // the files that compare the whole table before and after a refused request: one at
+          // a time, after the others, on the same stack (global-setup.ts shares it)
+          name: 'integration-alone',
+          include: TABLE_ALONE,
           fileParallelism: false,
-          // mail and state reached through the local backend: more than vitest's 1 s default
-          expect: { poll: { timeout: 10_000 } },
+          sequence: { groupOrder: 1 },
         },
       },
       {

@@ -20,7 +20,8 @@ interface JsonReport {
   testResults: { name: string; status: string; message?: string; assertionResults: { status: string }[] }[];
 }
 
-const stages: string[][] = [['unit', 'infra'], ['integration'], ['e2e']];
+// integration-alone runs after integration in the same vitest run (sequence.groupOrder), on the same stack
+const stages: string[][] = [['unit', 'infra'], ['integration', 'integration-alone'], ['e2e']];
 const only = process.argv.slice(2);
 const known = stages.flat();
 const unknown = only.filter((s) => !known.includes(s));
@@ -39,7 +40,8 @@ let exitCode = 0;
 const started = Date.now();
 
 for (const projects of stages) {
-  const selected = only.length ? projects.filter((p) => only.includes(p)) : projects;
+  // `npm test -- integration` means both integration projects
+  const selected = only.length ? projects.filter((p) => only.includes(p) || only.includes(p.replace(/-alone$/, ''))) : projects;
   if (!selected.length) continue;
   const stage = selected.join(' + ');
   const out = path.join(dir, `${selected.join('-')}.json`);

@@ -1,13 +1,21 @@
 import type { TestProject } from 'vitest/node';
-import { startLocalStack } from '../../infra/local/stack';
+import { startLocalStack, type LocalStack } from '../../infra/local/stack';
 import '../support/context';
 
-/** Starts the emulators and the local gateway once per run, on free ports, in memory. */
+/**
+ * Starts the emulators and the local gateway once per run, on free ports, in memory. The
+ * two integration projects (integration, integration-alone) share the one stack: the first
+ * setup starts it, the last teardown stops it.
+ */
+const shared = globalThis as typeof globalThis & { integrationStack?: { stack: Promise<LocalStack>; users: number } };
+
 export default async function setup(project: TestProject) {
   process.env.AWS_SDK_JS_SUPPRESS_MAINTENANCE_MODE_MESSAGE = '1';
   // handlers log through Powertools; expected failures in tests would flood the output
   process.env.LOG_LEVEL ??= 'SILENT';
-  const stack = await startLocalStack({ appOrigin: 'http://localhost:5173' });
+  shared.integrationStack ??= { stack: startLocalStack({ appOrigin: 'http://localhost:5173' }), users: 0 };
+  shared.integrationStack.users++;
+  const stack = await shared.integrationStack.stack;
   project.provide('stack', {
     ports: stack.ports,
     urls: stack.urls,
@@ -16,6 +24,8 @@ export default async function setup(project: TestProject) {
     env: stack.env,
   });
   return async () => {
+    if (--shared.integrationStack!.users > 0) return;
+    shared.integrationStack = undefined;
     await stack.stop();
   };
 }
