@@ -5,6 +5,7 @@
  * runs; a red run is recorded as red, never as a time to compare.
  */
 import { spawn } from 'node:child_process';
+import { stripVTControlCharacters } from 'node:util';
 import { machine, r1, ROOT, writeResults } from './support';
 
 const started = Date.now();
@@ -18,7 +19,7 @@ child.stdout.on('data', (chunk: Buffer) => {
 const code: number = await new Promise((resolve) => child.on('close', (c) => resolve(c ?? 1)));
 const totalS = r1((Date.now() - started) / 1000);
 // tsx prints "[unit + infra] 31.2 s" after each stage and "Total time: ... s" (test/run-all.ts)
-const plain = out.replace(/\x1b\[[0-9;]*m/g, '');
+const plain = stripVTControlCharacters(out);
 const stages = Object.fromEntries([...plain.matchAll(/^\[([a-z0-9 +-]+)\] ([\d.]+) s$/gm)].map((m) => [m[1]!, Number(m[2])]));
 const testsS = Number(/^Total time: ([\d.]+) s$/m.exec(plain)?.[1] ?? NaN);
 const closing = /^Tests: (\d+) passed, (\d+) failed(?:, (\d+) skipped)?$/m.exec(plain);

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT as ROOT } from '../../infra/constructs/manifest-function';
 import { cdkBundling } from '../../infra/lambda-bundle';
 import { FEATURE_FLAGS } from '../../infra/stacks/deploy-config';
+import { routes } from '../../functions/routes';
 
 const outdir = mkdtempSync(join(tmpdir(), 'infra-bundle-'));
 let bundle = '';
@@ -21,7 +22,8 @@ beforeAll(() => {
   const app = new App({ outdir, context: FEATURE_FLAGS });
   const stack = new Stack(app, 'Bundle');
   new NodejsFunction(stack, 'GenerateDelegations', {
-    entry: join(ROOT, 'functions', 'delegations', 'generate-delegations.ts'),
+    // the handler file as the manifest names it, so a move of the file moves the test with it
+    entry: join(ROOT, 'functions', `${routes.find((r) => r.id === 'generateDelegations')!.handler}.ts`),
     runtime: lambda.Runtime.NODEJS_22_X,
     projectRoot: ROOT,
     depsLockFilePath: join(ROOT, 'package-lock.json'),
