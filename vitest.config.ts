@@ -16,11 +16,23 @@ const integration = {
   expect: { poll: { timeout: 10_000 } },
 };
 
+/** Browser files that need the OMI data to themselves. */
+const E2E_ALONE = ['test/e2e/omi.test.ts'];
+
+const e2e = {
+  environment: 'node' as const,
+  globalSetup: ['test/e2e/global-setup.ts'],
+  testTimeout: 90_000,
+  hookTimeout: 180_000,
+  // a page waits on the real local backend (a Lambda that may start cold while the
+  // machine is busy): 1 s, vitest's default for expect.poll, is not enough there
+  expect: { poll: { timeout: 10_000 } },
+};
+
 /**
  * Test projects. `npm test` runs them in this order: unit + infra (no I/O), integration
  * and integration-alone (handlers through the local gateway against emulators started on
- * free ports), e2e
- * (the SPA in Debian Chromium against the whole local stack).
+ * free ports), e2e and e2e-alone (the SPA in Debian Chromium against the whole local stack).
  */
 export default defineConfig({
   test: {
@@ -70,16 +82,24 @@ export default defineConfig({
       },
       {
         test: {
+          ...e2e,
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
-          environment: 'node',
-          globalSetup: ['test/e2e/global-setup.ts'],
-          testTimeout: 90_000,
-          hookTimeout: 180_000,
+          exclude: E2E_ALONE,
+          // two browsers at a time: the pages mostly wait on the backend
+          maxWorkers: 2,
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        test: {
+          ...e2e,
+          // the Dati OMI pages clear every OMI record and count exact totals: after the others,
+          // on the same stack (global-setup.ts shares it)
+          name: 'e2e-alone',
+          include: E2E_ALONE,
           fileParallelism: false,
-          // a page waits on the real local backend (a Lambda that may start cold while the
-          // machine is busy): 1 s, vitest's default for expect.poll, is not enough there
-          expect: { poll: { timeout: 10_000 } },
+          sequence: { groupOrder: 1 },
         },
       },
     ],

@@ -20,8 +20,8 @@ interface JsonReport {
   testResults: { name: string; status: string; message?: string; assertionResults: { status: string }[] }[];
 }
 
-// integration-alone runs after integration in the same vitest run (sequence.groupOrder), on the same stack
-const stages: string[][] = [['unit', 'infra'], ['integration', 'integration-alone'], ['e2e']];
+// the -alone projects run after their group in the same vitest run (sequence.groupOrder), on the same stack
+const stages: string[][] = [['unit', 'infra'], ['integration', 'integration-alone'], ['e2e', 'e2e-alone']];
 const only = process.argv.slice(2);
 const known = stages.flat();
 const unknown = only.filter((s) => !known.includes(s));

@@ -28,7 +28,7 @@ type Who = 'anonymous' | 'admin' | 'agent' | 'seller';
 
 let browser: Browser;
 const contexts = new Map<Who, BrowserContext>();
-const data = { propertyId: '', kycToken: '', availabilityPath: '', registerToken: '' };
+const data = { propertyId: '', kycToken: '', availabilityPath: '', registerToken: '', withMedia: '' };
 
 async function invitationToken(id: string): Promise<string> {
   const item = (await ddb().send(new GetCommand({ TableName: TABLE(), Key: keys.property(id), ConsistentRead: true }))).Item!;
@@ -163,9 +163,9 @@ const CASES: RouteCase[] = [
     name: '/agent-area/purchase-options (Opzioni Disponibili, and the media dialog)',
     who: 'agent',
     path: () => '/agent-area/purchase-options?tab=available',
-    ready: (page) => page.getByTestId('agent-option').first().waitFor(),
+    ready: (page) => page.locator(`[data-testid="agent-option"][data-property-id="${data.withMedia}"]`).waitFor(),
     then: async (page) => {
-      await page.getByTestId('agent-option').first().getByTestId('option-media').click();
+      await page.locator(`[data-testid="agent-option"][data-property-id="${data.withMedia}"]`).getByTestId('option-media').click();
       await page.getByRole('dialog').getByTestId('media-photo').first().waitFor();
     },
   },
@@ -182,7 +182,8 @@ beforeAll(async () => {
   const res = await apiFrom(newClientIp(), 'POST', '/properties', { ...fullBody(waiting), email: uniqueEmail('venditore') });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   data.registerToken = await invitationToken(waiting);
-  await listedOption({ media: true });
+  // other files list options too (files run side by side): the media dialog is opened on this one
+  data.withMedia = (await listedOption({ media: true })).propertyId;
 
   browser = await launchBrowser();
   const accounts = stack().accounts;

@@ -1,7 +1,7 @@
 import type { TestProject } from 'vitest/node';
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
-import { startLocalStack } from '../../infra/local/stack';
+import { startLocalStack, type LocalStack } from '../../infra/local/stack';
 import { freePort } from '../../infra/local/emulators';
 import { startStaticWeb } from '../../infra/local/web-server';
 import '../support/context';
@@ -11,7 +11,10 @@ import '../support/context';
  * CloudFront would serve it, in front of the local stack (emulators on free ports) running
  * the Lambda bundles that ship, not the sources.
  */
-export default async function setup(project: TestProject) {
+const shared = globalThis as typeof globalThis & { e2eStack?: { started: Promise<{ stack: LocalStack; web: { url: string; stop: () => Promise<void> } }>; users: number } };
+
+/** Builds the SPA, starts the stack and the web server: once per run, shared by the two e2e projects. */
+async function start() {
   process.env.AWS_SDK_JS_SUPPRESS_MAINTENANCE_MODE_MESSAGE = '1';
   // handlers log through Powertools; expected failures in tests would flood the output
   process.env.LOG_LEVEL ??= 'SILENT';
@@ -34,6 +37,13 @@ export default async function setup(project: TestProject) {
       throw err;
     },
   );
+  return { stack, web };
+}
+
+export default async function setup(project: TestProject) {
+  shared.e2eStack ??= { started: start(), users: 0 };
+  shared.e2eStack.users++;
+  const { stack, web } = await shared.e2eStack.started;
   project.provide('stack', {
     ports: stack.ports,
     urls: stack.urls,
@@ -43,6 +53,8 @@ export default async function setup(project: TestProject) {
     webUrl: web.url,
   });
   return async () => {
+    if (--shared.e2eStack!.users > 0) return;
+    shared.e2eStack = undefined;
     await web.stop();
     await stack.stop();
   };
