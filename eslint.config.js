@@ -46,6 +46,10 @@ export default tseslint.config(
           { from: { element: { type: 'area' } }, disallow: { to: { element: { type: 'area', captured: { area: '!{{from.captured.area}}' } } } }, message: 'An area of functions/ never imports another area: what two areas share goes to model/ (the table), domain/ (pure rules) or lib/ (adapters).' },
           { from: { element: { type: 'model' } }, disallow: { to: { element: { type: 'area' } } }, message: 'functions/model/ never imports an area.' },
           { from: { element: { type: 'lib' } }, disallow: { to: { element: { types: { anyOf: ['area', 'model'] } } } }, message: 'functions/lib/ holds adapters that know no area and no table.' },
+          // the one exception (a later policy wins): route() in lib/http.ts asks model/session.ts
+          // whether the caller's token still counts (the user's valid-after instant, docs/users.md);
+          // no other lib/ module, and no other model/ module
+          { from: { element: { type: 'lib' }, file: { path: 'functions/lib/http.ts' } }, allow: { to: { element: { type: 'model' }, file: { path: 'functions/model/session.ts' } } } },
           { from: { element: { type: 'domain' } }, disallow: { to: { element: { types: { anyOf: ['area', 'model', 'lib'] } } } }, message: 'functions/domain/ is pure: it imports only itself.' },
           { from: { element: { type: 'feature' } }, disallow: { to: { element: { type: 'feature', captured: { feature: '!{{from.captured.feature}}' } } } }, message: 'A feature of the SPA never imports another feature: shared UI goes to web/src/components/, shared hooks and helpers to web/src/lib/.' },
         ],

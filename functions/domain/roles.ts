@@ -26,3 +26,14 @@ export function homeFor(opts: { groups: readonly Group[]; userType?: UserType | 
   if (opts.userType === 'agente_immobiliare' || opts.groups.includes('agent')) return '/agent-area/profile';
   return '/';
 }
+
+/**
+ * A token the server no longer accepts (issued before the user's role changed or the user
+ * was deleted or approved, or an admin token older than ADMIN_TOKEN_MAX_AGE_SECONDS): 401
+ * with this code. The SPA refreshes its tokens once on it, and signs out if that fails.
+ */
+export const SESSION_EXPIRED_CODE = 'SESSION_EXPIRED';
+export const SESSION_EXPIRED_MESSAGE = 'La sessione non è più valida: accedi di nuovo.';
+
+/** An admin's ID token is accepted for 15 minutes from its issue (the SPA refreshes it silently). */
+export const ADMIN_TOKEN_MAX_AGE_SECONDS = 15 * 60;

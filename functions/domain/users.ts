@@ -51,7 +51,7 @@ export const USER_MESSAGES = {
   decisionInvalid: 'Decisione non valida: scegli approva o rifiuta',
   notFound: 'Utente non trovato',
   emailTaken: 'Questa email è già usata da un altro account',
-  selfDemotion: 'Non puoi rimuovere a te stesso il ruolo di amministratore',
+  selfRoleChange: 'Non puoi cambiare il tuo ruolo: chiedi a un altro amministratore',
   selfDelete: 'Non puoi eliminare il tuo account',
   notPending: 'La richiesta di questo agente è già stata decisa',
 } as const;

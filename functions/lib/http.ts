@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import * as z from 'zod';
-import { callerFrom, type Caller } from './auth';
+import { callerFrom, SessionExpiredError, sessionProblem, type Caller } from './auth';
 import { AppError, ForbiddenError, GENERIC_ERROR_MESSAGE, MfaRequiredError, UnauthorizedError, ValidationError } from './errors';
 import { logger } from './logger';
 import { instrument, outcomeOfStatus } from './observability';
@@ -9,6 +9,8 @@ import { fromEdge, VIEWER_IP_HEADER } from './origin';
 import { isGenericIssueMessage, italianIssueMessage } from './validation-messages';
 import { isAllowed, routeById, type Access, type RouteId, type routes } from '../routes';
 import type { Group } from '../domain/roles';
+// the one model/ module lib/ may import (eslint.config.js): whether the caller's token is still valid
+import { sessionStateOf } from '../model/session';
 
 type Schema = z.ZodType;
 type Out<S> = S extends z.ZodType ? z.infer<S> : undefined;
@@ -100,7 +102,9 @@ function parseWith<S extends Schema | undefined>(schema: S, value: unknown): Out
 
 /**
  * Wraps a use case as an API Gateway HTTP API (v2) handler: refuses requests that did not
- * come through the edge (403, functions/lib/origin.ts), checks the manifest's access
+ * come through the edge (403, functions/lib/origin.ts), refuses a token the server no longer
+ * accepts (401 SESSION_EXPIRED: issued before the user's valid-after instant, user gone, admin
+ * token older than 15 minutes; lib/auth.ts sessionProblem), checks the manifest's access
  * rule for the route (the JWT authorizer only proves who the caller is), parses body,
  * query and path parameters with zod, and maps results and typed errors to responses.
  * The handler's `caller` is typed by the route's access (CallerOf). Every invocation is
@@ -123,7 +127,12 @@ export function route<
     try {
       // only requests through CloudFront: a direct call to execute-api gets nothing else
       if (!(await fromEdge(event))) throw new ForbiddenError();
-      const caller = callerFrom(event);
+      let caller = callerFrom(event);
+      // the token proves who signed in and when; whether it still counts is the server's record
+      if (caller && sessionProblem(caller, await sessionStateOf(caller.userId))) {
+        if (def.access !== 'public') throw new SessionExpiredError();
+        caller = undefined; // a public route serves it as anyone
+      }
       if (def.access !== 'public') {
         if (!caller) throw new UnauthorizedError();
         if (!isAllowed(def.access, caller.groups)) throw new ForbiddenError();

@@ -11,6 +11,7 @@ import {
   AdminListGroupsForUserCommand,
   AdminRemoveUserFromGroupCommand,
   AdminUpdateUserAttributesCommand,
+  AdminUserGlobalSignOutCommand,
   ListUsersCommand,
   ListUsersInGroupCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
@@ -34,6 +35,7 @@ import {
 } from '../domain/users';
 import { renderAgentDecisionEmail } from '../domain/agent-decision-mail';
 import { getProfile, toProfile, type StoredProfile } from './profile';
+import { forgetSession, VALID_AFTER_ATTRIBUTE, validAfterNow } from './session';
 
 const pool = () => requireConfig('USER_POOL_ID');
 const ADMIN_GROUP: Group = 'admin';
@@ -178,9 +180,51 @@ export async function updateUser(userId: string, input: UpdateUserInput): Promis
   return toItem(toProfile(updated ?? {}), await roleOf(userId));
 }
 
-/** PUT /users/{userId}/role: adds to or removes from the admin group; nobody removes their own admin role. */
+/**
+ * Ends the user's sessions on the server's own record: tokens issued before now are refused
+ * by route() (model/session.ts). Condition: the profile exists (a missing one is refused anyway).
+ */
+async function endSessions(userId: string): Promise<void> {
+  try {
+    await ddb().send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: keys.profile(userId),
+        UpdateExpression: 'SET #va = :va',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeNames: { '#va': VALID_AFTER_ATTRIBUTE },
+        ExpressionAttributeValues: { ':va': validAfterNow() },
+      }),
+    );
+  } catch (err) {
+    if (!isConditionFailure(err)) throw err;
+  } finally {
+    forgetSession(userId);
+  }
+}
+
+/**
+ * Cognito's global sign-out: the user's refresh tokens stop working, so the SPA cannot get
+ * new tokens and signs out. Best effort: the local emulator does not implement it, and the
+ * valid-after check (endSessions) already refuses every token issued before the change.
+ */
+async function globalSignOut(userId: string): Promise<void> {
+  try {
+    await cognito().send(new AdminUserGlobalSignOutCommand({ UserPoolId: pool(), Username: userId }));
+  } catch (err) {
+    if (isMissingUser(err)) return;
+    logger.warn('Global sign-out not done; the valid-after check still refuses the old tokens', { userId, error: err as Error });
+  }
+}
+
+/**
+ * PUT /users/{userId}/role: adds to or removes from the admin group. Nobody changes their own
+ * role (409). After the group change the user's older tokens stop counting (valid-after, so a
+ * demoted admin's token no longer reaches admin routes); a demotion also signs them out
+ * everywhere (their refresh tokens are revoked).
+ */
 export async function setRole(userId: string, role: Role, callerId: string): Promise<UserListItem> {
-  if (role !== 'admin' && userId === callerId) throw new ConflictError(USER_MESSAGES.selfDemotion);
+  if (userId === callerId) throw new ConflictError(USER_MESSAGES.selfRoleChange);
   const profile = await requireProfile(userId);
   const input = { UserPoolId: pool(), Username: userId, GroupName: ADMIN_GROUP };
   try {
@@ -189,6 +233,9 @@ export async function setRole(userId: string, role: Role, callerId: string): Pro
     if (isMissingUser(err)) throw new NotFoundError(USER_MESSAGES.notFound);
     throw err;
   }
+  // after the group change: a token issued from now on carries the new groups
+  await endSessions(userId);
+  if (role !== 'admin') await globalSignOut(userId);
   logger.info('User role changed', { userId, role, by: callerId });
   return toItem(profile, role);
 }
@@ -255,7 +302,7 @@ export async function deleteLogin(userId: string): Promise<void> {
 
 /**
  * DELETE /users/{userId}: profile, groups and login go; the user's requests stay, unlinked.
- * Order for a safe retry: (1) unlink the properties, (2) leave every group one at a time
+ * Order for a safe retry: (0) end the user's sessions (valid-after, global sign-out), (1) unlink the properties, (2) leave every group one at a time
  * (the emulator corrupts its files when AdminDeleteUser removes groups in parallel),
  * (3) delete the login, (4) delete the profile last. Each step tolerates being done
  * already, and while the profile exists a retry finds the user and finishes the job.
@@ -264,6 +311,10 @@ export async function deleteUser(userId: string, callerId: string): Promise<void
   if (userId === callerId) throw new ConflictError(USER_MESSAGES.selfDelete);
   const profile = await getProfile(userId);
   if (!profile && !(await loginExists(userId))) throw new NotFoundError(USER_MESSAGES.notFound);
+
+  // first of all the user's tokens stop counting (the profile deleted last refuses them too)
+  if (profile) await endSessions(userId);
+  await globalSignOut(userId);
 
   const unlinked = await unlinkProperties(userId);
 
@@ -306,9 +357,20 @@ export async function decideAgent(userId: string, decision: AgentDecision, calle
             Update: {
               TableName: table(),
               Key: keys.profile(userId),
-              UpdateExpression: 'SET agentStatus = :status, agentDecidedAt = :now, agentDecidedBy = :by, updatedAt = :now',
+              // approved: the tokens issued before the agent group was added stop counting; the SPA
+              // refreshes them (the agent keeps working, now in the agent group)
+              UpdateExpression:
+                'SET agentStatus = :status, agentDecidedAt = :now, agentDecidedBy = :by, updatedAt = :now' +
+                (decision === 'approve' ? ', #va = :va' : ''),
               ConditionExpression: 'agentStatus = :pending',
-              ExpressionAttributeValues: { ':status': status, ':now': now, ':by': callerId, ':pending': 'pending' },
+              ...(decision === 'approve' ? { ExpressionAttributeNames: { '#va': VALID_AFTER_ATTRIBUTE } } : {}),
+              ExpressionAttributeValues: {
+                ':status': status,
+                ':now': now,
+                ':by': callerId,
+                ':pending': 'pending',
+                ...(decision === 'approve' ? { ':va': validAfterNow() } : {}),
+              },
             },
           },
           outboxPut({ id: outboxId, kind: `agent-${status}`, ref: userId, now, mail: { to: [profile.email], ...mail } }) as never,
@@ -329,6 +391,7 @@ export async function decideAgent(userId: string, decision: AgentDecision, calle
     }
     throw err;
   }
+  forgetSession(userId);
   logger.info('Agent decided', { userId, decision, by: callerId });
 
   try {

@@ -93,6 +93,8 @@ export interface GatewayOptions {
   /** origins allowed by CORS (the SPA) */
   corsOrigins: string[];
   log?: (line: string) => void;
+  /** called before the PostConfirmation_ConfirmSignUp trigger runs (the stack marks the e-mail verified, as Cognito does) */
+  onConfirmSignUp?: (userPoolId: string, username: string, email: string) => Promise<void>;
 }
 
 export interface Gateway {
@@ -145,6 +147,10 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
   async function handleLambdaInvoke(req: IncomingMessage, res: ServerResponse, name: string) {
     const payload = JSON.parse((await readBody(req)).toString('utf8') || '{}');
     try {
+      const email = payload?.request?.userAttributes?.email;
+      if (payload?.triggerSource === 'PostConfirmation_ConfirmSignUp' && opts.onConfirmSignUp && typeof email === 'string') {
+        await opts.onConfirmSignUp(String(payload.userPoolId), String(payload.userName), email).catch((err: unknown) => log(`e-mail not marked verified: ${(err as Error).message}`));
+      }
       const result = await invokeTrigger(name, payload);
       send(res, 200, { 'content-type': 'application/json' }, JSON.stringify(result ?? null));
     } catch (err) {

@@ -23,6 +23,7 @@ import {
   ListUserPoolClientsCommand,
   SetUserPoolMfaConfigCommand,
   ListUserPoolsCommand,
+  AdminUpdateUserAttributesCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
 import { TABLE_GSIS, TABLE_KEYS, TTL_ATTRIBUTE } from '../../functions/model/table';
 import { GROUPS, MIN_PASSWORD_LENGTH } from '../../functions/domain/roles';
@@ -95,6 +96,24 @@ export interface PoolIds {
   userPoolClientId: string;
 }
 
+/**
+ * What Cognito does when a sign-up is confirmed with the e-mailed code and cognito-local does
+ * not: the e-mail becomes verified (`email_verified` true in the ID token). The server trusts
+ * an e-mail only when it is verified (functions/lib/auth.ts), so without this every local
+ * account confirmed by code would have no e-mail. The local gateway calls it before the
+ * PostConfirmation_ConfirmSignUp trigger (cognito-local saves the user before the trigger).
+ */
+export async function markEmailVerified(endpoint: string, userPoolId: string, username: string, email: string): Promise<void> {
+  const cognito = new CognitoIdentityProviderClient({ endpoint, region: LOCAL_REGION, credentials });
+  try {
+    // cognito-local verifies an e-mail only together with the e-mail itself (the same address)
+    const UserAttributes = [{ Name: 'email', Value: email }, { Name: 'email_verified', Value: 'true' }];
+    await cognito.send(new AdminUpdateUserAttributesCommand({ UserPoolId: userPoolId, Username: username, UserAttributes }));
+  } finally {
+    cognito.destroy();
+  }
+}
+
 export async function ensureUserPool(endpoint: string, poolName: string): Promise<PoolIds> {
   const cognito = new CognitoIdentityProviderClient({ endpoint, region: LOCAL_REGION, credentials });
   const pools = await cognito.send(new ListUserPoolsCommand({ MaxResults: 60 }));
@@ -105,6 +124,8 @@ export async function ensureUserPool(endpoint: string, poolName: string): Promis
         PoolName: poolName,
         UsernameAttributes: ['email'],
         AutoVerifiedAttributes: ['email'],
+        // as on AWS (keepOriginal): a new e-mail counts only once its code is confirmed
+        UserAttributeUpdateSettings: { AttributesRequireVerificationBeforeUpdate: ['email'] },
         Policies: { PasswordPolicy: { MinimumLength: MIN_PASSWORD_LENGTH } },
         Schema: [{ Name: 'user_type', AttributeDataType: 'String', Mutable: true }],
       }),

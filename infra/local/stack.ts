@@ -7,7 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { assertPortFree, freePort, startCognito, startDynamo, startS3, startSes, type Running } from './emulators';
-import { corsXml, ensureIpHashSalt, ensureTable, ensureUserPool, LOCAL_REGION, type PoolIds } from './setup';
+import { corsXml, ensureIpHashSalt, ensureTable, ensureUserPool, LOCAL_REGION, markEmailVerified, type PoolIds } from './setup';
 import { DEMO_ACCOUNTS, seedDemoAccounts, type DemoAccount } from './seed';
 import { invokeTrigger, startGateway, useHandlerBundles } from './gateway';
 import { buildLambdaBundles } from './bundles';
@@ -228,7 +228,14 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       running.push({ name: 'Lambda bundles', url: '', stop: async () => { useHandlerBundles(undefined); bundles.remove(); } });
       log(`${bundles.count} bundle Lambda in ${(bundles.ms / 1000).toFixed(1)} s`);
     }
-    const gateway = await startGateway({ port: ports.api, issuer, audience: pool.userPoolClientId, corsOrigins: [opts.appOrigin], log });
+    const gateway = await startGateway({
+      port: ports.api,
+      issuer,
+      audience: pool.userPoolClientId,
+      corsOrigins: [opts.appOrigin],
+      log,
+      onConfirmSignUp: (userPoolId, username, email) => markEmailVerified(cognito.url, userPoolId, username, email),
+    });
     running.push({ name: 'API', url: gateway.url, stop: gateway.stop });
 
     const timers: NodeJS.Timeout[] = [];

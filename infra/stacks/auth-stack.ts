@@ -49,6 +49,10 @@ export class AuthStack extends Stack {
       // the e-mail is proven with the code Cognito sends at sign-up (the pre sign-up trigger
       // confirms nothing); the message is the product's, from the product's SES sender
       autoVerify: { email: true },
+      // a new e-mail takes effect only once its code is confirmed: until then the login (and
+      // every token) keeps the verified one, so nobody takes over a co-owner link or an
+      // invitation by typing the invited address into their own account (UpdateUserAttributes)
+      keepOriginal: { email: true },
       userVerification: {
         emailStyle: cognito.VerificationEmailStyle.CODE,
         emailSubject: CONFIRMATION_MAIL_SUBJECT,
@@ -121,6 +125,10 @@ export class AuthStack extends Stack {
       preventUserExistenceErrors: true,
       disableOAuth: true,
       enableTokenRevocation: true,
+      // 1 hour (the API accepts an admin's token for 15 minutes only, ADMIN_TOKEN_MAX_AGE_SECONDS,
+      // and the SPA refreshes it silently): a shorter validity for everyone would cost sellers
+      // and agents refreshes for nothing, since route() checks every token against the user's
+      // valid-after instant anyway
       idTokenValidity: Duration.hours(1),
       accessTokenValidity: Duration.hours(1),
       refreshTokenValidity: Duration.days(30),

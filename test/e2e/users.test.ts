@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { expectAccessible, launchBrowser, newPage, signIn, signedInContext, toastWith } from '../support/browser';
-import { signUp, stack, uniqueEmail } from '../support/helpers';
+import { api, signUp, stack, tokenForRole, uniqueEmail } from '../support/helpers';
 
 let browser: Browser;
 let admin: BrowserContext;
@@ -138,10 +138,16 @@ describe('pending agent', () => {
     const { context, page } = await newPage(browser);
     await signIn(page, web(), { email: agent.email, password: PASSWORD }, '/agent-area/profile');
     await page.getByRole('heading', { level: 1, name: 'Account in attesa di approvazione' }).waitFor();
-    await page.getByText('esci e accedi di nuovo').waitFor();
+    await page.getByText('senza bisogno di uscire').waitFor();
     expect(await page.getByTestId('agent-profile').count()).toBe(0);
     await expectAccessible(page);
     await page.screenshot({ path: '/tmp/agent-pending.png' });
+    // approved while signed in: "Controlla di nuovo" refreshes the tokens and the agent area opens
+    await new Promise((r) => setTimeout(r, 1_100)); // the approval and the sign-in in different seconds (iat)
+    const approved = await api('POST', `/users/${agent.sub}/agent-approval`, { token: await tokenForRole('admin'), body: { decision: 'approve' } });
+    expect(approved.status).toBe(200);
+    await page.getByTestId('agent-pending-refresh').click();
+    await page.getByTestId('agent-profile').waitFor();
     await context.close();
   });
 });

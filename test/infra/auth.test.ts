@@ -138,6 +138,23 @@ describe('auth stack', () => {
     });
   });
 
+  it('keeps the verified e-mail until a new one is confirmed (no takeover by UpdateUserAttributes)', () => {
+    template.hasResourceProperties('AWS::Cognito::UserPool', {
+      AutoVerifiedAttributes: ['email'],
+      UserAttributeUpdateSettings: { AttributesRequireVerificationBeforeUpdate: ['email'] },
+    });
+  });
+
+  it('issues ID and access tokens for one hour, refresh tokens for 30 days, revocable', () => {
+    template.hasResourceProperties('AWS::Cognito::UserPoolClient', {
+      IdTokenValidity: 60,
+      AccessTokenValidity: 60,
+      RefreshTokenValidity: 43200,
+      TokenValidityUnits: { IdToken: 'minutes', AccessToken: 'minutes', RefreshToken: 'minutes' },
+      EnableTokenRevocation: true,
+    });
+  });
+
   it('keeps the user pool when the stack is deleted', () => {
     template.hasResource('AWS::Cognito::UserPool', { DeletionPolicy: 'Retain' });
   });

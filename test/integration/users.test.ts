@@ -259,11 +259,15 @@ describe('users: role', () => {
     expect((await list()).body.items.find((u) => u.id === user.sub)?.role).toBe('user');
   });
 
-  it('an admin cannot remove their own admin role (409); a bad role is 400; unknown user 404', async () => {
-    const self = await setRole(adminSub, 'user');
-    expect(self.status).toBe(409);
-    expect(self.body.message).toBe('Non puoi rimuovere a te stesso il ruolo di amministratore');
+  it('nobody changes their own role (409, either way); a bad role is 400; unknown user 404', async () => {
+    for (const role of ['user', 'admin']) {
+      const self = await setRole(adminSub, role);
+      expect(self.status, role).toBe(409);
+      expect(self.body.message).toBe('Non puoi cambiare il tuo ruolo: chiedi a un altro amministratore');
+    }
     expect(await groupsOf(adminSub)).toContain('admin');
+    // the refusal ended no session: the admin's token still works
+    expect((await list()).status).toBe(200);
     const user = await freshUser('venditore');
     const bad = await setRole(user.sub, 'superuser');
     expect(bad.status).toBe(400);

@@ -37,17 +37,19 @@ function cognito() {
   });
 }
 
-const tokenCache = new Map<string, string>();
+// a token is reused for 10 minutes: the API refuses an admin's token after 15 (ADMIN_TOKEN_MAX_AGE_SECONDS)
+const tokenCache = new Map<string, { token: string; at: number }>();
+const TOKEN_REUSE_MS = 10 * 60_000;
 
 export async function idTokenFor(email: string, password: string, clientId = stack().pool.userPoolClientId): Promise<string> {
   const key = `${clientId}:${email}`;
   const cached = tokenCache.get(key);
-  if (cached) return cached;
+  if (cached && Date.now() - cached.at < TOKEN_REUSE_MS) return cached.token;
   const res = await cognito().send(
     new InitiateAuthCommand({ AuthFlow: 'USER_PASSWORD_AUTH', ClientId: clientId, AuthParameters: { USERNAME: email, PASSWORD: password } }),
   );
   const token = res.AuthenticationResult!.IdToken!;
-  tokenCache.set(key, token);
+  tokenCache.set(key, { token, at: Date.now() });
   return token;
 }
 

@@ -41,6 +41,25 @@ describe('layer boundaries', () => {
     expect(await boundaryErrors('functions/domain/new-rule.ts', "import { DynamoDBClient } from '@aws-sdk/client-dynamodb';\nexport const x = DynamoDBClient;\n")).toEqual([expect.stringContaining('no AWS')]);
   });
 
+  it('lets lib/http.ts import model/session.ts and nothing else of model/; no other lib/ module may import model/session.ts', async () => {
+    // the one exception (route() checks the caller's session against the user's record)
+    expect(await boundaryErrors('functions/lib/http.ts', "import { sessionStateOf } from '../model/session';\nexport const x = sessionStateOf;\n")).toEqual([]);
+    // any other model/ module from lib/http.ts is still refused
+    for (const [mod, name] of [['keys', 'keys'], ['profile', 'getProfile'], ['user', 'setRole'], ['db', 'ddb']] as const) {
+      expect(await boundaryErrors('functions/lib/http.ts', `import { ${name} } from '../model/${mod}';\nexport const x = ${name};\n`), mod).toEqual([
+        expect.stringContaining('know no area and no table'),
+      ]);
+    }
+    // model/session.ts from any other lib/ module is refused
+    for (const file of ['functions/lib/auth.ts', 'functions/lib/new-adapter.ts', 'functions/lib/aws/new-client.ts']) {
+      expect(await boundaryErrors(file, "import { sessionStateOf } from '../model/session';\nexport const x = sessionStateOf;\n".replace('../model', file.split('/').length > 3 ? '../../model' : '../model')), file).toEqual([
+        expect.stringContaining('know no area and no table'),
+      ]);
+    }
+    // domain/ still may not import it
+    expect(await boundaryErrors('functions/domain/new-rule.ts', "import { sessionStateOf } from '../model/session';\nexport const x = sessionStateOf;\n")).toEqual([expect.stringContaining('is pure')]);
+  });
+
   it('refuses a feature of the SPA importing another feature, and allows components and lib', async () => {
     expect(await boundaryErrors('web/src/features/agent/NewPage.tsx', "import NotFoundPage from '../not-found/NotFoundPage';\nexport const x = NotFoundPage;\n")).toEqual([expect.stringContaining('never imports another feature')]);
     expect(await boundaryErrors('web/src/features/agent/NewPage.tsx', "import NotFoundPage from '@/features/not-found/NotFoundPage';\nexport const x = NotFoundPage;\n")).toEqual([expect.stringContaining('never imports another feature')]);

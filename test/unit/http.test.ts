@@ -1,4 +1,4 @@
-import { describe, expect, expectTypeOf, it } from 'vitest';
+import { beforeEach, describe, expect, expectTypeOf, it, vi } from 'vitest';
 import * as z from 'zod';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import type { Caller } from '../../functions/lib/auth';
@@ -6,6 +6,17 @@ import { clientIp, route, type CallerOf } from '../../functions/lib/http';
 import { NotFoundError } from '../../functions/lib/errors';
 import { resetConfig } from '../../functions/lib/config';
 import { ORIGIN_HEADER, VIEWER_IP_HEADER } from '../../functions/lib/origin';
+import { ADMIN_TOKEN_MAX_AGE_SECONDS, SESSION_EXPIRED_CODE } from '../../functions/domain/roles';
+
+// the users' records as model/session.ts would read them (no table in unit tests): by default
+// every user exists with no valid-after instant
+const sessions = vi.hoisted(() => new Map<string, { exists: boolean; validAfter: number }>());
+vi.mock('../../functions/model/session', () => ({
+  sessionStateOf: async (userId: string) => sessions.get(userId) ?? { exists: true, validAfter: 0 },
+}));
+beforeEach(() => sessions.clear());
+
+const NOW = () => Math.floor(Date.now() / 1000);
 
 // the value the edge (CloudFront, or the local web server) adds to every API request
 const SECRET = 'unit-test-origin-secret-0123456789abcdef';
@@ -54,7 +65,7 @@ describe('route wrapper', () => {
     const h = route('claimInvitation', {}, async () => ({}));
     expect((await h(event())).statusCode).toBe(401);
     const agent = event({
-      requestContext: { authorizer: { jwt: { claims: { sub: 'u', 'cognito:groups': '[agent]' } } } },
+      requestContext: { authorizer: { jwt: { claims: { sub: 'u', 'cognito:groups': '[agent]', iat: String(NOW()) } } } },
     } as unknown as Partial<APIGatewayProxyEventV2>);
     expect((await h(agent)).statusCode).toBe(403);
   });
@@ -82,7 +93,7 @@ describe('the caller a handler gets, typed by the route\'s access', () => {
 
   it("hands a non-public route's handler the caller of the token", async () => {
     const h = route('claimInvitation', {}, async ({ caller }) => ({ userId: caller.userId }));
-    const seller = event({ requestContext: { http: { sourceIp: '1.2.3.4' }, authorizer: { jwt: { claims: { sub: 'u-7', 'cognito:groups': '[seller]' } } } } } as unknown as Partial<APIGatewayProxyEventV2>);
+    const seller = event({ requestContext: { http: { sourceIp: '1.2.3.4' }, authorizer: { jwt: { claims: { sub: 'u-7', 'cognito:groups': '[seller]', iat: String(NOW()) } } } } } as unknown as Partial<APIGatewayProxyEventV2>);
     expect(JSON.parse((await h(seller)).body!)).toEqual({ userId: 'u-7' });
   });
 });
@@ -106,7 +117,7 @@ describe('requests that did not come through the edge', () => {
 
   it('are refused even with a valid token: the check comes before the access rule', async () => {
     const h = route('claimInvitation', {}, async () => ({}));
-    const seller = { requestContext: { http: { sourceIp: '1.2.3.4' }, authorizer: { jwt: { claims: { sub: 'u', 'cognito:groups': '[seller]' } } } } };
+    const seller = { requestContext: { http: { sourceIp: '1.2.3.4' }, authorizer: { jwt: { claims: { sub: 'u', 'cognito:groups': '[seller]', iat: String(NOW()) } } } } };
     expect((await h(event({ ...seller, headers: {} } as unknown as Partial<APIGatewayProxyEventV2>))).statusCode).toBe(403);
     expect((await h(event(seller as unknown as Partial<APIGatewayProxyEventV2>))).statusCode).toBe(200);
   });
@@ -138,5 +149,64 @@ describe('client IP', () => {
     const h = route('health', {}, async ({ sourceIp }) => ({ sourceIp }));
     const through = await h(event({ headers: { [ORIGIN_HEADER]: SECRET, [VIEWER_IP_HEADER]: '93.41.2.7' } }));
     expect(JSON.parse(through.body!)).toEqual({ sourceIp: '93.41.2.7' });
+  });
+});
+
+/** An event through the edge with the authorizer's claims (strings, as API Gateway passes them). */
+const withClaims = (claims: Record<string, string>, over: Partial<APIGatewayProxyEventV2> = {}) =>
+  event({ ...over, requestContext: { http: { sourceIp: '1.2.3.4' }, authorizer: { jwt: { claims } } } } as unknown as Partial<APIGatewayProxyEventV2>);
+
+describe('a token the server no longer accepts (the user\'s valid-after instant)', () => {
+  const expectSessionExpired = (res: { statusCode?: number; body?: string }) => {
+    expect(res.statusCode).toBe(401);
+    expect(JSON.parse(res.body!)).toEqual({ error: SESSION_EXPIRED_CODE, message: 'La sessione non è più valida: accedi di nuovo.' });
+  };
+
+  it('refuses a token issued before the valid-after instant, before the handler and before the access rule', async () => {
+    let ran = false;
+    const h = route('listUsers', {}, async () => {
+      ran = true;
+      return { items: [] };
+    });
+    const now = NOW();
+    sessions.set('demoted', { exists: true, validAfter: now - 10 });
+    // still says admin: the demoted admin's old token
+    expectSessionExpired(await h(withClaims({ sub: 'demoted', 'cognito:groups': '[admin]', mfa: 'totp', iat: String(now - 60) })));
+    expect(ran).toBe(false);
+    // a token issued at or after the instant is accepted (JWT iat has a one-second grain)
+    expect((await h(withClaims({ sub: 'demoted', 'cognito:groups': '[admin]', mfa: 'totp', iat: String(now - 10) }))).statusCode).toBe(200);
+    expect(ran).toBe(true);
+  });
+
+  it('refuses the token of a user whose profile is gone (deleted), on any authenticated route', async () => {
+    sessions.set('deleted', { exists: false, validAfter: 0 });
+    const claims = { sub: 'deleted', 'cognito:groups': '[seller]', iat: String(NOW()) };
+    expectSessionExpired(await route('getMe', {}, async () => ({}))(withClaims(claims)));
+    expectSessionExpired(await route('submitOwnProperty', {}, async () => ({}))(withClaims(claims)));
+    expectSessionExpired(await route('createSource', {}, async () => ({}))(withClaims({ ...claims, 'cognito:groups': '[admin]', mfa: 'totp' })));
+  });
+
+  it('refuses a token without iat or with an odd one', async () => {
+    const h = route('getMe', {}, async () => ({}));
+    expectSessionExpired(await h(withClaims({ sub: 'u', 'cognito:groups': '[seller]' })));
+    for (const iat of ['', 'abc', '-5', '0', '1e9']) expectSessionExpired(await h(withClaims({ sub: 'u', 'cognito:groups': '[seller]', iat })));
+  });
+
+  it(`refuses an admin token older than ${ADMIN_TOKEN_MAX_AGE_SECONDS / 60} minutes, on admin routes and any other`, async () => {
+    const old = String(NOW() - ADMIN_TOKEN_MAX_AGE_SECONDS - 5);
+    const fresh = String(NOW() - ADMIN_TOKEN_MAX_AGE_SECONDS + 60);
+    const admin = (iat: string) => withClaims({ sub: 'a', 'cognito:groups': '[admin]', mfa: 'totp', iat });
+    expectSessionExpired(await route('listUsers', {}, async () => ({ items: [] }))(admin(old)));
+    expectSessionExpired(await route('getMe', {}, async () => ({}))(admin(old)));
+    expect((await route('listUsers', {}, async () => ({ items: [] }))(admin(fresh))).statusCode).toBe(200);
+    // a seller's token of the same age is fine (1 hour, Cognito's own expiry)
+    expect((await route('getMe', {}, async () => ({}))(withClaims({ sub: 's', 'cognito:groups': '[seller]', iat: old }))).statusCode).toBe(200);
+  });
+
+  it('serves a public route as anyone when the token no longer counts', async () => {
+    sessions.set('gone', { exists: false, validAfter: 0 });
+    const h = route('health', {}, async ({ caller }) => ({ caller: caller?.userId ?? null }));
+    expect(JSON.parse((await h(withClaims({ sub: 'gone', 'cognito:groups': '[seller]', iat: String(NOW()) }))).body!)).toEqual({ caller: null });
+    expect(JSON.parse((await h(withClaims({ sub: 'ok', 'cognito:groups': '[seller]', iat: String(NOW()) }))).body!)).toEqual({ caller: 'ok' });
   });
 });

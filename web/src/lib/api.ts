@@ -1,3 +1,4 @@
+import { SESSION_EXPIRED_CODE } from '@domain/roles';
 import { auth } from './amplify';
 import { getConfig } from './config';
 
@@ -56,8 +57,69 @@ function buildUrl(path: string, query?: RequestOptions['query']): string {
   return qs ? `${url}?${qs}` : url;
 }
 
-/** THE fetch client: base `config.apiUrl`, bearer ID token when signed in, JSON in and out, ApiError on failure. */
+/** sessionStorage key: the sign-in page tells the user their session ended (features/auth/AuthPage.tsx). */
+export const SESSION_ENDED_KEY = 'opzione-casa:session-ended';
+
+let refreshing: Promise<boolean> | null = null;
+
+/**
+ * New tokens from Cognito with the refresh token (the server refused the ID token: a role
+ * change, an approval, an admin token older than 15 minutes). One refresh at a time for every
+ * request that hit the refusal together; false when Cognito refuses (signed out everywhere,
+ * account deleted).
+ */
+export function refreshTokens(): Promise<boolean> {
+  refreshing ??= (async () => {
+    try {
+      const session = await (await auth()).fetchAuthSession({ forceRefresh: true });
+      return Boolean(session.tokens?.idToken);
+    } catch {
+      return false;
+    } finally {
+      refreshing = null;
+    }
+  })();
+  return refreshing;
+}
+
+/** The session is over for good: sign out here too and go to the sign-in page, which says why. */
+async function endSession(): Promise<void> {
+  try {
+    await (await auth()).signOut();
+  } catch {
+    // already signed out
+  }
+  try {
+    sessionStorage.setItem(SESSION_ENDED_KEY, '1');
+  } catch {
+    // storage unavailable: the page just opens without the notice
+  }
+  window.location.assign('/auth');
+}
+
+/**
+ * THE fetch client: base `config.apiUrl`, bearer ID token when signed in, JSON in and out,
+ * ApiError on failure. On 401 SESSION_EXPIRED it refreshes the tokens once and retries; if
+ * the refresh fails, or the new token is refused too, it signs out and opens /auth.
+ */
 export async function request<T>(method: Method, path: string, body?: unknown, options: RequestOptions = {}): Promise<T> {
+  try {
+    return await send<T>(method, path, body, options);
+  } catch (err) {
+    if (!(err instanceof ApiError) || err.status !== 401 || err.code !== SESSION_EXPIRED_CODE) throw err;
+    if (await refreshTokens()) {
+      try {
+        return await send<T>(method, path, body, options);
+      } catch (again) {
+        if (!(again instanceof ApiError) || again.status !== 401 || again.code !== SESSION_EXPIRED_CODE) throw again;
+      }
+    }
+    await endSession();
+    throw err;
+  }
+}
+
+async function send<T>(method: Method, path: string, body: unknown, options: RequestOptions): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
   const token = await idToken();
   if (token) headers.authorization = `Bearer ${token}`;

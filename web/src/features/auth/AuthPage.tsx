@@ -1,5 +1,8 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
+import { toast } from 'sonner';
 import { Card, CardContent, Tabs } from '@/components/ui';
+import { SESSION_EXPIRED_MESSAGE } from '@domain/roles';
+import { SESSION_ENDED_KEY } from '@/lib/api';
 import { usePageTitle } from '@/lib/use-page-title';
 import { AgentSignUpForm } from './AgentSignUpForm';
 import { LoginForm } from '@/components/auth/LoginForm';
@@ -10,6 +13,18 @@ export default function AuthPage() {
   usePageTitle('Accedi');
   const [tab, setTab] = useState<AuthTab>('login');
   const [email, setEmail] = useState('');
+
+  // the API client ended the session (role changed, account removed, signed out everywhere): say why once
+  useEffect(() => {
+    let ended = false;
+    try {
+      ended = sessionStorage.getItem(SESSION_ENDED_KEY) === '1';
+      sessionStorage.removeItem(SESSION_ENDED_KEY);
+    } catch {
+      // storage unavailable
+    }
+    if (ended) toast.error('Sessione terminata', { description: SESSION_EXPIRED_MESSAGE });
+  }, []);
 
   return (
     <div className="mx-auto w-full max-w-md px-4 py-10 sm:py-16">

@@ -1,7 +1,10 @@
+import { useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { Hourglass, LogOut, RotateCcw, ShieldX } from 'lucide-react';
 import type { AgentStatus } from '@domain/users';
 import { Button, Card, CardContent } from '@/components/ui';
-import { useMe, useSignOut } from '@/lib/auth';
+import { refreshTokens } from '@/lib/api';
+import { resetSessionState, useMe, useSignOut } from '@/lib/auth';
 import { usePageTitle } from '@/lib/use-page-title';
 
 export const PENDING_TITLE = 'Account in attesa di approvazione';
@@ -17,6 +20,21 @@ export function AgentPendingPage({ status, email }: { status: Exclude<AgentStatu
   usePageTitle(title);
   const me = useMe();
   const signOut = useSignOut();
+  const queryClient = useQueryClient();
+  const [checking, setChecking] = useState(false);
+  // new tokens first (an approval adds the agent group, which only a new token carries), then
+  // the session and the profile read again: once approved, the Area Agente opens without signing out
+  const checkAgain = async () => {
+    setChecking(true);
+    try {
+      await refreshTokens();
+      await resetSessionState(queryClient);
+      await me.refetch();
+    } finally {
+      setChecking(false);
+    }
+  };
+  const busy = checking || me.isFetching;
   const Icon = rejected ? ShieldX : Hourglass;
   return (
     <div className="mx-auto w-full max-w-2xl px-4 py-10 sm:px-6" data-testid="agent-pending" data-status={status}>
@@ -43,14 +61,15 @@ export function AgentPendingPage({ status, email }: { status: Exclude<AgentStatu
                   l&apos;account sarà approvato.
                 </p>
                 <p className="text-slate-700">
-                  Una volta approvato, <strong>esci e accedi di nuovo</strong>: solo un nuovo accesso attiva i permessi da agente.
+                  Una volta approvato, premi <strong>Controlla di nuovo</strong>: l&apos;Area Agente si apre senza bisogno di
+                  uscire.
                 </p>
               </>
             )}
             <div className="flex flex-wrap gap-2 pt-2">
               {!rejected && (
-                <Button variant="outline" onClick={() => void me.refetch()} loading={me.isFetching} data-testid="agent-pending-refresh">
-                  {!me.isFetching && <RotateCcw aria-hidden="true" className="size-4" />}
+                <Button variant="outline" onClick={() => void checkAgain()} loading={busy} data-testid="agent-pending-refresh">
+                  {!busy && <RotateCcw aria-hidden="true" className="size-4" />}
                   Controlla di nuovo
                 </Button>
               )}
