@@ -249,4 +249,6 @@ export interface RequestDossier {
   slots: DossierSlot[];
   /** other files of the dossier (option document, signed option) with presigned URLs */
   documents: (DossierFile & { kind: string; uploadedAt: string })[];
+  /** onboarding steps an admin reopened after the signature, oldest first (domain/onboarding/rules StepReopening) */
+  reopenings?: { step: 'identity' | 'coOwners' | 'delegations'; reason: string; by: string; at: string; closedAt: string | null }[];
 }

@@ -1,6 +1,8 @@
-import { HeadObjectCommand, ListObjectsV2Command, PutObjectTaggingCommand } from '@aws-sdk/client-s3';
+import { createHash } from 'node:crypto';
+import { CopyObjectCommand, DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectTaggingCommand } from '@aws-sdk/client-s3';
 import { s3 } from './aws/s3';
 import { requireConfig } from './config';
+import { logger } from './logger';
 
 /**
  * The private media bucket: HeadObject to check what the browser uploaded, PutObjectTagging
@@ -65,4 +67,57 @@ export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (it
   });
   await Promise.all(workers);
   return out;
+}
+
+/** An upload the server accepted, sealed under a key no upload form can write. */
+export interface Evidence {
+  /** the evidence key (what the record links) */
+  key: string;
+  /** SHA-256 (hex) of the evidence object's bytes: the bytes the server checked */
+  sha256: string;
+  size: number;
+  contentType: string;
+}
+
+/** `{propertyId}/evidence/{what}`: the property's prefix (the request deletion lists it), a part no form's key names. */
+export const evidenceKeyOf = (propertyId: string, what: string) => `${propertyId}/evidence/${what}`;
+
+/** True when `key` is an evidence key (upload forms are never signed for one). */
+export const isEvidenceKey = (key: string) => /^[^/]+\/evidence\//.test(key);
+
+/**
+ * Seals an accepted upload: a server-side copy (CopyObject) of `uploadKey` to `evidenceKey`,
+ * then the copy's own bytes are read and hashed, so what the record links is exactly what was
+ * checked and hashed whatever happens to the upload afterwards. Undefined when the upload is
+ * missing or larger than `maxBytes` (the copy is then deleted). The upload itself is left to
+ * the caller (`deleteMediaObjects` once the record is written).
+ * IAM: GetObject (source) and PutObject (target), GetObject on the copy, DeleteObject.
+ */
+export async function sealEvidence(uploadKey: string, evidenceKey: string, maxBytes: number): Promise<(Evidence & { bytes: Buffer }) | undefined> {
+  const Bucket = requireConfig('MEDIA_BUCKET');
+  try {
+    await s3().send(new CopyObjectCommand({ Bucket, Key: evidenceKey, CopySource: `${Bucket}/${uploadKey.split('/').map(encodeURIComponent).join('/')}`, MetadataDirective: 'COPY' }));
+  } catch (err) {
+    if (isMissing(err)) return undefined;
+    throw err;
+  }
+  const res = await s3().send(new GetObjectCommand({ Bucket, Key: evidenceKey }));
+  const size = Number(res.ContentLength ?? 0);
+  if (size < 1 || size > maxBytes) {
+    await res.Body?.transformToByteArray().catch(() => undefined);
+    await deleteMediaObjects([evidenceKey], 'evidence out of size');
+    return undefined;
+  }
+  const bytes = Buffer.from(await res.Body!.transformToByteArray());
+  return { key: evidenceKey, sha256: createHash('sha256').update(bytes).digest('hex'), size: bytes.length, contentType: res.ContentType ?? '', bytes };
+}
+
+/** Deletes objects of the media bucket (best effort: a failure is logged, never thrown). */
+export async function deleteMediaObjects(keysToDelete: readonly (string | null | undefined)[], why: string): Promise<void> {
+  const Bucket = requireConfig('MEDIA_BUCKET');
+  await Promise.all(
+    keysToDelete
+      .filter((k): k is string => typeof k === 'string' && k !== '')
+      .map((Key) => s3().send(new DeleteObjectCommand({ Bucket, Key })).catch((e: unknown) => logger.error('Media object left behind', { key: Key, why, error: e as Error }))),
+  );
 }

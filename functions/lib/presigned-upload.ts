@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { createPresignedPost, type PresignedPostOptions } from '@aws-sdk/s3-presigned-post';
 import { s3 } from './aws/s3';
 import type { PresignedUpload } from '../domain/uploads';
@@ -11,7 +12,24 @@ import type { PresignedUpload } from '../domain/uploads';
  * - with `tagging`: exactly that tag set on the object (S3's `tagging` form field; the wizard's
  *   drafts, ./draft-uploads.ts),
  * and expires after `expiresSeconds`. Every route answers the same `PresignedUpload`.
+ *
+ * Evidence (identity images, signed delegations, the signed option, admin room media) is
+ * uploaded with an EVIDENCE form: a fresh random key per form (`uploadNonce`), valid
+ * EVIDENCE_FORM_TTL_SECONDS at most. Once the server accepts the file it copies it to the
+ * property's `evidence/` prefix (./media-storage.ts `sealEvidence`), which no form's key ever
+ * names, and deletes the upload: posting the same form again only makes an object nothing links.
  */
+/** An evidence form is valid this long at most (5 minutes). */
+export const EVIDENCE_FORM_TTL_SECONDS = 300;
+
+/** A fresh random part of an upload key (96 bits, hex): each form is for one object of its own. */
+export function uploadNonce(): string {
+  return randomBytes(12).toString('hex');
+}
+
+/** The pattern of uploadNonce() inside a key pattern. */
+export const UPLOAD_NONCE_PATTERN = '[0-9a-f]{24}';
+
 export interface PresignInput {
   bucket: string;
   key: string;

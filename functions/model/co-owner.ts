@@ -9,9 +9,11 @@ import { ddb, isConditionFailure, table } from './db';
 import { str, type Item } from './item';
 import { keys } from './keys';
 import { outboxPut } from './outbox';
-import { guardedTransaction, propertyCondition } from './property';
+import { guardedTransaction, guardFailure, propertyCondition, stepCompletion, type PropertyGuard } from './property';
 import { tokenExpiryFields } from './tokens';
-import { ConflictError, NotFoundError } from '../lib/errors';
+import { ConflictError, NotFoundError, TooManyRequestsError } from '../lib/errors';
+import { dailyQuotaUpdate, exceedsQuota, type DailyQuota } from './rate-limit';
+import { CO_OWNER_INVITATION_LIMITS as LIMITS, CO_OWNER_INVITATION_MESSAGES as INVITE } from '../domain/onboarding/co-owner-email';
 import { ONBOARDING_MESSAGES as M } from '../domain/onboarding/rules';
 import { KYC_MESSAGES, type KycIdentity } from '../domain/onboarding/kyc';
 import type { SellerCoOwner } from '../domain/onboarding/schemas';
@@ -101,16 +103,20 @@ export async function replaceCoOwners(
   });
   const keep = new Set(items.map((i) => i.sk));
   const removed = stored.filter((c) => !keep.has(String(c.sk)));
+  // saving the list completes the step (a reopening is closed again); after the signature only while reopened
+  const g: PropertyGuard = { ...guard, step: 'coOwners' };
+  const done = stepCompletion('coOwners', at);
   try {
     await ddb().send(
       new TransactWriteCommand(
-        guardedTransaction(guard, [
+        guardedTransaction(g, [
           {
             Update: {
               TableName: T,
               Key: keys.property(propertyId),
-              UpdateExpression: 'SET coOwnersUpdatedAt = :at, updatedAt = :at REMOVE singleOwner',
-              ExpressionAttributeValues: { ':at': at },
+              UpdateExpression: `SET coOwnersUpdatedAt = :at, updatedAt = :at, ${done.set} REMOVE singleOwner, ${done.remove}`,
+              ExpressionAttributeNames: done.names,
+              ExpressionAttributeValues: { ':at': at, ...done.values },
             },
           },
           ...removed.map((c) => ({ Delete: { TableName: T, Key: { pk: c.pk, sk: c.sk } } })),
@@ -119,7 +125,7 @@ export async function replaceCoOwners(
       ),
     );
   } catch (err) {
-    if (isConditionFailure(err, 0)) throw propertyNotFound();
+    if (isConditionFailure(err, 0)) throw await guardFailure(g, propertyNotFound);
     if ((err as { name?: string }).name === 'TransactionCanceledException') throw new ConflictError();
     throw err;
   }
@@ -136,9 +142,12 @@ export interface CoOwnerInvitationWrite {
 
 /**
  * Invites co-owners in ONE transaction, guarded by the owner: the property's
- * coOwnersInvitedAt, each COOWNER's invitedAt (still there and not invited meanwhile), a new
- * COINVITE link token each (expiring after TOKEN_TTL_DAYS) and each mail's outbox item.
- * A failed guard is 404 'Immobile non trovato'; any other cancellation 409.
+ * coOwnersInvitedAt, the seller's own identity verified (the IDENTITY item), the daily
+ * invitation quotas of the property and of the seller (model/rate-limit.ts, one count per
+ * mail), each COOWNER's invitedAt (still there and not invited meanwhile), a new COINVITE
+ * link token each (expiring after TOKEN_TTL_DAYS) and each mail's outbox item.
+ * A failed guard is 404 'Immobile non trovato'; an unverified identity 409; a spent quota
+ * 429 (and nothing is written nor counted); any other cancellation 409.
  */
 export async function recordCoOwnerInvitations(
   guard: { propertyId: string; owner: string },
@@ -148,6 +157,13 @@ export async function recordCoOwnerInvitations(
   const { propertyId } = guard;
   const T = table();
   const at = now.toISOString();
+  const quotas: DailyQuota[] = [
+    { scope: 'coOwnerInvitesProperty', subject: propertyId, limit: LIMITS.perPropertyPerDay, amount: invitations.length },
+    { scope: 'coOwnerInvitesSeller', subject: guard.owner, limit: LIMITS.perSellerPerDay, amount: invitations.length },
+  ];
+  const quotaRefusals = [INVITE.tooManyForProperty, INVITE.tooManyForSeller];
+  const overLimit = quotas.findIndex(exceedsQuota);
+  if (overLimit >= 0) throw new TooManyRequestsError(quotaRefusals[overLimit]!);
   try {
     await ddb().send(
       new TransactWriteCommand(
@@ -160,6 +176,18 @@ export async function recordCoOwnerInvitations(
               ExpressionAttributeValues: { ':at': at },
             },
           },
+          // index 1: the seller's own identity is verified
+          {
+            ConditionCheck: {
+              TableName: T,
+              Key: keys.identity(propertyId),
+              ConditionExpression: '#s = :verified',
+              ExpressionAttributeNames: { '#s': 'status' },
+              ExpressionAttributeValues: { ':verified': 'verified' },
+            },
+          },
+          // indexes 2 and 3: the daily quotas
+          ...quotas.map((q) => dailyQuotaUpdate(q, now.getTime())),
           ...invitations.flatMap((inv) => [
             {
               Update: {
@@ -193,6 +221,9 @@ export async function recordCoOwnerInvitations(
     );
   } catch (err) {
     if (isConditionFailure(err, 0)) throw propertyNotFound();
+    if (isConditionFailure(err, 1)) throw new ConflictError(INVITE.identityNotVerified);
+    const spent = quotas.findIndex((_, i) => isConditionFailure(err, 2 + i));
+    if (spent >= 0) throw new TooManyRequestsError(quotaRefusals[spent]!);
     if ((err as { name?: string }).name === 'TransactionCanceledException') throw new ConflictError();
     throw err;
   }
@@ -200,19 +231,23 @@ export async function recordCoOwnerInvitations(
 
 /** 'Salta (Proprietà Singola)': property.singleOwner = true, guarded by the owner (else 404). */
 export async function declareSingleOwner(guard: { propertyId: string; owner: string }, at: string): Promise<void> {
-  const condition = propertyCondition(guard);
+  // completes the step (a reopening is closed again); after the signature only while reopened
+  const g: PropertyGuard = { ...guard, step: 'coOwners' };
+  const condition = propertyCondition(g);
+  const done = stepCompletion('coOwners', at);
   try {
     await ddb().send(
       new UpdateCommand({
         TableName: table(),
         Key: keys.property(guard.propertyId),
-        UpdateExpression: 'SET singleOwner = :t, singleOwnerAt = :at, updatedAt = :at',
+        UpdateExpression: `SET singleOwner = :t, singleOwnerAt = :at, updatedAt = :at, ${done.set} REMOVE ${done.remove}`,
         ...condition,
-        ExpressionAttributeValues: { ...condition.ExpressionAttributeValues, ':t': true, ':at': at },
+        ExpressionAttributeNames: { ...condition.ExpressionAttributeNames, ...done.names },
+        ExpressionAttributeValues: { ...condition.ExpressionAttributeValues, ':t': true, ':at': at, ...done.values },
       }),
     );
   } catch (err) {
-    if (isConditionFailure(err)) throw propertyNotFound();
+    if (isConditionFailure(err)) throw await guardFailure(g, propertyNotFound);
     throw err;
   }
 }
@@ -232,6 +267,8 @@ export interface CoOwnerIdentityWrite {
   faceKey: string;
   documentFrontKey: string;
   documentBackKey: string | null;
+  /** SHA-256 of each linked evidence object (the bytes that were checked) */
+  sha256: { facePhoto: string; documentFront: string; documentBack: string | null };
   engine: string;
   now: string;
 }
@@ -242,10 +279,12 @@ export interface CoOwnerIdentityWrite {
  * Either condition failing is 404 'Proprietà non trovata o link scaduto'.
  */
 export async function saveCoOwnerIdentity(w: CoOwnerIdentityWrite): Promise<void> {
+  // a co-owner's check belongs to the co-owners step: after the signature only while an admin has it reopened
+  const guard: PropertyGuard = { propertyId: w.propertyId, step: 'coOwners' };
   try {
     await ddb().send(
       new TransactWriteCommand(
-        guardedTransaction({ propertyId: w.propertyId }, [
+        guardedTransaction(guard, [
           {
             Update: {
               TableName: table(),
@@ -253,7 +292,8 @@ export async function saveCoOwnerIdentity(w: CoOwnerIdentityWrite): Promise<void
               UpdateExpression:
                 'SET identityStatus = :status, identityReason = :reason, identityCheckedAt = :now, verifiedAt = :verifiedAt, confidence = :confidence, ' +
                 'documentType = :documentType, documentNumber = :documentNumber, identityFullName = :fullName, facePhotoKey = :face, ' +
-                'documentFrontKey = :front, documentBackKey = :back, identityEngine = :engine, updatedAt = :now',
+                'documentFrontKey = :front, documentBackKey = :back, facePhotoSha256 = :faceSha, documentFrontSha256 = :frontSha, ' +
+                'documentBackSha256 = :backSha, identityEngine = :engine, updatedAt = :now',
               ConditionExpression: 'attribute_exists(pk) AND email = :email',
               ExpressionAttributeValues: {
                 ':status': w.valid ? 'verified' : 'rejected',
@@ -267,6 +307,9 @@ export async function saveCoOwnerIdentity(w: CoOwnerIdentityWrite): Promise<void
                 ':face': w.faceKey,
                 ':front': w.documentFrontKey,
                 ':back': w.documentBackKey,
+                ':faceSha': w.sha256.facePhoto,
+                ':frontSha': w.sha256.documentFront,
+                ':backSha': w.sha256.documentBack,
                 ':engine': w.engine,
                 ':email': w.email,
               },
@@ -276,7 +319,8 @@ export async function saveCoOwnerIdentity(w: CoOwnerIdentityWrite): Promise<void
       ),
     );
   } catch (err) {
-    if (isConditionFailure(err, 0) || isConditionFailure(err, 1)) throw new NotFoundError(KYC_MESSAGES.tokenNotFound);
+    if (isConditionFailure(err, 0)) throw await guardFailure(guard, () => new NotFoundError(KYC_MESSAGES.tokenNotFound));
+    if (isConditionFailure(err, 1)) throw new NotFoundError(KYC_MESSAGES.tokenNotFound);
     throw err;
   }
 }

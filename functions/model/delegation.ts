@@ -8,7 +8,7 @@ import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, isConditionFailure, table } from './db';
 import { str, type Item } from './item';
 import { keys } from './keys';
-import { guardedTransaction } from './property';
+import { guardedTransaction, guardFailure, stepCompletion, type PropertyGuard } from './property';
 import { ConflictError, NotFoundError } from '../lib/errors';
 import { DELEGATION_LABELS, ONBOARDING_MESSAGES as M, type DelegationType } from '../domain/onboarding/rules';
 import type { SellerDelegation } from '../domain/onboarding/schemas';
@@ -91,12 +91,17 @@ export interface GeneratedDelegation {
  * cancellation 409.
  */
 export async function saveGeneratedDelegations(
-  guard: { propertyId: string; owner: string },
+  owner: { propertyId: string; owner: string },
   generated: readonly GeneratedDelegation[],
   removed: readonly Item[],
   at: string,
+  /** every delegation of the result is signed (nothing regenerated): the step stays complete */
+  completes = false,
 ): Promise<void> {
-  const { propertyId } = guard;
+  const { propertyId } = owner;
+  // after the signature only while an admin has the step reopened
+  const guard: PropertyGuard = { ...owner, step: 'delegations' };
+  const done = completes ? stepCompletion('delegations', at) : undefined;
   const T = table();
   const items = generated.map((g) => ({
     ...keys.delegation(propertyId, g.type),
@@ -126,8 +131,9 @@ export async function saveGeneratedDelegations(
             Update: {
               TableName: T,
               Key: keys.property(propertyId),
-              UpdateExpression: 'SET delegationsUpdatedAt = :at, updatedAt = :at',
-              ExpressionAttributeValues: { ':at': at },
+              UpdateExpression: `SET delegationsUpdatedAt = :at, updatedAt = :at${done ? `, ${done.set} REMOVE ${done.remove}` : ''}`,
+              ...(done ? { ExpressionAttributeNames: done.names } : {}),
+              ExpressionAttributeValues: { ':at': at, ...done?.values },
             },
           },
           ...removed.map((d) => ({ Delete: { TableName: T, Key: { pk: d.pk, sk: d.sk } } })),
@@ -136,7 +142,7 @@ export async function saveGeneratedDelegations(
       ),
     );
   } catch (err) {
-    if (isConditionFailure(err, 0)) throw propertyNotFound();
+    if (isConditionFailure(err, 0)) throw await guardFailure(guard, propertyNotFound);
     if ((err as { name?: string }).name === 'TransactionCanceledException') throw new ConflictError();
     throw err;
   }
@@ -144,13 +150,17 @@ export async function saveGeneratedDelegations(
 
 export interface SignedDelegationWrite {
   type: DelegationType;
-  /** the signed copy's object key */
+  /** the signed copy's evidence key (lib/media-storage.ts sealEvidence) */
   key: string;
+  /** SHA-256 of the evidence object's bytes */
+  sha256: string;
   fileName: string;
   contentType: string;
   size: number;
   /** the generated PDF the seller signed: a regeneration meanwhile is 409 */
   generatedKey: string | null;
+  /** every other delegation is signed: this one completes the step (a reopening closes again) */
+  completes?: boolean;
   at: string;
 }
 
@@ -159,27 +169,43 @@ export interface SignedDelegationWrite {
  * guarded by the owner. A failed guard is 404 'Immobile non trovato'; a delegation gone or
  * regenerated meanwhile 409 'Delega non trovata'.
  */
-export async function recordSignedDelegation(guard: { propertyId: string; owner: string }, w: SignedDelegationWrite): Promise<void> {
+export async function recordSignedDelegation(owner: { propertyId: string; owner: string }, w: SignedDelegationWrite): Promise<void> {
+  // after the signature only while an admin has the step reopened
+  const guard: PropertyGuard = { ...owner, step: 'delegations' };
+  const done = w.completes ? stepCompletion('delegations', w.at) : undefined;
   try {
     await ddb().send(
       new TransactWriteCommand(
         guardedTransaction(guard, [
+          ...(done
+            ? [
+                {
+                  Update: {
+                    TableName: table(),
+                    Key: keys.property(guard.propertyId),
+                    UpdateExpression: `SET updatedAt = :at, ${done.set} REMOVE ${done.remove}`,
+                    ExpressionAttributeNames: done.names,
+                    ExpressionAttributeValues: { ':at': w.at, ...done.values },
+                  },
+                },
+              ]
+            : []),
           {
             Update: {
               TableName: table(),
               Key: keys.delegation(guard.propertyId, w.type),
-              UpdateExpression: 'SET documentKey = :key, signedAt = :at, fileName = :name, contentType = :ct, #size = :size, updatedAt = :at',
+              UpdateExpression: 'SET documentKey = :key, documentSha256 = :sha, signedAt = :at, fileName = :name, contentType = :ct, #size = :size, updatedAt = :at',
               // the same generated document the seller signed (a regeneration meanwhile: 409)
               ConditionExpression: 'attribute_exists(pk) AND generatedKey = :gen',
               ExpressionAttributeNames: { '#size': 'size' },
-              ExpressionAttributeValues: { ':key': w.key, ':at': w.at, ':name': w.fileName, ':ct': w.contentType, ':size': w.size, ':gen': w.generatedKey },
+              ExpressionAttributeValues: { ':key': w.key, ':sha': w.sha256, ':at': w.at, ':name': w.fileName, ':ct': w.contentType, ':size': w.size, ':gen': w.generatedKey },
             },
           },
         ]),
       ),
     );
   } catch (err) {
-    if (isConditionFailure(err, 0)) throw propertyNotFound();
+    if (isConditionFailure(err, 0)) throw await guardFailure(guard, propertyNotFound);
     if (isConditionFailure(err, 1)) throw new ConflictError(M.delegationNotFound);
     throw err;
   }

@@ -9,7 +9,7 @@ import { str } from './item';
 import { queryAll, table } from './db';
 import { NotFoundError } from '../lib/errors';
 import { keys } from './keys';
-import { isDeleting, isOwner, isPropertyId } from './property';
+import { isDeleting, isOwner, isPropertyId, reopeningsOf } from './property';
 import { ONBOARDING_MESSAGES } from '../domain/onboarding/rules';
 
 export { isDeleting, isPropertyId };
@@ -336,6 +336,7 @@ export async function toDossier(raw: RawDossier): Promise<RequestDossier> {
     option: mapOption(raw.option, raw.propertyId),
     slots: raw.slots.map(mapSlot).sort((a, b) => a.date.localeCompare(b.date) || a.start.localeCompare(b.start)),
     documents: documents.filter((d): d is NonNullable<typeof d> => d !== undefined),
+    reopenings: reopeningsOf(raw.property),
   };
 }
 

@@ -13,7 +13,7 @@ import { requireConfig } from '../lib/config';
 import { NotFoundError } from '../lib/errors';
 import { keys } from './keys';
 import { headMedia } from '../lib/media-storage';
-import { guardedTransaction, isOwner, readProperty } from './property';
+import { guardedTransaction, guardFailure, isOwner, readProperty, stepCompletion, type PropertyGuard } from './property';
 import { IDENTITY_MESSAGES, type DocumentType, type IdentityRecord, type IdentityStatus } from '../domain/identity';
 
 type Item = Record<string, unknown>;
@@ -60,6 +60,8 @@ export interface IdentityWrite {
   facePhotoKey: string;
   documentFrontKey: string;
   documentBackKey: string | null;
+  /** SHA-256 of each linked evidence object (the bytes that were checked) */
+  sha256: { facePhoto: string; documentFront: string; documentBack: string | null };
   engine: string;
   now: string;
 }
@@ -87,18 +89,25 @@ export async function saveIdentity(w: IdentityWrite): Promise<void> {
     facePhotoKey: w.facePhotoKey,
     documentFrontKey: w.documentFrontKey,
     documentBackKey: w.documentBackKey,
+    facePhotoSha256: w.sha256.facePhoto,
+    documentFrontSha256: w.sha256.documentFront,
+    documentBackSha256: w.sha256.documentBack,
     engine: w.engine,
   };
+  // a verified check completes the step: a reopening by an admin is closed again
+  const done = w.status === 'verified' ? stepCompletion('identity', w.now) : undefined;
+  const guard: PropertyGuard = { propertyId: w.propertyId, owner: w.userId, step: 'identity' };
   try {
     await ddb().send(
       new TransactWriteCommand(
-        guardedTransaction({ propertyId: w.propertyId, owner: w.userId }, [
+        guardedTransaction(guard, [
           {
             Update: {
               TableName: table(),
               Key: keys.property(w.propertyId),
-              UpdateExpression: 'SET identityStatus = :status, identityCheckedAt = :now',
-              ExpressionAttributeValues: { ':status': w.status, ':now': w.now },
+              UpdateExpression: `SET identityStatus = :status, identityCheckedAt = :now${done ? `, ${done.set} REMOVE ${done.remove}` : ''}`,
+              ...(done ? { ExpressionAttributeNames: done.names } : {}),
+              ExpressionAttributeValues: { ':status': w.status, ':now': w.now, ...done?.values },
             },
           },
           { Put: { TableName: table(), Item: item } },
@@ -106,7 +115,7 @@ export async function saveIdentity(w: IdentityWrite): Promise<void> {
       ),
     );
   } catch (err) {
-    if (isConditionFailure(err, 0)) throw propertyNotFound();
+    if (isConditionFailure(err, 0)) throw await guardFailure(guard, propertyNotFound);
     throw err;
   }
 }

@@ -4,7 +4,7 @@
  * submission's, and mediaCount + 1 in one transaction), deleting one (item, count, object).
  * Every write is refused when the property is missing or being deleted (PROPERTY_EDITABLE).
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { DeleteObjectCommand } from '@aws-sdk/client-s3';
 import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, isConditionFailure, table } from './db';
@@ -13,12 +13,12 @@ import { requireConfig } from '../lib/config';
 import { NotFoundError, ValidationError } from '../lib/errors';
 import { keys } from './keys';
 import { logger } from '../lib/logger';
-import { headMedia } from '../lib/media-storage';
+import { deleteMediaObjects, evidenceKeyOf, sealEvidence } from '../lib/media-storage';
 import { requireUploadBytes } from '../lib/upload-check';
 import { presignDownload } from '../lib/presigned-download';
-import { presignUpload } from '../lib/presigned-upload';
+import { EVIDENCE_FORM_TTL_SECONDS, presignUpload, uploadNonce } from '../lib/presigned-upload';
 import { mediaKey, mediaKindOf, ONLY_MEDIA_MESSAGE, parseMediaKey, TOO_LARGE_MESSAGE } from '../domain/property/media';
-import { MEDIA_MAX_BYTES, MEDIA_UPLOAD_TTL_SECONDS, type PresignedUpload } from '../domain/uploads';
+import { MEDIA_MAX_BYTES, type PresignedUpload } from '../domain/uploads';
 import { REQUEST_MESSAGES, type DossierMedia } from '../domain/requests';
 import { isDeleting, isPropertyId } from './dossier';
 import { PROPERTY_EDITABLE } from './property';
@@ -37,7 +37,13 @@ async function requireRoom(propertyId: string, roomId: string): Promise<{ proper
   return { property: property.Item, room: room.Item };
 }
 
-/** POST /admin/properties/{propertyId}/uploads: a presigned POST under `{propertyId}/{roomId}/`. */
+/** The random part an admin form puts before the file name (`{ts}_{nonce}-{name}`): a fresh key per form. */
+const NONCE_PREFIX = /^[0-9a-f]{24}-/;
+
+/**
+ * POST /admin/properties/{propertyId}/uploads: a presigned POST under `{propertyId}/{roomId}/`,
+ * a fresh random key per form, valid EVIDENCE_FORM_TTL_SECONDS.
+ */
 export async function createMediaUpload(
   propertyId: string,
   input: { roomId: string; fileName: string; contentType: string; size: number },
@@ -45,9 +51,9 @@ export async function createMediaUpload(
   await requireRoom(propertyId, input.roomId);
   return presignUpload({
     bucket: requireConfig('MEDIA_BUCKET'),
-    key: mediaKey(propertyId, input.roomId, input.fileName),
+    key: mediaKey(propertyId, input.roomId, `${uploadNonce()}-${input.fileName}`),
     maxBytes: MEDIA_MAX_BYTES,
-    expiresSeconds: MEDIA_UPLOAD_TTL_SECONDS,
+    expiresSeconds: EVIDENCE_FORM_TTL_SECONDS,
     contentType: { value: input.contentType, family: mediaKindOf(input.contentType)! },
   });
 }
@@ -76,7 +82,12 @@ async function toMedia(item: Record<string, unknown>): Promise<DossierMedia> {
 /**
  * POST /admin/properties/{propertyId}/media {roomId, key}: the key must be one made for
  * this property and room, and the object must exist and be an image or video of at most
- * 20 MB (HeadObject) whose first bytes are really one (lib/upload-check.ts; else deleted, 400). One transaction: the MEDIA item and mediaCount + 1 on the property.
+ * 20 MB whose first bytes are really one (lib/upload-check.ts; else deleted, 400). The upload
+ * is sealed first (a server-side copy under `{propertyId}/evidence/media/`, lib/media-storage.ts):
+ * the checks run on the copy, the MEDIA item links the copy and its SHA-256, then the upload
+ * is deleted (posting the form again changes nothing the item links). One transaction: the
+ * MEDIA item and mediaCount + 1 on the property. The same upload key added again answers the
+ * stored item.
  */
 export async function addMedia(
   propertyId: string,
@@ -88,16 +99,34 @@ export async function addMedia(
     throw new ValidationError(REQUEST_MESSAGES.mediaKey, { key: REQUEST_MESSAGES.mediaKey });
   }
   const { property } = await requireRoom(propertyId, input.roomId);
-  const head = await headMedia(input.key);
-  if (!head) throw new ValidationError(REQUEST_MESSAGES.mediaMissing, { key: REQUEST_MESSAGES.mediaMissing });
-  const kind = mediaKindOf(head.contentType);
-  if (!kind) throw new ValidationError(ONLY_MEDIA_MESSAGE, { key: ONLY_MEDIA_MESSAGE });
-  if (head.size < 1 || head.size > MEDIA_MAX_BYTES) throw new ValidationError(TOO_LARGE_MESSAGE, { key: TOO_LARGE_MESSAGE });
-  // its bytes must be a photo or a video: a mismatch is deleted, nothing is added
-  await requireUploadBytes([{ key: input.key, contentType: head.contentType, name: parsed.fileName, field: 'key' }]);
-
   const T = table();
   const id = mediaIdOf(input.key);
+  // already added (a retry): the stored item
+  const stored = await ddb().send(new GetCommand({ TableName: T, Key: keys.media(propertyId, input.roomId, id), ConsistentRead: true }));
+  if (stored.Item) return { media: await toMedia(stored.Item), created: false };
+
+  const fileName = parsed.fileName.replace(NONCE_PREFIX, '');
+  const ext = fileName.includes('.') ? fileName.slice(fileName.lastIndexOf('.') + 1) : 'bin';
+  const sealed = await sealEvidence(input.key, evidenceKeyOf(propertyId, `media/${input.roomId}/${randomUUID()}.${ext}`), MEDIA_MAX_BYTES);
+  if (!sealed) {
+    // missing, or over 20 MB (no form allows it)
+    throw new ValidationError(REQUEST_MESSAGES.mediaMissing, { key: REQUEST_MESSAGES.mediaMissing });
+  }
+  const refuse = async (message: string): Promise<never> => {
+    await deleteMediaObjects([sealed.key, input.key], 'admin media refused');
+    throw new ValidationError(message, { key: message });
+  };
+  const kind = mediaKindOf(sealed.contentType);
+  if (!kind) await refuse(ONLY_MEDIA_MESSAGE);
+  if (sealed.size < 1 || sealed.size > MEDIA_MAX_BYTES) await refuse(TOO_LARGE_MESSAGE);
+  // its bytes must be a photo or a video: a mismatch is deleted, nothing is added
+  try {
+    await requireUploadBytes([{ key: sealed.key, contentType: sealed.contentType, name: fileName, field: 'key' }]);
+  } catch (err) {
+    await deleteMediaObjects([sealed.key, input.key], 'admin media refused');
+    throw err;
+  }
+
   const createdAt = now.toISOString();
   const item = {
     ...keys.media(propertyId, input.roomId, id),
@@ -105,11 +134,13 @@ export async function addMedia(
     id,
     propertyId,
     roomId: input.roomId,
-    key: input.key,
-    fileName: parsed.fileName,
-    contentType: head.contentType,
-    kind,
-    size: head.size,
+    key: sealed.key,
+    sha256: sealed.sha256,
+    uploadedAs: input.key,
+    fileName,
+    contentType: sealed.contentType,
+    kind: kind!,
+    size: sealed.size,
     position: Number(property.mediaCount ?? 0),
     createdAt,
     createdBy: input.userId,
@@ -133,8 +164,10 @@ export async function addMedia(
       }),
     );
   } catch (err) {
+    // nothing links this copy
+    await deleteMediaObjects([sealed.key], 'admin media not added');
     if (isConditionFailure(err, 0)) {
-      // already added (a retry): answer the stored item
+      // added meanwhile (a retry at the same time): answer the stored item
       const existing = await ddb().send(new GetCommand({ TableName: T, Key: keys.media(propertyId, input.roomId, id), ConsistentRead: true }));
       if (existing.Item) return { media: await toMedia(existing.Item), created: false };
     }
@@ -142,6 +175,7 @@ export async function addMedia(
     if (isConditionFailure(err, 2)) throw new NotFoundError(REQUEST_MESSAGES.roomNotFound);
     throw err;
   }
+  await deleteMediaObjects([input.key], 'admin media sealed');
   logger.info('Media added by admin', { propertyId, roomId: input.roomId, mediaId: id });
   return { media: await toMedia(item), created: true };
 }

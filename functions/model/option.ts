@@ -147,6 +147,8 @@ export interface OptionDocument {
   contentType: string;
   size: number;
   uploadedAt: string;
+  /** SHA-256 of the object's bytes, when the server checked them (the signed copy) */
+  sha256?: string;
 }
 
 function documentPut(propertyId: string, d: OptionDocument) {
@@ -164,6 +166,7 @@ function documentPut(propertyId: string, d: OptionDocument) {
         contentType: d.contentType,
         size: d.size,
         uploadedAt: d.uploadedAt,
+        ...(d.sha256 ? { sha256: d.sha256 } : {}),
       },
       ConditionExpression: 'attribute_not_exists(pk)',
     },
@@ -262,7 +265,7 @@ export async function recordOptionNotification(propertyId: string, at: string, o
  */
 export async function signOption(
   guard: { propertyId: string; owner: string },
-  signatureData: { signedDocumentKey: string; uploadedAt: string },
+  signatureData: { signedDocumentKey: string; uploadedAt: string; sha256: string },
   document: OptionDocument,
 ): Promise<void> {
   const { propertyId } = guard;

@@ -11,11 +11,11 @@ export { type Item } from './item';
 import { type Item } from './item';
 import * as z from 'zod';
 import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { NotFoundError } from '../lib/errors';
-import { lifecycleOf, LIFECYCLE_ORDER, type Lifecycle } from '../domain/requests';
-import { ONBOARDING_MESSAGES } from '../domain/onboarding/rules';
-import { ddb, table } from './db';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ConflictError, NotFoundError } from '../lib/errors';
+import { lifecycleOf, LIFECYCLE, LIFECYCLE_ORDER, type Lifecycle } from '../domain/requests';
+import { ONBOARDING_MESSAGES, type ReopenableStep, type StepReopening } from '../domain/onboarding/rules';
+import { ddb, isConditionFailure, table } from './db';
 import { keys } from './keys';
 
 
@@ -81,6 +81,39 @@ export interface PropertyGuard {
   states?: readonly Lifecycle[];
   /** one more condition on the PROPERTY item, with the names and values it uses */
   and?: { expression: string; names?: Record<string, string>; values?: Record<string, unknown> };
+  /**
+   * the onboarding step the write changes: allowed before the option is signed (every state
+   * but 'opzione_firmata'), after it only while an admin has reopened that step
+   */
+  step?: ReopenableStep;
+}
+
+/** The lifecycle states in which the onboarding steps are the seller's to change. */
+export const BEFORE_SIGNATURE: readonly Lifecycle[] = LIFECYCLE.filter((s) => s !== 'opzione_firmata');
+
+/**
+ * Where a step's reopening lives on the PROPERTY item: `reopened` ({reason, by, at}) while an
+ * admin has it open, `completedAt` the last time the seller completed it (the write that
+ * completes it removes `reopened`: the step is closed again), `reopenings` the history.
+ */
+export const STEP_ATTRIBUTES: Record<ReopenableStep, { reopened: string; completedAt: string }> = {
+  identity: { reopened: 'identityReopened', completedAt: 'identityCompletedAt' },
+  coOwners: { reopened: 'coOwnersReopened', completedAt: 'coOwnersCompletedAt' },
+  delegations: { reopened: 'delegationsReopened', completedAt: 'delegationsCompletedAt' },
+};
+
+/**
+ * The update fragment of a write that completes `step`: its completedAt set, its reopening
+ * removed (names `#stepDone`, `#stepOpen`, value `:stepDoneAt`). Compose the `set` part into the
+ * SET clause and the `remove` part into the REMOVE clause of the PROPERTY's Update.
+ */
+export function stepCompletion(step: ReopenableStep, at: string) {
+  return {
+    set: '#stepDone = :stepDoneAt',
+    remove: '#stepOpen',
+    names: { '#stepDone': STEP_ATTRIBUTES[step].completedAt, '#stepOpen': STEP_ATTRIBUTES[step].reopened },
+    values: { ':stepDoneAt': at },
+  };
 }
 
 interface Condition {
@@ -144,6 +177,13 @@ export function propertyCondition(g: PropertyGuard): Condition {
     names = { ...names, ...lc.ExpressionAttributeNames };
     values = { ...values, ...lc.ExpressionAttributeValues };
   }
+  if (g.step) {
+    // before the signature, or reopened by an admin
+    const lc = lifecycleCondition(BEFORE_SIGNATURE);
+    parts.push(`(${lc.ConditionExpression} OR attribute_exists(#guardStepOpen))`);
+    names = { ...names, ...lc.ExpressionAttributeNames, '#guardStepOpen': STEP_ATTRIBUTES[g.step].reopened };
+    values = { ...values, ...lc.ExpressionAttributeValues };
+  }
   if (g.and) {
     parts.push(parenthesised(g.and.expression));
     names = { ...names, ...g.and.names };
@@ -185,6 +225,69 @@ export function guardedTransaction(g: PropertyGuard, writes: readonly TransactIt
     },
   };
   return { TransactItems: [merged, ...writes.filter((_, i) => i !== own)] };
+}
+
+/** True when `step` of the property is closed by the signature (signed, not reopened). */
+export function isStepLocked(property: Item, step: ReopenableStep): boolean {
+  return lifecycleOf(property) === 'opzione_firmata' && (property[STEP_ATTRIBUTES[step].reopened] === undefined || property[STEP_ATTRIBUTES[step].reopened] === null);
+}
+
+/**
+ * The error of a failed guard: the write's condition refused it, this read after it only
+ * picks the message. A step closed by the signature is 409 ONBOARDING_MESSAGES.stepLocked
+ * (the property is the caller's: telling it exists reveals nothing); anything else `notFound`.
+ */
+export async function guardFailure(g: PropertyGuard, notFound: () => Error): Promise<Error> {
+  if (!g.step) return notFound();
+  const p = await readProperty(g.propertyId);
+  if (p && (g.owner === undefined || isOwner(p, g.owner)) && isStepLocked(p, g.step)) return new ConflictError(ONBOARDING_MESSAGES.stepLocked);
+  return notFound();
+}
+
+/** The reopenings of a PROPERTY item, oldest first, each closed when the seller completed the step after it. */
+export function reopeningsOf(property: Item): StepReopening[] {
+  const list = Array.isArray(property.reopenings) ? (property.reopenings as Record<string, unknown>[]) : [];
+  return list.map((r) => {
+    const step = r.step as ReopenableStep;
+    const at = String(r.at ?? '');
+    const done = property[STEP_ATTRIBUTES[step]?.completedAt ?? ''];
+    return {
+      step,
+      reason: String(r.reason ?? ''),
+      by: String(r.by ?? ''),
+      at,
+      closedAt: typeof done === 'string' && done >= at ? done : null,
+    };
+  });
+}
+
+/**
+ * An admin reopens a step closed by the signature: the property must exist, not be being
+ * deleted and be signed ('opzione_firmata'; else 409 reopenNotSigned, 404 when missing). One
+ * UpdateItem: the step's `reopened` {reason, by, at} and the entry appended to `reopenings`.
+ */
+export async function reopenStep(propertyId: string, step: ReopenableStep, by: string, reason: string, at: string, notFound: () => Error): Promise<StepReopening> {
+  const guard: PropertyGuard = { propertyId, states: ['opzione_firmata'] };
+  const cond = propertyCondition(guard);
+  const entry = { step, reason, by, at };
+  try {
+    await ddb().send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: keys.property(propertyId),
+        UpdateExpression: 'SET #open = :open, reopenings = list_append(if_not_exists(reopenings, :none), :entry), updatedAt = :at',
+        ...cond,
+        ExpressionAttributeNames: { ...cond.ExpressionAttributeNames, '#open': STEP_ATTRIBUTES[step].reopened },
+        ExpressionAttributeValues: { ...cond.ExpressionAttributeValues, ':open': { reason, by, at }, ':none': [], ':entry': [entry], ':at': at },
+      }),
+    );
+  } catch (err) {
+    if (!isConditionFailure(err)) throw err;
+    const p = await readProperty(propertyId);
+    if (p && lifecycleOf(p) !== 'opzione_firmata') throw new ConflictError(ONBOARDING_MESSAGES.reopenNotSigned);
+    throw notFound();
+  }
+  return { ...entry, closedAt: null };
 }
 
 /** The lifecycle of a PROPERTY item (re-exported for the areas that read one). */

@@ -55,8 +55,10 @@ const DYNAMODB: Record<string, string> = {
 };
 
 /** S3 commands and the action each needs; `bucket`: on the bucket ARN, else on its objects. */
-const S3: Record<string, { action: string; reads?: boolean }> = {
+const S3: Record<string, { action: string; also?: readonly string[]; reads?: boolean }> = {
   GetObjectCommand: { action: 'GetObject', reads: true },
+  // a server-side copy reads the source (GetObject) and writes the target (PutObject)
+  CopyObjectCommand: { action: 'GetObject', also: ['PutObject'], reads: true },
   // HeadObject is authorized as GetObject
   HeadObjectCommand: { action: 'GetObject', reads: true },
   PutObjectCommand: { action: 'PutObject' },
@@ -150,6 +152,7 @@ export async function sdkCallsOf(def: { id: string; handler: string; source?: st
       if (!s3) throw new Error(`${def.id}: no IAM mapping for S3 ${name} (test/infra/sdk-calls.ts)`);
       const b = bucket(name);
       add(b, s3.action);
+      for (const a of s3.also ?? []) add(b, a);
       if (s3.reads && tellsMissing) add(b, 'ListBucket');
     } else if (pkg === '@aws-sdk/s3-presigned-post') {
       const b = bucket(name);

@@ -69,8 +69,9 @@ describe("the co-owner's identity check", () => {
     const { id, coOwnerId, coToken, ownerToken } = await invited();
     const faceKey = await upload(coOwner, coToken, 'face', facePhoto('person-a'));
     const documentFrontKey = await upload(coOwner, coToken, 'documentFront', await documentFront('person-a'));
-    expect(faceKey).toMatch(new RegExp(`^${id}/identity/coowner-${coOwnerId}-face-\\d+\\.jpg$`));
-    expect(documentFrontKey).toMatch(new RegExp(`^${id}/identity/coowner-${coOwnerId}-documentFront-\\d+\\.jpg$`));
+    // each form has a key of its own: a random part after the time (docs/onboarding.md, evidence)
+    expect(faceKey).toMatch(new RegExp(`^${id}/identity/coowner-${coOwnerId}-face-\\d+-[0-9a-f]{24}\\.jpg$`));
+    expect(documentFrontKey).toMatch(new RegExp(`^${id}/identity/coowner-${coOwnerId}-documentFront-\\d+-[0-9a-f]{24}\\.jpg$`));
 
     const res = await api<Answer<IdentityCheckResult>>('POST', verifyPath(coToken), {
       token: coOwner.token,
@@ -81,7 +82,12 @@ describe("the co-owner's identity check", () => {
     expect(res.body.confidence).toBeGreaterThanOrEqual(60);
 
     const item = (await get(keys.coOwner(id, coOwnerId)))!;
-    expect(item).toMatchObject({ identityStatus: 'verified', documentType: 'carta_identita', documentNumber: 'CA98765ZZ', confidence: res.body.confidence, facePhotoKey: faceKey, documentFrontKey, documentBackKey: null });
+    expect(item).toMatchObject({ identityStatus: 'verified', documentType: 'carta_identita', documentNumber: 'CA98765ZZ', confidence: res.body.confidence, documentBackKey: null });
+    // the record links the sealed copies of the checked images, with their hashes; the uploads are gone
+    expect(item.facePhotoKey).toMatch(new RegExp(`^${id}/evidence/identity/coowner-${coOwnerId}-face-`));
+    expect(item.documentFrontKey).toMatch(new RegExp(`^${id}/evidence/identity/coowner-${coOwnerId}-documentFront-`));
+    expect(item.facePhotoSha256).toMatch(/^[0-9a-f]{64}$/);
+    expect(item.documentFrontSha256).toMatch(/^[0-9a-f]{64}$/);
     expect(typeof item.verifiedAt).toBe('string');
     expect(await get(keys.identity(id))).toBeUndefined();
 

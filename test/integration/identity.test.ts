@@ -79,7 +79,7 @@ describe('identity check', () => {
       body: { kind: 'documentBack', fileName: 'retro.png', contentType: 'image/png', size: 1234 },
     });
     expect(ok.status).toBe(200);
-    expect(ok.body.key).toMatch(new RegExp(`^${propertyId}/identity/documentBack-\\d+\\.png$`));
+    expect(ok.body.key).toMatch(new RegExp(`^${propertyId}/identity/documentBack-\\d+-[0-9a-f]{24}\\.png$`));
     expect(ok.body.maxBytes).toBe(10 * 1024 * 1024);
 
     const big = await api<Answer<object>>('POST', `${base(propertyId)}/uploads`, {
@@ -110,16 +110,19 @@ describe('identity check', () => {
       documentNumber: 'CA12345AB',
       fullName: 'Mario Rossi',
       confidence: res.body.confidence,
-      facePhotoKey: faceKey,
-      documentFrontKey,
+      // sealed copies under the property's evidence/ prefix (test/integration/evidence.test.ts), not the uploads
+      facePhotoKey: expect.stringMatching(new RegExp(`^${propertyId}/evidence/identity/face-`)),
+      documentFrontKey: expect.stringMatching(new RegExp(`^${propertyId}/evidence/identity/documentFront-`)),
+      facePhotoSha256: expect.stringMatching(/^[0-9a-f]{64}$/),
       documentBackKey: null,
     });
+    expect([faceKey, documentFrontKey]).not.toContain(item.facePhotoKey);
     expect(typeof item.verifiedAt).toBe('string');
     expect((await propertyItem(propertyId)).identityStatus).toBe('verified');
 
     const own = await api<Answer<{ identity: IdentityRecord }>>('GET', base(propertyId), { token: seller.token });
     expect(own.status).toBe(200);
-    expect(own.body.identity).toMatchObject({ status: 'verified', documentNumber: 'CA12345AB', facePhotoKey: faceKey, confidence: res.body.confidence });
+    expect(own.body.identity).toMatchObject({ status: 'verified', documentNumber: 'CA12345AB', facePhotoKey: item.facePhotoKey, confidence: res.body.confidence });
   });
 
   it('shows the verified identity in the admin dossier', async () => {

@@ -274,7 +274,7 @@ describe('signing the purchase option', () => {
     // upload through the presigned POST
     const form = await api<Answer<PresignedUpload>>('POST', `${base(id)}/uploads`, { token: owner.token, body: { ...PDF_FORM, size: pdf.length } });
     expect(form.status, JSON.stringify(form.body)).toBe(200);
-    expect(form.body.key).toMatch(new RegExp(`^${id}/option/signed-\\d{13}\\.pdf$`));
+    expect(form.body.key).toMatch(new RegExp(`^${id}/option/signed-\\d{13}-[0-9a-f]{24}\\.pdf$`));
     expect(form.body.maxBytes).toBe(20 * 1024 * 1024);
     // not uploaded yet, or a key outside the property's option prefix: 400, nothing signed
     expect((await api('POST', `${base(id)}/signed`, { token: owner.token, body: { key: form.body.key } })).status).toBe(400);
@@ -296,11 +296,12 @@ describe('signing the purchase option', () => {
     expect(poll.body.option).toMatchObject({
       signatureType: 'fisica',
       signedAt: signed.body.option.signedAt,
-      signatureData: { signedDocumentKey: form.body.key, uploadedAt: signed.body.option.signedAt },
+      // the sealed copy under the property's evidence/ prefix, not the upload (test/integration/evidence.test.ts)
+      signatureData: { signedDocumentKey: expect.stringMatching(new RegExp(`^${id}/evidence/option/`)), uploadedAt: signed.body.option.signedAt },
     });
     expect((await property(id)).optionSignedAt).toBe(signed.body.option.signedAt);
     const docs = (await dossier(id)).filter((i) => i.kind === 'signed-option');
-    expect(docs).toEqual([expect.objectContaining({ key: form.body.key, contentType: 'application/pdf', size: pdf.length })]);
+    expect(docs).toEqual([expect.objectContaining({ key: expect.stringMatching(new RegExp(`^${id}/evidence/option/`)), contentType: 'application/pdf', size: pdf.length })]);
     const adminDossier = await api<{ documents?: { kind: string }[] }>('GET', `/admin/properties/${id}`, { token: admin });
     expect(JSON.stringify(adminDossier.body)).toContain('signed-option');
 

@@ -276,13 +276,17 @@ describe('room media', () => {
       body: { roomId, fileName: 'Salotto luminoso.PNG', contentType: 'image/png', size: png.length },
     });
     expect(form.status, JSON.stringify(form.body)).toBe(200);
-    expect(form.body.key).toMatch(new RegExp(`^${r.id}/${roomId}/\\d+_Salotto_luminoso\\.png$`));
+    // a form of its own: a random part in the key (docs/onboarding.md, evidence)
+    expect(form.body.key).toMatch(new RegExp(`^${r.id}/${roomId}/\\d+_[0-9a-f]{24}-Salotto_luminoso\\.png$`));
     const posted = await postToBucket(form.body, png, 'Salotto luminoso.PNG');
     expect(posted.status, posted.text).toBeLessThan(300);
 
     const add = await api<DossierMedia & Err>('POST', `/admin/properties/${r.id}/media`, { token: admin, body: { roomId, key: form.body.key } });
     expect(add.status, JSON.stringify(add.body)).toBe(201);
-    expect(add.body).toMatchObject({ roomId, key: form.body.key, kind: 'image', contentType: 'image/png', size: png.length, fileName: 'Salotto_luminoso.png' });
+    // the linked file is the sealed copy under evidence/, and the upload is gone
+    expect(add.body).toMatchObject({ roomId, kind: 'image', contentType: 'image/png', size: png.length });
+    expect(add.body.key).toContain('/evidence/');
+    expect(await objectExists(form.body.key)).toBe(false);
     expect((await fetch(add.body.url)).status).toBe(200);
     expect((await property(r.id))?.mediaCount).toBe(2);
     const again = await api<DossierMedia>('POST', `/admin/properties/${r.id}/media`, { token: admin, body: { roomId, key: form.body.key } });
@@ -291,12 +295,12 @@ describe('room media', () => {
     const room = (await get(r.id)).body.rooms.find((x) => x.id === roomId)!;
     expect(room.media.map((m) => m.id)).toContain(add.body.id);
     const stored = (await dossier(r.id)).find((i) => i.entity === 'media' && i.id === add.body.id);
-    expect(stored).toMatchObject({ entity: 'media', propertyId: r.id, roomId, key: form.body.key, kind: 'image', size: png.length });
+    expect(stored).toMatchObject({ entity: 'media', propertyId: r.id, roomId, key: add.body.key, kind: 'image', size: png.length });
 
     const del = await api('DELETE', `/admin/properties/${r.id}/rooms/${roomId}/media/${add.body.id}`, { token: admin });
     expect(del.status).toBe(204);
     expect((await property(r.id))?.mediaCount).toBe(1);
-    expect(await objectExists(form.body.key)).toBe(false);
+    expect(await objectExists(add.body.key)).toBe(false);
     expect((await dossier(r.id)).some((i) => i.id === add.body.id)).toBe(false);
     const twice = await api<Err>('DELETE', `/admin/properties/${r.id}/rooms/${roomId}/media/${add.body.id}`, { token: admin });
     expect(twice.status).toBe(404);

@@ -128,7 +128,10 @@ describe('admin room media', () => {
     const good = await send('bagno vero.jpg', JPEG);
     expect(good.add.status, JSON.stringify(good.add.body)).toBe(201);
     expect(good.add.body).toMatchObject({ kind: 'image', contentType: 'image/jpeg', size: JPEG.length });
-    expect(await exists(good.key)).toBe(true);
+    // the accepted file lives on as its sealed copy; the upload itself is gone
+    expect(good.add.body.key).toContain('/evidence/');
+    expect(await exists(good.add.body.key)).toBe(true);
+    expect(await exists(good.key)).toBe(false);
   });
 });
 

@@ -30,7 +30,43 @@ export const ONBOARDING_MESSAGES = {
   uploadKey: 'Documento non valido',
   uploadMissing: 'Impossibile caricare il documento',
   completeHint: 'Carica tutte le deleghe firmate per completare questa fase',
+  stepLocked: "L'opzione è già firmata: questo passaggio non si può più modificare.",
+  reopenStep: 'Passaggio non valido: si possono riaprire identità, comproprietari o deleghe',
+  reopenReason: 'Indica il motivo della riapertura',
+  reopenReasonTooLong: 'Il motivo può avere al massimo 500 caratteri',
+  reopenNotSigned: "L'opzione non è ancora firmata: il venditore può già modificare questo passaggio.",
 } as const;
+
+// ---- steps closed by the signature ---------------------------------------------------------
+
+/**
+ * Once the option is signed these steps are read-only for the seller (and the co-owners),
+ * unless an admin reopens one with a reason; the seller completing it again closes it again.
+ */
+export const REOPENABLE_STEPS = ['identity', 'coOwners', 'delegations'] as const;
+export type ReopenableStep = (typeof REOPENABLE_STEPS)[number];
+
+/** The `{step}` of POST /admin/properties/{propertyId}/onboarding/{step}/reopen. */
+export const REOPEN_STEP_PATHS: Record<string, ReopenableStep> = { identity: 'identity', 'co-owners': 'coOwners', delegations: 'delegations' };
+
+export const REOPEN_REASON_MAX = 500;
+
+export const REOPENABLE_STEP_LABELS: Record<ReopenableStep, string> = {
+  identity: 'Verifica identità',
+  coOwners: 'Comproprietari',
+  delegations: 'Deleghe',
+};
+
+/** One reopening as the admin dossier shows it. */
+export interface StepReopening {
+  step: ReopenableStep;
+  reason: string;
+  /** the admin's user id */
+  by: string;
+  at: string;
+  /** when the seller completed the step again (it closed), or null while it is open */
+  closedAt: string | null;
+}
 
 // ---- co-owners ----------------------------------------------------------------------------
 

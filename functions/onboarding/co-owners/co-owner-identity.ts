@@ -18,7 +18,7 @@ import { requireInvitedCoOwner, type InvitedCoOwner } from '../state';
 export const coOwnerNamePrefix = (coOwnerId: string) => `coowner-${coOwnerId}-`;
 
 /** Stores the outcome on the COOWNER item (the co-owner still the invited e-mail) and checks the property is editable. */
-async function saveCoOwnerIdentity(co: InvitedCoOwner, { result, input, engine, now }: IdentityOutcome): Promise<void> {
+async function saveCoOwnerIdentity(co: InvitedCoOwner, { result, input, sha256, engine, now }: IdentityOutcome): Promise<void> {
   await writeCoOwnerIdentity({
     propertyId: co.propertyId,
     coOwnerId: co.coOwnerId,
@@ -32,6 +32,7 @@ async function saveCoOwnerIdentity(co: InvitedCoOwner, { result, input, engine, 
     faceKey: input.faceKey,
     documentFrontKey: input.documentFrontKey,
     documentBackKey: input.documentBackKey ?? null,
+    sha256,
     engine,
     now,
   });

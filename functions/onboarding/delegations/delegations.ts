@@ -8,13 +8,15 @@
  * delegation whose place and delegator did not change keeps its PDF and signature; a
  * regenerated one starts unsigned.
  */
-import { DeleteObjectCommand, HeadObjectCommand } from '@aws-sdk/client-s3';
+import { randomUUID } from 'node:crypto';
+import { DeleteObjectCommand } from '@aws-sdk/client-s3';
 import { s3 } from '../../lib/aws/s3';
 import { requireConfig } from '../../lib/config';
 import { NotFoundError, ValidationError } from '../../lib/errors';
 import { logger } from '../../lib/logger';
 import { presignDownload } from '../../lib/presigned-download';
-import { presignUpload } from '../../lib/presigned-upload';
+import { deleteMediaObjects, evidenceKeyOf, sealEvidence } from '../../lib/media-storage';
+import { EVIDENCE_FORM_TTL_SECONDS, presignUpload, uploadNonce, UPLOAD_NONCE_PATTERN } from '../../lib/presigned-upload';
 import { requireUploadBytes } from '../../lib/upload-check';
 import {
   ONBOARDING_MESSAGES as M,
@@ -24,14 +26,17 @@ import {
   type DelegationType,
 } from '../../domain/onboarding/rules';
 import type { SellerDelegation } from '../../domain/onboarding/schemas';
-import { MEDIA_UPLOAD_TTL_SECONDS, type PresignedUpload } from '../../domain/uploads';
+import type { PresignedUpload } from '../../domain/uploads';
 import { requireOwnedDossier } from '../../model/owned-property';
 import { delegationTypeOf, recordSignedDelegation, sellerDelegationOf, toDelegationRecord, type DelegationRecord } from '../../model/delegation';
 
 export const generatedKeyOf = (propertyId: string, type: DelegationType, ts: number) => `${propertyId}/delegations/${type}-${ts}.pdf`;
-export const signedKeyOf = (propertyId: string, type: DelegationType, ts: number, ext: string) => `${propertyId}/delegations/signed-${type}-${ts}.${ext}`;
+/** The upload form's key: a fresh one per form (`{ts}-{nonce}`). */
+export const signedKeyOf = (propertyId: string, type: DelegationType, ts: number, ext: string) => `${propertyId}/delegations/signed-${type}-${ts}-${uploadNonce()}.${ext}`;
 const signedKeyPattern = (propertyId: string, type: DelegationType) =>
-  new RegExp(`^${propertyId}/delegations/signed-${type}-\\d{13}\\.(${Object.keys(SIGNED_DELEGATION_TYPES).join('|')})$`);
+  new RegExp(`^${propertyId}/delegations/signed-${type}-\\d{13}-${UPLOAD_NONCE_PATTERN}\\.(${Object.keys(SIGNED_DELEGATION_TYPES).join('|')})$`);
+/** Where an accepted signed copy is sealed: no upload form is ever signed for it. */
+const signedEvidenceKeyOf = (propertyId: string, type: DelegationType, ext: string) => evidenceKeyOf(propertyId, `delegations/signed-${type}-${randomUUID()}.${ext}`);
 
 /** Field by field: a stored map's key order is not the one written. */
 export function sameDelegator(stored: unknown, wanted: Record<string, string>): boolean {
@@ -83,35 +88,58 @@ export async function createSignedUpload(
     bucket: requireConfig('MEDIA_BUCKET'),
     key: signedKeyOf(propertyId, type, now, ext),
     maxBytes: SIGNED_DELEGATION_MAX_BYTES,
-    expiresSeconds: MEDIA_UPLOAD_TTL_SECONDS,
+    expiresSeconds: EVIDENCE_FORM_TTL_SECONDS,
     contentType: { value: contentType, family: contentType.split('/')[0]! },
     now,
   });
 }
 
-/** POST .../delegations/{type}/signed: the uploaded signed copy becomes the delegation's document. */
+/**
+ * POST .../delegations/{type}/signed: the uploaded signed copy becomes the delegation's
+ * document. It is sealed first (copied server side under the property's `evidence/` prefix,
+ * lib/media-storage.ts), the checks run on the copy, the record links the copy and its
+ * SHA-256, then the upload is deleted: posting the form again changes nothing the record links.
+ */
 export async function confirmSigned(propertyId: string, userId: string, type: DelegationType, key: string, now = new Date()): Promise<SellerDelegation> {
-  const d = await requireDelegation(propertyId, userId, type);
+  const raw = await requireOwnedDossier(propertyId, userId);
+  const found = raw.delegations.find((x) => delegationTypeOf(x) === type);
+  if (!found) throw new NotFoundError(M.delegationNotFound);
+  const d = toDelegationRecord(found);
   // propertyId is a checked id ([A-Za-z0-9-]) from here on
   if (!signedKeyPattern(propertyId, type).test(key)) throw new ValidationError(M.uploadKey, { key: M.uploadKey });
-  let head;
+  const ext = key.slice(key.lastIndexOf('.') + 1);
+  const sealed = await sealEvidence(key, signedEvidenceKeyOf(propertyId, type, ext), SIGNED_DELEGATION_MAX_BYTES);
+  if (!sealed) throw new ValidationError(M.uploadMissing, { key: M.uploadMissing });
+  // its bytes are what its type claims (a PDF is a PDF...): a mismatch is deleted, nothing is linked
   try {
-    head = await s3().send(new HeadObjectCommand({ Bucket: requireConfig('MEDIA_BUCKET'), Key: key }));
+    await requireUploadBytes([{ key: sealed.key, contentType: sealed.contentType, name: 'copia firmata', field: 'key' }]);
   } catch (err) {
-    const status = (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
-    if (status === 404 || (err as { name?: string }).name === 'NotFound') throw new ValidationError(M.uploadMissing, { key: M.uploadMissing });
+    await deleteMediaObjects([sealed.key, key], 'signed copy refused');
     throw err;
   }
-  const size = head.ContentLength ?? 0;
-  if (size < 1 || size > SIGNED_DELEGATION_MAX_BYTES) throw new ValidationError(M.uploadMissing, { key: M.uploadMissing });
-  // its bytes are what its type claims (a PDF is a PDF...): a mismatch is deleted, nothing is linked
-  await requireUploadBytes([{ key, contentType: head.ContentType ?? '', name: 'copia firmata', field: 'key' }]);
   const at = now.toISOString();
-  await recordSignedDelegation(
-    { propertyId, owner: userId },
-    { type, key, fileName: key.split('/').pop()!, contentType: head.ContentType ?? 'application/octet-stream', size, generatedKey: d.generatedKey, at },
-  );
+  // the last unsigned delegation signed: the step is complete (a reopening closes again)
+  const completes = raw.delegations.map(toDelegationRecord).every((x) => x.type === type || (x.documentKey !== null && x.signedAt !== null));
+  try {
+    await recordSignedDelegation(
+      { propertyId, owner: userId },
+      {
+        type,
+        key: sealed.key,
+        sha256: sealed.sha256,
+        fileName: key.split('/').pop()!,
+        contentType: sealed.contentType || 'application/octet-stream',
+        size: sealed.size,
+        generatedKey: d.generatedKey,
+        completes,
+        at,
+      },
+    );
+  } catch (err) {
+    await deleteMediaObjects([sealed.key], 'signed copy not recorded');
+    throw err;
+  }
   const previous = d.documentKey;
-  if (previous && previous !== key) await deleteObjects([previous], 'signed copy replaced');
-  return sellerDelegationOf({ ...d, documentKey: key, signedAt: at });
+  await deleteMediaObjects([key, previous && previous !== sealed.key ? previous : null], 'signed copy sealed or replaced');
+  return sellerDelegationOf({ ...d, documentKey: sealed.key, signedAt: at });
 }

@@ -99,7 +99,8 @@ export async function generateDelegations(
   const selected = new Set<string>(body.types);
   const removed = raw.delegations.filter((d) => !selected.has(delegationTypeOf(d)));
   try {
-    await saveGeneratedDelegations({ propertyId, owner: userId }, generated, removed, at);
+    const completes = records.length > 0 && records.every((r) => r.documentKey !== null && r.signedAt !== null);
+    await saveGeneratedDelegations({ propertyId, owner: userId }, generated, removed, at, completes);
   } catch (err) {
     await deleteObjects(written, 'transaction failed');
     throw err;

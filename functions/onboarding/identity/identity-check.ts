@@ -10,9 +10,11 @@ import * as z from 'zod';
 import { requireConfig } from '../../lib/config';
 import { ValidationError } from '../../lib/errors';
 import { logger } from '../../lib/logger';
-import { presignUpload } from '../../lib/presigned-upload';
+import { randomUUID } from 'node:crypto';
+import { deleteMediaObjects, evidenceKeyOf, sealEvidence, type Evidence } from '../../lib/media-storage';
+import { EVIDENCE_FORM_TTL_SECONDS, presignUpload, uploadNonce } from '../../lib/presigned-upload';
 import { requireUploadBytes } from '../../lib/upload-check';
-import { MEDIA_UPLOAD_TTL_SECONDS, type PresignedUpload } from '../../domain/uploads';
+import type { PresignedUpload } from '../../domain/uploads';
 import {
   decideIdentity,
   identityExtension,
@@ -27,7 +29,7 @@ import {
   type VerifyIdentityInput,
 } from '../../domain/identity';
 import { faceMatcher, FaceImageError } from '../../lib/faces/face-matcher';
-import { getIdentityItem, headMedia, readMedia, requireOwnedProperty, saveIdentity, toIdentityRecord } from '../../model/identity';
+import { getIdentityItem, requireOwnedProperty, saveIdentity, toIdentityRecord } from '../../model/identity';
 
 export const identityParams = z.object({
   propertyId: z.string({ error: IDENTITY_MESSAGES.propertyNotFound }).min(1, IDENTITY_MESSAGES.propertyNotFound).max(100, IDENTITY_MESSAGES.propertyNotFound),
@@ -48,14 +50,17 @@ export interface IdentitySubject {
 
 export interface IdentityOutcome {
   result: IdentityCheckResult;
+  /** the input with every image key replaced by its evidence key (what the record links) */
   input: VerifyIdentityInput;
+  /** SHA-256 of each evidence object */
+  sha256: { facePhoto: string; documentFront: string; documentBack: string | null };
   engine: string;
   now: string;
 }
 
-/** `{propertyId}/identity/{namePrefix}{kind}-{timestamp}.{ext}` */
+/** `{propertyId}/identity/{namePrefix}{kind}-{timestamp}-{nonce}.{ext}`: a fresh key per form */
 export function identityObjectKey(propertyId: string, kind: IdentityFileKind, ext: string, now = Date.now(), namePrefix = ''): string {
-  return `${identityKeyPrefix(propertyId)}${namePrefix}${kind}-${now}.${ext}`;
+  return `${identityKeyPrefix(propertyId)}${namePrefix}${kind}-${now}-${uploadNonce()}.${ext}`;
 }
 
 /** A presigned POST for one identity image of the subject. */
@@ -64,7 +69,7 @@ export function presignIdentityUpload(subject: Pick<IdentitySubject, 'propertyId
     bucket: requireConfig('MEDIA_BUCKET'),
     key: identityObjectKey(subject.propertyId, input.kind, identityExtension(input.contentType), Date.now(), subject.namePrefix),
     maxBytes: IDENTITY_MAX_BYTES,
-    expiresSeconds: MEDIA_UPLOAD_TTL_SECONDS,
+    expiresSeconds: EVIDENCE_FORM_TTL_SECONDS,
     contentType: { value: input.contentType, family: 'image' },
   });
 }
@@ -81,8 +86,8 @@ const KEY_FIELDS = [
   ['documentBackKey', 'documentBack'],
 ] as const;
 
-/** Each key is one signed for that image of this subject, S3 holds it, and it is really a JPEG or a PNG. */
-async function checkKeys(subject: Pick<IdentitySubject, 'propertyId' | 'namePrefix'>, input: VerifyIdentityInput): Promise<void> {
+/** Each key is one signed for that image of this subject (under its `identity/` prefix, never an evidence key). */
+function checkKeys(subject: Pick<IdentitySubject, 'propertyId' | 'namePrefix'>, input: VerifyIdentityInput): void {
   const prefix = identityKeyPrefix(subject.propertyId) + subject.namePrefix;
   const wrong: Record<string, string> = {};
   for (const [field, kind] of KEY_FIELDS) {
@@ -90,44 +95,89 @@ async function checkKeys(subject: Pick<IdentitySubject, 'propertyId' | 'namePref
     if (key !== undefined && !(key.startsWith(`${prefix}${kind}-`) && /^[\w./-]+$/.test(key) && !key.includes('..'))) wrong[field] = IDENTITY_MESSAGES.key;
   }
   if (Object.keys(wrong).length > 0) throw new ValidationError(IDENTITY_MESSAGES.key, wrong);
-  const heads = await Promise.all(KEY_FIELDS.map(async ([field]) => [field, input[field] === undefined ? true : await headMedia(input[field]!)] as const));
-  const missing = Object.fromEntries(heads.filter(([, h]) => h === undefined).map(([field]) => [field, IDENTITY_MESSAGES.missingDataHint]));
-  if (Object.keys(missing).length > 0) throw new ValidationError(IDENTITY_MESSAGES.missingData, missing);
-  // their bytes: a JPEG or a PNG really (a mismatch is deleted, nothing is checked or stored)
-  await requireUploadBytes(
-    heads.flatMap(([field, head]) =>
-      head === true || head === undefined
-        ? []
-        : [{ key: input[field]!, contentType: head.contentType, name: IMAGE_NAMES[field], field, allowed: IDENTITY_CONTENT_TYPES, allowedLabel: 'JPG o PNG' }],
-    ),
+}
+
+type KeyField = (typeof KEY_FIELDS)[number][0];
+type Sealed = Partial<Record<KeyField, Evidence & { bytes: Buffer }>>;
+
+/**
+ * Seals the subject's images: each upload is copied server side under the property's
+ * `evidence/identity/` prefix and the checks (JPEG or PNG really, the face comparison) run on
+ * the copies, whose hashes the record keeps: posting a form again afterwards changes nothing
+ * the record links. A missing upload is 400 'Dati mancanti'; a refused one deletes its upload
+ * and every copy.
+ */
+async function sealImages(subject: Pick<IdentitySubject, 'propertyId' | 'namePrefix'>, input: VerifyIdentityInput): Promise<Sealed> {
+  const sealed: Sealed = {};
+  const fields = KEY_FIELDS.filter(([field]) => input[field] !== undefined);
+  const results = await Promise.all(
+    fields.map(async ([field, kind]) => {
+      const key = input[field]!;
+      const ext = key.slice(key.lastIndexOf('.') + 1);
+      return [field, await sealEvidence(key, evidenceKeyOf(subject.propertyId, `identity/${subject.namePrefix}${kind}-${randomUUID()}.${ext}`), IDENTITY_MAX_BYTES)] as const;
+    }),
   );
+  for (const [field, e] of results) if (e) sealed[field] = e;
+  const copies = () => Object.values(sealed).map((e) => e.key);
+  const missing = Object.fromEntries(results.filter(([, e]) => e === undefined).map(([field]) => [field, IDENTITY_MESSAGES.missingDataHint]));
+  if (Object.keys(missing).length > 0) {
+    await deleteMediaObjects(copies(), 'identity check refused');
+    throw new ValidationError(IDENTITY_MESSAGES.missingData, missing);
+  }
+  try {
+    // their bytes: a JPEG or a PNG really (a mismatch is deleted, nothing is checked or stored)
+    await requireUploadBytes(
+      fields.map(([field]) => ({ key: sealed[field]!.key, contentType: sealed[field]!.contentType, name: IMAGE_NAMES[field], field, allowed: IDENTITY_CONTENT_TYPES, allowedLabel: 'JPG o PNG' })),
+    );
+  } catch (err) {
+    const refused = err instanceof ValidationError ? Object.keys(err.fields ?? {}) : [];
+    await deleteMediaObjects([...copies(), ...refused.map((f) => input[f as KeyField])], 'identity images refused');
+    throw err;
+  }
+  return sealed;
 }
 
 /** How each image is named in a refusal */
 const IMAGE_NAMES = { faceKey: 'foto del volto', documentFrontKey: 'fronte del documento', documentBackKey: 'retro del documento' } as const;
 
-/** The check itself: keys, face comparison, decision; the subject stores the outcome whatever it is. */
+/** The check itself: keys, sealed copies, face comparison, decision; the subject stores the outcome whatever it is. */
 export async function runIdentityCheck(subject: IdentitySubject, input: VerifyIdentityInput): Promise<IdentityCheckResult> {
   const { propertyId } = subject;
-  await checkKeys(subject, input);
-  const [face, front] = await Promise.all([readMedia(input.faceKey, IDENTITY_MAX_BYTES), readMedia(input.documentFrontKey, IDENTITY_MAX_BYTES)]);
-  if (!face || !front) throw new ValidationError(IDENTITY_MESSAGES.missingData);
-
+  checkKeys(subject, input);
+  const sealed = await sealImages(subject, input);
+  const face = sealed.faceKey!;
+  const front = sealed.documentFrontKey!;
+  const back = sealed.documentBackKey;
+  const copies = [face.key, front.key, back?.key];
   const started = Date.now();
   let result: IdentityCheckResult;
   try {
-    const comparison = await (await faceMatcher()).compareFaces(face, front);
-    result = decideIdentity(comparison.faces, comparison.similarity);
-    logger.info('identity check', { propertyId, coOwner: subject.namePrefix !== '', faces: comparison.faces, similarity: comparison.similarity, ms: Date.now() - started });
+    try {
+      const comparison = await (await faceMatcher()).compareFaces(face.bytes, front.bytes);
+      result = decideIdentity(comparison.faces, comparison.similarity);
+      logger.info('identity check', { propertyId, coOwner: subject.namePrefix !== '', faces: comparison.faces, similarity: comparison.similarity, ms: Date.now() - started });
+    } catch (err) {
+      if (!(err instanceof FaceImageError)) throw err;
+      result = {
+        valid: false,
+        reason: err.problem === 'tooLarge' ? IDENTITY_MESSAGES.imageTooLargeForCheck : IDENTITY_MESSAGES.unreadableImage,
+        confidence: 0,
+      };
+    }
+    await subject.save({
+      result,
+      input: { ...input, faceKey: face.key, documentFrontKey: front.key, ...(back ? { documentBackKey: back.key } : {}) },
+      sha256: { facePhoto: face.sha256, documentFront: front.sha256, documentBack: back?.sha256 ?? null },
+      engine: requireConfig('FACE_MATCHER'),
+      now: new Date().toISOString(),
+    });
   } catch (err) {
-    if (!(err instanceof FaceImageError)) throw err;
-    result = {
-      valid: false,
-      reason: err.problem === 'tooLarge' ? IDENTITY_MESSAGES.imageTooLargeForCheck : IDENTITY_MESSAGES.unreadableImage,
-      confidence: 0,
-    };
+    // nothing links the copies: they go (the uploads stay, as before the check)
+    await deleteMediaObjects(copies, 'identity check not stored');
+    throw err;
   }
-  await subject.save({ result, input, engine: requireConfig('FACE_MATCHER'), now: new Date().toISOString() });
+  // the record links the copies: the uploads go (a form posted again makes an object nothing links)
+  await deleteMediaObjects([input.faceKey, input.documentFrontKey, input.documentBackKey], 'identity images sealed');
   return result;
 }
 
@@ -138,7 +188,7 @@ export async function verifyIdentity(propertyId: string, userId: string, input: 
     {
       propertyId,
       namePrefix: '',
-      save: ({ result, input: i, engine, now }) =>
+      save: ({ result, input: i, sha256, engine, now }) =>
         saveIdentity({
           propertyId,
           userId,
@@ -151,6 +201,7 @@ export async function verifyIdentity(propertyId: string, userId: string, input: 
           facePhotoKey: i.faceKey,
           documentFrontKey: i.documentFrontKey,
           documentBackKey: i.documentBackKey ?? null,
+          sha256,
           engine,
           now,
         }),

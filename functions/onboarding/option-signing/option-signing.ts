@@ -10,13 +10,13 @@
  * DOCUMENT item (kind 'signed-option') for the admin dossier. The admin page's poll
  * (GET /admin/properties/{id}/option) then sees signedAt. Only the property's owner: anyone else 404 'Immobile non trovato'.
  */
-import { DeleteObjectCommand, HeadObjectCommand } from '@aws-sdk/client-s3';
-import { s3 } from '../../lib/aws/s3';
+import { randomUUID } from 'node:crypto';
 import { requireConfig } from '../../lib/config';
 import { ConflictError, NotFoundError, ValidationError } from '../../lib/errors';
 import { logger } from '../../lib/logger';
+import { deleteMediaObjects, evidenceKeyOf, sealEvidence } from '../../lib/media-storage';
 import { presignDownload } from '../../lib/presigned-download';
-import { presignUpload } from '../../lib/presigned-upload';
+import { EVIDENCE_FORM_TTL_SECONDS, presignUpload, uploadNonce, UPLOAD_NONCE_PATTERN } from '../../lib/presigned-upload';
 import { requireUploadBytes } from '../../lib/upload-check';
 import { requireOwnedProperty, str, type Item } from '../../model/owned-property';
 import { readOption, signOption } from '../../model/option';
@@ -29,11 +29,13 @@ import {
   type OptionSignedResult,
   type OptionUploadBody,
 } from '../../domain/onboarding/kyc';
-import { MEDIA_UPLOAD_TTL_SECONDS, type PresignedUpload } from '../../domain/uploads';
+import type { PresignedUpload } from '../../domain/uploads';
 import { toKycOption } from '../state';
 
-export const signedOptionKeyOf = (propertyId: string, ts: number, ext: string) => `${propertyId}/option/signed-${ts}.${ext}`;
-const signedOptionKeyPattern = (propertyId: string) => new RegExp(`^${propertyId}/option/signed-(\\d{13})\\.(${Object.keys(SIGNED_OPTION_TYPES).join('|')})$`);
+/** The upload form's key: a fresh one per form (`{ts}-{nonce}`). */
+export const signedOptionKeyOf = (propertyId: string, ts: number, ext: string) => `${propertyId}/option/signed-${ts}-${uploadNonce()}.${ext}`;
+const signedOptionKeyPattern = (propertyId: string) =>
+  new RegExp(`^${propertyId}/option/signed-(\\d{13})-${UPLOAD_NONCE_PATTERN}\\.(${Object.keys(SIGNED_OPTION_TYPES).join('|')})$`);
 
 const isSigned = (o: Item) => str(o.signedAt) !== null;
 
@@ -65,19 +67,18 @@ export async function createSignedOptionUpload(propertyId: string, userId: strin
     bucket: requireConfig('MEDIA_BUCKET'),
     key: signedOptionKeyOf(propertyId, now, ext),
     maxBytes: SIGNED_OPTION_MAX_BYTES,
-    expiresSeconds: MEDIA_UPLOAD_TTL_SECONDS,
+    expiresSeconds: EVIDENCE_FORM_TTL_SECONDS,
     contentType: { value: contentType, family: contentType.split('/')[0]! },
     now,
   });
 }
 
-async function deleteUpload(key: string, why: string): Promise<void> {
-  await s3()
-    .send(new DeleteObjectCommand({ Bucket: requireConfig('MEDIA_BUCKET'), Key: key }))
-    .catch((e: unknown) => logger.error('Signed option upload left behind', { key, why, error: e as Error }));
-}
-
-/** POST .../option/signed: the uploaded signed copy signs the option. */
+/**
+ * POST .../option/signed: the uploaded signed copy signs the option. It is sealed first (a
+ * server-side copy under the property's `evidence/` prefix, lib/media-storage.ts): type, size
+ * and bytes are checked on the copy, the OPTION and the DOCUMENT link the copy with its
+ * SHA-256, then the upload is deleted: posting the form again changes nothing they link.
+ */
 export async function confirmSignedOption(propertyId: string, userId: string, key: string, now = new Date()): Promise<OptionSignedResult> {
   const option = await requireOwnedOption(propertyId, userId);
   // propertyId is a checked id ([A-Za-z0-9-]) from here on
@@ -85,40 +86,43 @@ export async function confirmSignedOption(propertyId: string, userId: string, ke
   if (!match) throw new ValidationError(M.uploadKey, { key: M.uploadKey });
   if (isSigned(option)) throw new ConflictError(M.optionAlreadySigned);
   const ext = match[2]!;
-  let head;
+  const sealed = await sealEvidence(key, evidenceKeyOf(propertyId, `option/signed-${randomUUID()}.${ext}`), Number.MAX_SAFE_INTEGER);
+  if (!sealed) throw new ValidationError(M.uploadFailed, { key: M.uploadFailed });
+  const refuse = async (message: string, why: string): Promise<never> => {
+    await deleteMediaObjects([sealed.key, key], why);
+    throw new ValidationError(message, { key: message === M.uploadTooLarge ? M.uploadFailed : message });
+  };
+  const contentType = sealed.contentType.split(';')[0]!.trim().toLowerCase();
+  if (!SIGNED_OPTION_TYPES[ext]!.includes(contentType)) await refuse(M.uploadType, 'wrong type');
+  if (sealed.size < 1 || sealed.size > SIGNED_OPTION_MAX_BYTES) await refuse(sealed.size > SIGNED_OPTION_MAX_BYTES ? M.uploadTooLarge : M.uploadFailed, 'wrong size');
+  // its bytes are what its type claims (a PDF is a PDF...): a mismatch is deleted, nothing is signed
   try {
-    head = await s3().send(new HeadObjectCommand({ Bucket: requireConfig('MEDIA_BUCKET'), Key: key }));
+    await requireUploadBytes([{ key: sealed.key, contentType, name: 'copia firmata', field: 'key' }]);
   } catch (err) {
-    const status = (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
-    if (status === 404 || (err as { name?: string }).name === 'NotFound') throw new ValidationError(M.uploadFailed, { key: M.uploadFailed });
+    await deleteMediaObjects([sealed.key, key], 'signed option refused');
     throw err;
   }
-  const size = head.ContentLength ?? 0;
-  const contentType = (head.ContentType ?? '').split(';')[0]!.trim().toLowerCase();
-  if (!SIGNED_OPTION_TYPES[ext]!.includes(contentType)) {
-    await deleteUpload(key, 'wrong type');
-    throw new ValidationError(M.uploadType, { key: M.uploadType });
-  }
-  if (size < 1 || size > SIGNED_OPTION_MAX_BYTES) {
-    await deleteUpload(key, 'wrong size');
-    throw new ValidationError(size > SIGNED_OPTION_MAX_BYTES ? M.uploadTooLarge : M.uploadFailed, { key: M.uploadFailed });
-  }
-  // its bytes are what its type claims (a PDF is a PDF...): a mismatch is deleted, nothing is signed
-  await requireUploadBytes([{ key, contentType, name: 'copia firmata', field: 'key' }]);
 
   const at = now.toISOString();
   const fileName = key.split('/').pop()!;
-  const signatureData = { signedDocumentKey: key, uploadedAt: at };
+  const signatureData = { signedDocumentKey: sealed.key, uploadedAt: at, sha256: sealed.sha256 };
   const documentId = `opzione-firmata-${String(option.id ?? propertyId)}`;
-  await signOption({ propertyId, owner: userId }, signatureData, {
-    id: documentId,
-    kind: 'signed-option',
-    key,
-    fileName,
-    contentType,
-    size,
-    uploadedAt: at,
-  });
+  try {
+    await signOption({ propertyId, owner: userId }, signatureData, {
+      id: documentId,
+      kind: 'signed-option',
+      key: sealed.key,
+      fileName,
+      contentType,
+      size: sealed.size,
+      uploadedAt: at,
+      sha256: sealed.sha256,
+    });
+  } catch (err) {
+    await deleteMediaObjects([sealed.key], 'signed option not recorded');
+    throw err;
+  }
+  await deleteMediaObjects([key], 'signed option sealed');
   logger.info('Purchase option signed', { propertyId, optionId: option.id });
   return { option: toKycOption({ ...option, signatureType: 'fisica', signedAt: at, signatureData }) };
 }
