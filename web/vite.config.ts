@@ -4,6 +4,17 @@ import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 
 const webDir = fileURLToPath(new URL('.', import.meta.url));
+const repoRoot = fileURLToPath(new URL('..', import.meta.url));
+
+/**
+ * What the dev server may serve from disk (`/@fs/...`): the SPA, the shared domain code and
+ * the dependencies, nothing else of the repository; and never the local runtime's folder
+ * `.local/` (env.json with the origin secret, the webhook secret and the IP salt; cognito-local's
+ * store with every local account's password and TOTP secret), wherever it sits.
+ * test/unit/vite-fs.test.ts
+ */
+const fsAllow = [webDir, fileURLToPath(new URL('../functions/domain', import.meta.url)), `${repoRoot}node_modules`];
+const fsDeny = ['.env', '.env.*', '*.{crt,pem}', '**/.git/**', '**/.local/**', '**/.local'];
 
 /**
  * The SPA. `/config.json` is not part of the build: it is written at deploy by the web
@@ -21,6 +32,7 @@ export default defineConfig({
   },
   server: {
     port: 5173,
+    fs: { strict: true, allow: fsAllow, deny: fsDeny },
     proxy: {
       '/api': {
         target: process.env.API_PROXY_TARGET ?? 'http://localhost:3000',

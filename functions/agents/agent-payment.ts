@@ -24,7 +24,7 @@ export async function createCardPayment(agentId: string, requestId: string, now 
   const item = await requireRequestById(requestId);
   if (item.agentId !== agentId) throw new NotFoundError(AGENT_MESSAGES.requestNotFound);
   if (item.status !== 'payment_pending') throw new ConflictError(AGENT_MESSAGES.payOnlyApproved, 'NOT_AWAITING_PAYMENT');
-  const stripe = stripeClient();
+  const stripe = await stripeClient();
   if (!stripe) throw new ConflictError(AGENT_MESSAGES.cardNotConfigured, 'CARD_NOT_CONFIGURED');
   const option = await readOption(String(item.propertyId));
   if (!option) throw new NotFoundError(AGENT_MESSAGES.optionNotFound);

@@ -18,7 +18,7 @@ export const handler = route('stripeWebhook', {}, async ({ event }): Promise<{ r
   const signature = event.headers?.['stripe-signature'] ?? '';
   let stripeEvent: StripeEvent;
   try {
-    stripeEvent = verifyStripeEvent(raw, signature);
+    stripeEvent = await verifyStripeEvent(raw, signature);
   } catch (err) {
     if (!(err instanceof InvalidSignature)) throw err;
     logger.warn('Stripe webhook refused: bad signature', { reason: err.message });

@@ -34,9 +34,12 @@ const schema = z.object({
   REKOGNITION_REGION: z.string().min(1).default('eu-central-1'),
   /**
    * Stripe (the agents' card payments, functions/lib/stripe.ts): on AWS only the payment
-   * Lambdas get them (grant 'stripe', resolved at deploy from Secrets Manager, docs/deploy.md).
+   * Lambdas get STRIPE_SECRET_ID, the Secrets Manager secret (JSON: secretKey,
+   * webhookSecret) read at run time through the Parameters and Secrets extension
+   * (functions/lib/secrets.ts, docs/deploy.md); locally and in tests the values themselves.
    * Without the secret key the card is "not configured" and only the bank transfer is offered.
    */
+  STRIPE_SECRET_ID: z.string().min(1).optional(),
   STRIPE_SECRET_KEY: z.string().min(1).optional(),
   STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
   /** only locally and in tests: where the Stripe client sends its calls (a local stand-in) */
@@ -50,9 +53,11 @@ const schema = z.object({
   ORIGIN_SECRET: z.string().min(32).optional(),
   /**
    * The key of the per-IP rate limit's client hash (functions/model/rate-limit.ts): on AWS
-   * generated at deploy in Secrets Manager and resolved into the api stack's functions by
-   * CloudFormation; locally one per data folder (infra/local/setup.ts ensureIpHashSalt).
+   * generated at deploy in Secrets Manager, the route functions get its ARN and read it at
+   * run time through the Parameters and Secrets extension (functions/lib/secrets.ts); locally
+   * the value itself, one per data folder (infra/local/setup.ts ensureIpHashSalt).
    */
+  IP_HASH_SALT_ARN: z.string().startsWith('arn:').optional(),
   IP_HASH_SALT: z.string().min(32).optional(),
   DYNAMODB_ENDPOINT: z.string().url().optional(),
   S3_ENDPOINT: z.string().url().optional(),

@@ -16,15 +16,32 @@ export function winAnsi(text: string): string {
   return text.replace(/[^\x20-\x7E\u00A0-\u00FF€—–’‘“”…•]/g, ' ');
 }
 
-function wrap(text: string, font: PDFFont, size: number, width: number): string[] {
+/**
+ * The text in lines no wider than `width`: broken between words, and a word wider than a
+ * line on its own (a 200-character address without spaces, a long e-mail) broken between its
+ * characters, so nothing runs off the page.
+ */
+export function wrap(text: string, font: PDFFont, size: number, width: number): string[] {
+  const fits = (t: string) => font.widthOfTextAtSize(t, size) <= width;
   const lines: string[] = [];
   let line = '';
-  for (const w of text.split(/\s+/)) {
-    const next = line ? `${line} ${w}` : w;
-    if (font.widthOfTextAtSize(next, size) > width && line) {
-      lines.push(line);
-      line = w;
-    } else line = next;
+  for (const word of text.split(/\s+/).filter(Boolean)) {
+    const next = line ? `${line} ${word}` : word;
+    if (fits(next)) {
+      line = next;
+      continue;
+    }
+    if (line) lines.push(line);
+    line = '';
+    // the word alone: as many characters per line as fit (at least one, so it always ends)
+    let rest = word;
+    while (!fits(rest)) {
+      let n = 1;
+      while (n < rest.length && fits(rest.slice(0, n + 1))) n++;
+      lines.push(rest.slice(0, n));
+      rest = rest.slice(n);
+    }
+    line = rest;
   }
   if (line) lines.push(line);
   return lines;

@@ -1,19 +1,22 @@
 /**
  * Stripe, the card side of the agents' payments: the API client (Checkout sessions) and the
- * webhook signature check. Both read their secrets through config.ts (STRIPE_SECRET_KEY,
+ * webhook signature check. Both read their secrets at run time through secrets.ts (on AWS
+ * from Secrets Manager via the Parameters and Secrets extension, locally STRIPE_SECRET_KEY and
  * STRIPE_WEBHOOK_SECRET). Without a secret key there is no client: card payments are "not
  * configured" and the bank transfer remains. STRIPE_API_URL (local runtime and tests only)
  * points the client at a stand-in server, since Stripe itself is out of reach there.
  */
 import Stripe from 'stripe';
 import { config } from './config';
+import { stripeSecrets } from './secrets';
 
 let cached: { signature: string; client: Stripe } | undefined;
 
 
 /** The Stripe API client, or null when no secret key is configured. */
-export function stripeClient(): Stripe | null {
-  const { STRIPE_SECRET_KEY: key, STRIPE_API_URL: apiUrl } = config();
+export async function stripeClient(): Promise<Stripe | null> {
+  const { secretKey: key } = await stripeSecrets();
+  const { STRIPE_API_URL: apiUrl } = config();
   if (!key) return null;
   const signature = `${key}|${apiUrl ?? ''}`;
   if (cached?.signature !== signature) {
@@ -41,8 +44,8 @@ export type StripeCheckoutSession = Stripe.Checkout.Session;
  * missing (a deploy problem: the generic 500 makes Stripe retry later) and `InvalidSignature`
  * when the signature or its timestamp (5 minutes tolerance) does not match.
  */
-export function verifyStripeEvent(rawBody: string | Buffer, signatureHeader: string): Stripe.Event {
-  const secret = config().STRIPE_WEBHOOK_SECRET;
+export async function verifyStripeEvent(rawBody: string | Buffer, signatureHeader: string): Promise<Stripe.Event> {
+  const secret = (await stripeSecrets()).webhookSecret;
   if (!secret) throw new Error('Missing configuration STRIPE_WEBHOOK_SECRET');
   try {
     return Stripe.webhooks.constructEvent(rawBody, signatureHeader, secret);

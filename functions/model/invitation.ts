@@ -8,6 +8,7 @@ import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, isConditionFailure, table } from './db';
 import { keys } from './keys';
 import { isExpired } from './tokens';
+import { propertyCondition } from './property';
 
 /** The property id of a valid (known, not expired) invitation token, else null. */
 export async function invitedPropertyId(token: string): Promise<string | null> {
@@ -18,20 +19,29 @@ export async function invitedPropertyId(token: string): Promise<string | null> {
 }
 
 /**
- * Links the property to the seller (userId and the gsi1 SELLER# index) when the property
- * exists, its invitation token is `token` and it has no other owner. True when the property
- * is now the seller's; false when the condition failed (another owner, or gone).
+ * Links the property to the seller (userId and the gsi1 SELLER# index) under the property
+ * guard (model/property.ts: exists, not being deleted) and, in the same condition, its
+ * invitation token is `token` and it has no other owner. True when the property is now the
+ * seller's; false when the condition failed (another owner, being deleted, or gone): the
+ * callers answer all of these as an unknown link, never telling them apart.
  */
 export async function linkPropertyToSeller(propertyId: string, token: string, userId: string, createdAt: string): Promise<boolean> {
   const seller = keys.sellerIndex(userId, createdAt);
+  const condition = propertyCondition({
+    propertyId,
+    and: {
+      expression: 'invitationToken = :token AND (attribute_not_exists(userId) OR userId = :null OR userId = :me)',
+      values: { ':token': token, ':null': null, ':me': userId },
+    },
+  });
   try {
     await ddb().send(
       new UpdateCommand({
         TableName: table(),
         Key: keys.property(propertyId),
         UpdateExpression: 'SET userId = :me, gsi1pk = :g1pk, gsi1sk = :g1sk',
-        ConditionExpression: 'attribute_exists(pk) AND invitationToken = :token AND (attribute_not_exists(userId) OR userId = :null OR userId = :me)',
-        ExpressionAttributeValues: { ':me': userId, ':g1pk': seller.gsi1pk, ':g1sk': seller.gsi1sk, ':token': token, ':null': null },
+        ...condition,
+        ExpressionAttributeValues: { ...condition.ExpressionAttributeValues, ':g1pk': seller.gsi1pk, ':g1sk': seller.gsi1sk },
       }),
     );
     return true;

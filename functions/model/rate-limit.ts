@@ -3,6 +3,7 @@ import { isIPv6 } from 'node:net';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, isConditionFailure, table } from './db';
 import { requireConfig } from '../lib/config';
+import { ipHashSalt } from '../lib/secrets';
 import { TooManyRequestsError } from '../lib/errors';
 import { keys } from './keys';
 import { logger } from '../lib/logger';
@@ -13,13 +14,14 @@ import { RATE_LIMITS, type RateLimitScope } from '../domain/property/limits';
  * incremented with a conditional UpdateItem (refused once it reaches the limit) and removed by
  * TTL after the window. Same behaviour on AWS and locally. The client is an HMAC-SHA-256 of
  * its IP address keyed with IP_HASH_SALT, a salt of each deployment (generated at deploy in
- * Secrets Manager by the api stack; locally one per data folder, infra/local/setup.ts): no
+ * Secrets Manager by the api stack, read at run time through the Parameters and Secrets
+ * extension, lib/secrets.ts; locally one per data folder, infra/local/setup.ts): no
  * raw IP is stored, the same IP has another key in another deployment, and a table of the
  * unsalted hashes of every IPv4 address matches nothing. Without a salt it refuses to hash.
  * API Gateway stage throttling caps the overall rate in AWS on top of this.
  */
-export function clientKey(ip: string): string {
-  return createHmac('sha256', requireConfig('IP_HASH_SALT'))
+export function clientKey(ip: string, salt: string = requireConfig('IP_HASH_SALT')): string {
+  return createHmac('sha256', salt)
     .update(ip || 'unknown')
     .digest('base64url')
     .slice(0, 22);
@@ -52,7 +54,7 @@ export async function enforceRateLimit(scope: RateLimitScope, ip: string, now: n
   const nowSeconds = Math.floor(now / 1000);
   const windowStart = nowSeconds - (nowSeconds % windowSeconds);
   const windowEnd = windowStart + windowSeconds;
-  const client = clientKey(rateLimitNetwork(ip));
+  const client = clientKey(rateLimitNetwork(ip), await ipHashSalt());
   try {
     const res = await ddb().send(
       new UpdateCommand({
@@ -74,4 +76,40 @@ export async function enforceRateLimit(scope: RateLimitScope, ip: string, now: n
       `Hai fatto troppe richieste in poco tempo. Riprova tra ${minutes} ${minutes === 1 ? 'minuto' : 'minuti'}.`,
     );
   }
+}
+
+/** A daily count of something an account does (not an IP): `amount` more of `limit` per UTC day for `subject`. */
+export interface DailyQuota {
+  /** the counter's name, e.g. 'coOwnerInvitesProperty' */
+  scope: string;
+  /** whom it counts: a property id, a user id (never an IP: those go through clientKey) */
+  subject: string;
+  limit: number;
+  amount: number;
+}
+
+const DAY_SECONDS = 86_400;
+
+/** True when `amount` alone is over the limit (no counter can ever allow it). */
+export const exceedsQuota = (q: DailyQuota) => q.amount > q.limit;
+
+/**
+ * The Update of a daily quota counter for a TransactWriteItems list: the same fixed-window
+ * item as enforceRateLimit (keys.rateLimit, TTL after the window), incremented by `amount`
+ * only while the total stays within `limit`. Its condition failing (isConditionFailure at
+ * its index) means the quota is spent; as part of the transaction, a refusal counts nothing.
+ */
+export function dailyQuotaUpdate(q: DailyQuota, now: number = Date.now()) {
+  const nowSeconds = Math.floor(now / 1000);
+  const windowStart = nowSeconds - (nowSeconds % DAY_SECONDS);
+  return {
+    Update: {
+      TableName: table(),
+      Key: keys.rateLimit(q.scope, q.subject, windowStart),
+      UpdateExpression: 'ADD #c :n SET expiresAt = if_not_exists(expiresAt, :ttl), entity = :entity',
+      ConditionExpression: 'attribute_not_exists(#c) OR #c <= :room',
+      ExpressionAttributeNames: { '#c': 'count' },
+      ExpressionAttributeValues: { ':n': q.amount, ':ttl': windowStart + DAY_SECONDS + 60, ':room': q.limit - q.amount, ':entity': 'rateLimit' },
+    },
+  };
 }

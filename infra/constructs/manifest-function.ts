@@ -10,7 +10,7 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
-import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 import { TABLE_GSIS } from '../../functions/model/table';
@@ -47,10 +47,17 @@ export interface FunctionResources {
   /** variables read by functions/lib/config.ts */
   environment: Record<string, string>;
   /**
-   * The Stripe secrets (CloudFormation dynamic references, resolved at deploy) put in the
-   * environment of the functions with `stripe: true` only; absent: card payments are off.
+   * The Secrets Manager secret of Stripe (JSON: secretKey, webhookSecret): the functions with
+   * `stripe: true` only get its name (STRIPE_SECRET_ID), read access and the Parameters and
+   * Secrets extension, and read it at run time (functions/lib/secrets.ts); absent: card
+   * payments are off.
    */
-  stripe?: { secretKey: string; webhookSecret: string };
+  stripe?: { secretName: string };
+  /**
+   * The salt of the per-IP rate limit's hash (api stack): the HTTP routes get its ARN
+   * (IP_HASH_SALT_ARN), read access and the extension, never its value.
+   */
+  ipHashSalt?: secretsmanager.ISecret;
 }
 
 export interface ManifestFunctionProps {
@@ -87,7 +94,14 @@ export class ManifestFunction extends Construct {
     // each still has exactly its entry's permissions, and the API stack stays under
     // CloudFormation's 500 resources per stack. Triggers keep a role each (their failure
     // queues differ).
-    const shared = 'method' in def ? routeRole(this, def) : undefined;
+    const readsStripe = Boolean(def.stripe && resources.stripe);
+    const shared = 'method' in def ? routeRole(this, def, readsStripe) : undefined;
+
+    // secrets read at run time through the Parameters and Secrets extension: in the
+    // environment only their names, never a value nor a dynamic reference
+    const salt = 'method' in def ? resources.ipHashSalt : undefined;
+    const stripeSecret = readsStripe ? secretsmanager.Secret.fromSecretNameV2(this, 'StripeSecret', resources.stripe!.secretName) : undefined;
+    const readsSecrets = Boolean(props.originSecret || salt || stripeSecret);
 
     this.fn = new NodejsFunction(this, 'Function', {
       ...(shared ? { role: shared.role } : {}),
@@ -105,8 +119,10 @@ export class ManifestFunction extends Construct {
         ...resources.environment,
         NODE_OPTIONS: '--enable-source-maps',
         ...(props.originSecret ? { ORIGIN_SECRET_ARN: props.originSecret.secretArn } : {}),
+        ...(salt ? { IP_HASH_SALT_ARN: salt.secretArn } : {}),
+        ...(stripeSecret && resources.stripe ? { STRIPE_SECRET_ID: resources.stripe.secretName } : {}),
       },
-      paramsAndSecrets: props.originSecret
+      paramsAndSecrets: readsSecrets
         ? lambda.ParamsAndSecretsLayerVersion.fromVersion(lambda.ParamsAndSecretsVersions.V1_0_103, {
             secretsManagerTtl: Duration.seconds(ORIGIN_SECRET_CACHE_SECONDS),
             logLevel: lambda.ParamsAndSecretsLogLevel.WARN,
@@ -125,11 +141,8 @@ export class ManifestFunction extends Construct {
       this.grantDeclared(def.iam, resources, shared?.role ?? this.fn.role!, shared ? shared.role : this);
     }
     props.originSecret?.grantRead(this.fn);
-    // what is not IAM: every function of the entry
-    if (def.stripe && resources.stripe) {
-      this.fn.addEnvironment('STRIPE_SECRET_KEY', resources.stripe.secretKey);
-      this.fn.addEnvironment('STRIPE_WEBHOOK_SECRET', resources.stripe.webhookSecret);
-    }
+    salt?.grantRead(this.fn);
+    stripeSecret?.grantRead(this.fn);
 
     acknowledge(this.fn, {
       id: 'AwsSolutions-L1',
@@ -260,13 +273,14 @@ class InlinePolicyRole extends iam.Role {
 
 /**
  * The execution role shared by the HTTP route functions of a stack whose `iam` declarations
- * are identical (same actions on the same resources; `stripe` is environment, not IAM): made
- * by the first such function (`isNew`: it grants the declaration), reused by the others.
+ * are identical (same actions on the same resources, and the same read access to Stripe's
+ * secret when one is configured): made by the first such function (`isNew`: it grants the
+ * declaration), reused by the others.
  */
-function routeRole(scope: Construct, def: FunctionDef): { role: InlinePolicyRole; isNew: boolean } {
+function routeRole(scope: Construct, def: FunctionDef, readsStripe: boolean): { role: InlinePolicyRole; isNew: boolean } {
   const stack = Stack.of(scope);
   const holder = (stack.node.tryFindChild('RouteRoles') as Construct | undefined) ?? new Construct(stack, 'RouteRoles');
-  const key = declarationKey(def.iam);
+  const key = `${declarationKey(def.iam)}${readsStripe ? ' stripe' : ''}`;
   const id = `Role${createHash('sha256').update(key).digest('hex').slice(0, 10)}`;
   const existing = holder.node.tryFindChild(id) as InlinePolicyRole | undefined;
   const users = (roleUsers.get(holder) ?? roleUsers.set(holder, new Map()).get(holder)!);

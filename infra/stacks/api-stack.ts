@@ -89,7 +89,8 @@ export class ApiStack extends Stack {
 
     // The key of the per-IP rate limit's client hash (functions/model/rate-limit.ts): generated
     // by Secrets Manager when the stack is first deployed, so it differs between deployments
-    // and is in no template; CloudFormation resolves it into the functions' environment.
+    // and is in no template; the route functions get its ARN and read it at run time through
+    // the Parameters and Secrets extension (functions/lib/secrets.ts).
     const ipHashSalt = new secretsmanager.Secret(this, 'IpHashSalt', {
       description: 'Opzione Casa: salt of the per-IP rate limit hashes, made once per deployment',
       generateSecretString: { passwordLength: 48, excludePunctuation: true, includeSpace: false },
@@ -97,12 +98,9 @@ export class ApiStack extends Stack {
     });
     acknowledge(ipHashSalt, {
       id: 'AwsSolutions-SMG4',
-      reason: 'A hash salt, not a credential: rotating it would only restart the open rate-limit windows, and the functions read it at deploy',
+      reason: 'A hash salt, not a credential: rotating it would only restart the open rate-limit windows',
     });
-    const resources = {
-      ...props.resources,
-      environment: { ...props.resources.environment, IP_HASH_SALT: ipHashSalt.secretValue.unsafeUnwrap() },
-    };
+    const resources = { ...props.resources, ipHashSalt };
     this.alarms = new Alarms(this, 'Alarms', { email: props.alarmEmail });
 
     const accessLogs = new logs.LogGroup(this, 'AccessLogs', {

@@ -42,8 +42,9 @@ const contextSchema = z.object({
   bankTransfer: bankTransferSchema.partial({ beneficiary: true }).optional(),
   /**
    * `-c stripe='{"secretName":"opzionecasa/stripe"}'`: a Secrets Manager secret holding JSON
-   * {"secretKey":"sk_...","webhookSecret":"whsec_..."}, resolved by CloudFormation at deploy
-   * into the environment of the functions with the 'stripe' grant only. Without it card
+   * {"secretKey":"sk_...","webhookSecret":"whsec_..."}, read at run time (Parameters and
+   * Secrets extension, functions/lib/secrets.ts) by the functions with the 'stripe' grant
+   * only, which get its name and read access (never its values). Without it card
    * payments are off (the bank transfer remains).
    */
   stripe: z.object({ secretName: z.string().min(1).max(512) }).nullable().default(null),

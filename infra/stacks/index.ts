@@ -1,4 +1,4 @@
-import { SecretValue, type App, type Environment } from 'aws-cdk-lib';
+import { type App, type Environment } from 'aws-cdk-lib';
 import type { RouteDef, TriggerDef } from '../../functions/routes';
 import { ApiStack, type RouteThrottle } from './api-stack';
 import { AuthStack } from './auth-stack';
@@ -60,13 +60,9 @@ export function createProductStacks(app: App, options: ProductStacksOptions = {}
     omiBucket: data.omiBucket,
     mailFrom: config.mailFrom,
   };
-  // Stripe's secrets: dynamic references CloudFormation resolves at deploy (never in the template)
-  const stripe = config.stripe
-    ? {
-        secretKey: SecretValue.secretsManager(config.stripe.secretName, { jsonField: 'secretKey' }).unsafeUnwrap(),
-        webhookSecret: SecretValue.secretsManager(config.stripe.secretName, { jsonField: 'webhookSecret' }).unsafeUnwrap(),
-      }
-    : undefined;
+  // Stripe's secret: only its name reaches the payment functions, which read it at run time
+  // (functions/lib/secrets.ts); neither its values nor a dynamic reference are in any template
+  const stripe = config.stripe ? { secretName: config.stripe.secretName } : undefined;
 
   const auth = new AuthStack(app, 'OpzioneCasaAuth', {
     env,

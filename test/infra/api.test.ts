@@ -17,8 +17,6 @@ const API_ENVIRONMENT = [
   'APP_URL',
   'TOKEN_TTL_DAYS',
   'NODE_OPTIONS',
-  // the api stack's own: the per-deployment salt of the per-IP rate limit (test/infra/hygiene.test.ts)
-  'IP_HASH_SALT',
 ];
 
 /**
@@ -27,6 +25,8 @@ const API_ENVIRONMENT = [
  */
 const ROUTE_ENVIRONMENT = [
   'ORIGIN_SECRET_ARN',
+  // the ARN of the per-deployment salt of the per-IP rate limit (test/infra/hygiene.test.ts)
+  'IP_HASH_SALT_ARN',
   'PARAMETERS_SECRETS_EXTENSION_CACHE_ENABLED',
   'PARAMETERS_SECRETS_EXTENSION_CACHE_SIZE',
   'PARAMETERS_SECRETS_EXTENSION_HTTP_PORT',

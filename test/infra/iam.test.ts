@@ -40,6 +40,7 @@ function resourceKind(resource: unknown): string {
   if (imported('UserPool') || /^\{"Fn::GetAtt":\["UserPool[0-9A-F]{8}","Arn"\]\}$/.test(text)) return 'user pool';
   if (/:ses:/.test(text) && text.endsWith(':identity/*"]]}')) return 'ses identities';
   if (/^\{"Ref":"OriginSecret[0-9A-F]{8}"\}$/.test(text)) return 'origin secret';
+  if (/^\{"Ref":"IpHashSalt[0-9A-F]{8}"\}$/.test(text)) return 'ip hash salt';
   if (/^\{"Fn::GetAtt":\["Alarms\w*FailedEvents[0-9A-F]{8}","Arn"\]\}$/.test(text)) return 'failed-events queue';
   return `unknown ${text}`;
 }
@@ -77,8 +78,12 @@ function expected(declared: Iam, extra: ByResource): ByResource {
   return out;
 }
 
-/** The origin secret each HTTP route reads through the secrets extension (test/infra/edge.test.ts). */
-const ROUTE_EXTRA: ByResource = { 'origin secret': ['secretsmanager:DescribeSecret', 'secretsmanager:GetSecretValue'] };
+/** The origin secret each HTTP route reads through the secrets extension (test/infra/edge.test.ts), and the IP salt. */
+const ROUTE_EXTRA: ByResource = {
+  'origin secret': ['secretsmanager:DescribeSecret', 'secretsmanager:GetSecretValue'],
+  // and the per-IP rate limit's salt, read at run time too (test/infra/secrets.test.ts)
+  'ip hash salt': ['secretsmanager:DescribeSecret', 'secretsmanager:GetSecretValue'],
+};
 /** An asynchronous trigger's on-failure destination (test/infra/hygiene.test.ts). */
 const ASYNC_EXTRA: ByResource = { 'failed-events queue': ['sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:SendMessage'] };
 /** Every function's active tracing (test/infra/dashboard.test.ts): X-Ray's actions have no resource. */

@@ -1,7 +1,7 @@
 /**
- * The agents' payments at deploy: Stripe's secrets reach only the functions with `stripe: true`
- * in the manifest, as CloudFormation dynamic references to Secrets Manager (never values in the
- * template); config.json says whether the card is on and which account the bank transfer uses.
+ * The agents' payments at deploy: only the functions with `stripe: true` in the manifest get
+ * the name of Stripe's Secrets Manager secret, read at run time (never a value nor a dynamic
+ * reference in the template, test/infra/secrets.test.ts); config.json says whether the card is on and which account the bank transfer uses.
  */
 import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
@@ -12,7 +12,7 @@ import { buildApp, functionIdOf } from './helpers';
 const withStripe = (def: RouteDef) => def.stripe === true;
 
 describe('Stripe and the bank transfer at deploy', () => {
-  it('puts the Stripe secrets only in the functions with stripe: true, as Secrets Manager references', () => {
+  it('names the Stripe secret only to the functions with stripe: true', () => {
     const built = buildApp({
       context: { stripe: '{"secretName":"opzionecasa/stripe"}', bankTransfer: '{"iban":"IT02L1234512345123456789012"}', company: '{"name":"Casa Esempio S.r.l."}' },
     });
@@ -23,8 +23,10 @@ describe('Stripe and the bank transfer at deploy', () => {
       for (const def of routes as readonly RouteDef[]) {
         const vars = template.toJSON().Resources[functionIdOf(template, def)].Properties.Environment.Variables as Record<string, unknown>;
         if (withStripe(def)) {
-          expect(JSON.stringify(vars.STRIPE_SECRET_KEY), def.id).toContain('{{resolve:secretsmanager:opzionecasa/stripe:SecretString:secretKey::}}');
-          expect(JSON.stringify(vars.STRIPE_WEBHOOK_SECRET), def.id).toContain('{{resolve:secretsmanager:opzionecasa/stripe:SecretString:webhookSecret::}}');
+          // the secret's name only: the function reads it at run time (test/infra/secrets.test.ts)
+          expect(vars.STRIPE_SECRET_ID, def.id).toBe('opzionecasa/stripe');
+          expect(vars.STRIPE_SECRET_KEY, def.id).toBeUndefined();
+          expect(vars.STRIPE_WEBHOOK_SECRET, def.id).toBeUndefined();
         } else {
           expect(Object.keys(vars).filter((k) => k.startsWith('STRIPE')), def.id).toEqual([]);
         }
@@ -40,7 +42,7 @@ describe('Stripe and the bank transfer at deploy', () => {
     const built = buildApp();
     try {
       const template = Template.fromStack(built.api);
-      expect(JSON.stringify(template.toJSON())).not.toContain('STRIPE_SECRET_KEY');
+      expect(JSON.stringify(template.toJSON())).not.toMatch(/STRIPE_SECRET_KEY|STRIPE_SECRET_ID/);
       expect(built.web.runtimeConfig.payments).toEqual({ card: false, bankTransfer: DEMO_BANK_TRANSFER });
     } finally {
       built.dispose();

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { api, idTokenFor, signUp, stack, tokenForRole, uniqueEmail, useStackEnv } from '../support/helpers';
 import { ddb } from '../../functions/model/db';
 import { keys } from '../../functions/model/keys';
@@ -41,7 +41,7 @@ describe('claiming an invitation link', () => {
   it('refuses an expired link with the spec message and changes nothing', async () => {
     const { id, token } = await givenProperty({ expiresInSec: -10 });
     const res = await api('POST', '/invitations/claim', { token: await tokenForRole('seller'), body: { token } });
-    expect(res.status).toBe(410);
+    expect(res.status).toBe(404);
     expect(res.body).toMatchObject({ message: 'Proprietà non trovata o link scaduto' });
     const item = await ddb().send(new GetCommand({ TableName: stack().env.TABLE_NAME, Key: keys.property(id) }));
     expect(item.Item?.userId).toBeUndefined();
@@ -49,7 +49,9 @@ describe('claiming an invitation link', () => {
 
   it('refuses an unknown or malformed token', async () => {
     const seller = await tokenForRole('seller');
-    expect((await api('POST', '/invitations/claim', { token: seller, body: { token: newToken() } })).status).toBe(410);
+    const unknown = await api('POST', '/invitations/claim', { token: seller, body: { token: newToken() } });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toMatchObject({ message: 'Proprietà non trovata o link scaduto' });
     const bad = await api('POST', '/invitations/claim', { token: seller, body: { token: 'x' } });
     expect(bad.status).toBe(400);
     expect(bad.body).toMatchObject({ message: 'Link non valido' });
@@ -62,8 +64,42 @@ describe('claiming an invitation link', () => {
     await signUp({ email, password: 'segreta1', userType: 'venditore', name: 'Altro Venditore' });
     const other = await idTokenFor(email, 'segreta1');
     const res = await api('POST', '/invitations/claim', { token: other, body: { token } });
-    expect(res.status).toBe(409);
+    expect(res.status).toBe(404);
     const item = await ddb().send(new GetCommand({ TableName: stack().env.TABLE_NAME, Key: keys.property(id) }));
     expect(item.Item?.userId).not.toBe((await api<{ id: string }>('GET', '/me', { token: other })).body.id);
+  });
+
+  it("answers another seller's claim of a live link exactly as an unknown or expired one: nothing reveals the link is live", async () => {
+    const { id, token } = await givenProperty();
+    expect((await api('POST', '/invitations/claim', { token: await tokenForRole('seller'), body: { token } })).status).toBe(200);
+    const email = uniqueEmail('altro');
+    await signUp({ email, password: 'segreta1', userType: 'venditore', name: 'Altro Venditore' });
+    const other = await idTokenFor(email, 'segreta1');
+    const before = (await ddb().send(new GetCommand({ TableName: stack().env.TABLE_NAME, Key: keys.property(id), ConsistentRead: true }))).Item;
+
+    const live = await api('POST', '/invitations/claim', { token: other, body: { token } });
+    const unknown = await api('POST', '/invitations/claim', { token: other, body: { token: newToken() } });
+    const expired = await api('POST', '/invitations/claim', { token: other, body: { token: (await givenProperty({ expiresInSec: -10 })).token } });
+    expect(live.status).toBe(404);
+    expect(live.body).toEqual({ error: 'NOT_FOUND', message: 'Proprietà non trovata o link scaduto' });
+    expect(live).toEqual(unknown);
+    expect(live).toEqual(expired);
+    // the KYC route answers the same
+    const kyc = await api('GET', `/seller/kyc?token=${encodeURIComponent(token)}`, { token: other });
+    expect(kyc).toEqual(live);
+    // and nothing changed: the property is still the first seller's
+    const after = (await ddb().send(new GetCommand({ TableName: stack().env.TABLE_NAME, Key: keys.property(id), ConsistentRead: true }))).Item;
+    expect(after).toEqual(before);
+  });
+
+  it('does not link a property being deleted, and answers as for an unknown link', async () => {
+    const { id, token } = await givenProperty();
+    const table = stack().env.TABLE_NAME!;
+    await ddb().send(new UpdateCommand({ TableName: table, Key: keys.property(id), UpdateExpression: 'SET deletingAt = :at', ExpressionAttributeValues: { ':at': new Date().toISOString() } }));
+    const res = await api('POST', '/invitations/claim', { token: await tokenForRole('seller'), body: { token } });
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ error: 'NOT_FOUND', message: 'Proprietà non trovata o link scaduto' });
+    const item = (await ddb().send(new GetCommand({ TableName: table, Key: keys.property(id), ConsistentRead: true }))).Item;
+    expect(item?.userId).toBeUndefined();
   });
 });

@@ -2,7 +2,7 @@
  * Seller onboarding through the API: co-owners (replace, invite by e-mail, single-owner skip)
  * and delegations (generate with PDFs, download, signed upload, confirm), owner only.
  */
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ddb } from '../../functions/model/db';
 import { keys } from '../../functions/model/keys';
@@ -78,6 +78,8 @@ describe('co-owners', () => {
   });
 
   it('invites each co-owner by e-mail with a link to their identity step, once', async () => {
+    // invitations need the seller's own identity verified (co-owner-invitations.test.ts)
+    await ddb().send(new PutCommand({ TableName: TABLE(), Item: { ...keys.identity(propertyId), entity: 'identity', propertyId, status: 'verified', documentType: 'carta_identita' } }));
     const res = await api<Answer<{ invited: number; coOwners: SellerCoOwner[] }>>('POST', `${base(propertyId)}/co-owners/invitations`, { token: owner.token, body: {} });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.invited).toBe(2);
@@ -85,7 +87,7 @@ describe('co-owners', () => {
     expect(stored.every((c) => typeof c.invitedAt === 'string')).toBe(true);
     const mail = (await sentMail()).filter((m) => m.destination.to.includes('sara@example.it'));
     expect(mail).toHaveLength(1);
-    expect(mail[0]!.subject).toContain('Via Giuseppe Verdi 12');
+    expect(mail[0]!.subject).toBe('Invito a verificare la tua identità di comproprietario');
     const link = /\/seller-kyc\?token=([A-Za-z0-9_-]+)/.exec(mail[0]!.body.text ?? '');
     expect(link).not.toBeNull();
     const invite = (await ddb().send(new GetCommand({ TableName: TABLE(), Key: keys.coOwnerInvitation(link![1]!), ConsistentRead: true }))).Item;
@@ -187,7 +189,7 @@ describe('delegations', () => {
       body: { fileName: 'delega firmata.pdf', contentType: 'application/pdf', size: bytes.length },
     });
     expect(form.status, JSON.stringify(form.body)).toBe(200);
-    expect(form.body.key).toMatch(new RegExp(`^${propertyId}/delegations/signed-catasto-\\d+\\.pdf$`));
+    expect(form.body.key).toMatch(new RegExp(`^${propertyId}/delegations/signed-catasto-\\d+-[0-9a-f]{24}\\.pdf$`));
 
     // not uploaded yet: refused, nothing signed
     const early = await api('POST', `${base(propertyId)}/delegations/catasto/signed`, { token: owner.token, body: { key: form.body.key } });
@@ -201,13 +203,15 @@ describe('delegations', () => {
 
     const signed = await api<Answer<SellerDelegation>>('POST', `${base(propertyId)}/delegations/catasto/signed`, { token: owner.token, body: { key: form.body.key } });
     expect(signed.status, JSON.stringify(signed.body)).toBe(200);
-    expect(signed.body).toMatchObject({ type: 'catasto', documentKey: form.body.key });
+    // the sealed copy under the property's evidence/ prefix (test/integration/evidence.test.ts)
+    const sealed = expect.stringMatching(new RegExp(`^${propertyId}/evidence/delegations/signed-catasto-`));
+    expect(signed.body).toMatchObject({ type: 'catasto', documentKey: sealed });
     expect(signed.body.signedAt).toBeTruthy();
 
     const dossierRes = await api<RequestDossier>('GET', `/admin/properties/${propertyId}`, { token: await tokenForRole('admin') });
     expect(dossierRes.status).toBe(200);
     const catasto = dossierRes.body.delegations.find((d) => d.type === 'catasto')!;
-    expect(catasto).toMatchObject({ province: 'MI', municipality: 'Milano', documentKey: form.body.key });
+    expect(catasto).toMatchObject({ province: 'MI', municipality: 'Milano', documentKey: sealed });
     expect(catasto.signedAt).toBeTruthy();
     expect(catasto.file?.url).toBeTruthy();
     expect(dossierRes.body.delegations.find((d) => d.type === 'ipotecario')).toMatchObject({ documentKey: null, signedAt: null });

@@ -9,7 +9,7 @@ import { config } from '../../lib/config';
 import { ConflictError, ValidationError } from '../../lib/errors';
 import { logger } from '../../lib/logger';
 import { deliverOutbox } from '../../model/outbox';
-import { renderCoOwnerInvitation } from '../../domain/onboarding/co-owner-email';
+import { CO_OWNER_INVITATION_MESSAGES as INVITE, renderCoOwnerInvitation } from '../../domain/onboarding/co-owner-email';
 import { ONBOARDING_MESSAGES as M, shareWarning } from '../../domain/onboarding/rules';
 import type { ReplaceCoOwnersBody, SellerCoOwner } from '../../domain/onboarding/schemas';
 import { newToken } from '../../model/tokens';
@@ -40,8 +40,10 @@ export async function replaceCoOwners(propertyId: string, userId: string, body: 
 
 /**
  * POST .../co-owners/invitations: every co-owner not yet invited nor verified gets a new link
- * token (COINVITE item, expiring after TOKEN_TTL_DAYS) and an Italian e-mail; invitedAt, the
- * tokens and the outbox mails are written in ONE transaction, then the mails are delivered.
+ * token (COINVITE item, expiring after TOKEN_TTL_DAYS) and an Italian e-mail with a fixed
+ * subject; invitedAt, the tokens, the outbox mails and the daily quotas (per property, per
+ * seller) are written in ONE transaction whose conditions also require the seller's own
+ * identity verified (409) and the quotas not spent (429), then the mails are delivered.
  */
 export async function inviteCoOwners(
   propertyId: string,
@@ -49,6 +51,8 @@ export async function inviteCoOwners(
   now = new Date(),
 ): Promise<{ coOwners: SellerCoOwner[]; invited: number; delivery: ('sent' | 'pending')[] }> {
   const raw = await requireOwnedDossier(propertyId, userId);
+  // the answer without writing anything; the transaction's own condition is the rule
+  if (raw.identity?.status !== 'verified') throw new ConflictError(INVITE.identityNotVerified);
   const list = raw.coOwners.map(toCoOwner);
   const warning = shareWarning(list);
   if (list.length && warning) throw new ValidationError(warning, { coOwners: warning });
