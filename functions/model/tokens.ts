@@ -7,7 +7,7 @@ import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../lib/config';
 import { ddb, table } from './db';
 import { keys } from './keys';
-import type { LinkKind } from '../domain/links';
+import type { LinkKindAnswer } from '../domain/links';
 
 /** An unguessable link token: 144 random bits, URL-safe. */
 export function newToken(): string {
@@ -40,8 +40,8 @@ export function isExpired(expiresAt: number | undefined, now = Date.now()): bool
  * (invitation, co-owner invitation, availability link); an unknown, malformed or expired
  * token is 'unknown'.
  */
-export async function linkTokenKind(token: string, now = Date.now()): Promise<LinkKind> {
-  if (!TOKEN_PATTERN.test(token)) return 'unknown';
+export async function linkTokenKind(token: string, now = Date.now()): Promise<LinkKindAnswer> {
+  if (!TOKEN_PATTERN.test(token)) return { kind: 'unknown' };
   const T = table();
   const candidates = [
     { kind: 'invitation', key: keys.invitation(token) },
@@ -50,13 +50,15 @@ export async function linkTokenKind(token: string, now = Date.now()): Promise<Li
   ] as const;
   const res = await ddb().send(
     new BatchGetCommand({
-      RequestItems: { [T]: { Keys: candidates.map((c) => c.key), ProjectionExpression: 'pk, expiresAt', ConsistentRead: true } },
+      RequestItems: { [T]: { Keys: candidates.map((c) => c.key), ProjectionExpression: 'pk, expiresAt, email', ConsistentRead: true } },
     }),
   );
   const found = res.Responses?.[T] ?? [];
   for (const c of candidates) {
     const item = found.find((i) => i.pk === c.key.pk);
-    if (item && !isExpired(item.expiresAt as number | undefined, now)) return c.kind;
+    if (!item || isExpired(item.expiresAt as number | undefined, now)) continue;
+    if (c.kind === 'coOwner' && typeof item.email === 'string' && item.email) return { kind: c.kind, invitedEmail: item.email };
+    return { kind: c.kind };
   }
-  return 'unknown';
+  return { kind: 'unknown' };
 }

@@ -16,7 +16,7 @@ import { keys } from '../../functions/model/keys';
 import { fiscalCodeCheckChar } from '../../functions/domain/onboarding/rules';
 import { newToken } from '../../functions/model/tokens';
 import { COMPLETION_MESSAGES } from '../../functions/domain/onboarding/rules';
-import { enterSignUpCode, expectAccessible, launchBrowser, signedInContext, toastWith, watchCspViolations } from '../support/browser';
+import { enterSignUpCode, expectAccessible, launchBrowser, newPage, signedInContext, toastWith, watchCspViolations } from '../support/browser';
 import { documentFront, facePhoto } from '../support/faces';
 import { api, sentMail, signUp, stack, tokenForRole, uniqueEmail, useStackEnv } from '../support/helpers';
 import { importOmi } from '../support/omi-import';
@@ -352,6 +352,21 @@ describe('/seller-kyc', () => {
     await ddb().send(
       new PutCommand({ TableName: TABLE(), Item: { ...keys.coOwnerInvitation(coToken), entity: 'coOwnerInvitation', propertyId: id, coOwnerId, email, createdAt: at, expiresAt: Math.floor(Date.now() / 1000) + 3600 } }),
     );
+    // the link's sign-up page says it is a co-owner's invitation and fills in the invited address, on both tabs
+    const anonymous = await newPage(browser, PHONE);
+    await anonymous.page.goto(`${web()}/seller-register?token=${coToken}`);
+    await anonymous.page.getByTestId('seller-register-intro').filter({ hasText: `Sei stato invitato come comproprietario: registrati o accedi con ${email}` }).waitFor();
+    await expect.poll(() => anonymous.page.getByTestId('seller-signup-email').inputValue()).toBe(email);
+    await anonymous.page.getByTestId('seller-signup-email').fill(uniqueEmail('e2e.altro'));
+    await anonymous.page.getByTestId('seller-signup-name').fill('Elena Blu');
+    await anonymous.page.getByTestId('seller-signup-password').fill(PASSWORD);
+    await anonymous.page.getByTestId('seller-signup-submit').click();
+    await anonymous.page.getByText(`Usa l'indirizzo a cui è arrivato l'invito: ${email}`).waitFor();
+    await anonymous.page.getByTestId('tab-seller-login').click();
+    expect(await anonymous.page.getByTestId('seller-login-email').inputValue()).toBe(email);
+    await expectAccessible(anonymous.page);
+    await anonymous.context.close();
+
     const context = await signedInContext(browser, web(), { email, password: PASSWORD }, '/seller-dashboard');
     const page = await context.newPage();
     page.setDefaultTimeout(30_000);

@@ -307,7 +307,7 @@ describe('PUT /seller/availability/{token}', () => {
 describe('GET /links/{token}', () => {
   afterEach(() => vi.restoreAllMocks());
 
-  it('says only which kind of link a token is, to anyone', async () => {
+  it('says only which kind of link a token is, to anyone (and a co-owner\'s link its invited address)', async () => {
     const { propertyId, token } = await availabilityLink();
     const property = (await ddb().send(new GetCommand({ TableName: TABLE(), Key: keys.property(propertyId), ConsistentRead: true }))).Item!;
     const coOwnerToken = newToken();
@@ -319,7 +319,9 @@ describe('GET /links/{token}', () => {
     const kind = async (t: string) => {
       const res = await api<LinkKindAnswer>('GET', `/links/${encodeURIComponent(t)}`);
       expect(res.status).toBe(200);
-      expect(Object.keys(res.body)).toEqual(['kind']);
+      // a co-owner's link also names the invited address (the page fills it in); no other link says more than its kind
+      expect(Object.keys(res.body)).toEqual(res.body.kind === 'coOwner' ? ['kind', 'invitedEmail'] : ['kind']);
+      if (res.body.kind === 'coOwner') expect(res.body.invitedEmail).toBe('co@example.it');
       return res.body.kind;
     };
     expect(await kind(token)).toBe('availability');

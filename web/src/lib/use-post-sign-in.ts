@@ -29,7 +29,7 @@ export function usePostSignIn() {
       const cleanToken = token?.trim();
       if (origin === 'seller-register' && cleanToken) {
         try {
-          linkKind = await queryClient.fetchQuery({ queryKey: linkKindKey(cleanToken), queryFn: ({ signal }) => fetchLinkKind(cleanToken, signal), staleTime: 60_000 });
+          linkKind = (await queryClient.fetchQuery({ queryKey: linkKindKey(cleanToken), queryFn: ({ signal }) => fetchLinkKind(cleanToken, signal), staleTime: 60_000 })).kind;
         } catch {
           linkKind = null; // as before: the claim answers for an unknown token
         }

@@ -27,11 +27,14 @@ export default function SellerRegisterPage() {
     staleTime: 60_000,
     retry: 1,
   });
+  const invitedEmail = kind.data?.kind === 'coOwner' ? kind.data.invitedEmail : undefined;
   const intro = !token
     ? 'Crea il tuo account per iniziare'
-    : kind.data === 'availability'
+    : kind.data?.kind === 'availability'
       ? 'Registrati o accedi per inserire le tue disponibilità per le visite'
-      : "Registrati o accedi per visualizzare l'opzione di acquisto";
+      : kind.data?.kind === 'coOwner'
+        ? `Sei stato invitato come comproprietario: registrati o accedi con ${invitedEmail ?? "l'indirizzo a cui è arrivato l'invito"} per verificare la tua identità`
+        : "Registrati o accedi per visualizzare l'opzione di acquisto";
 
   return (
     <div className="mx-auto w-full max-w-md px-4 py-10 sm:py-16">
@@ -54,6 +57,8 @@ export default function SellerRegisterPage() {
                 testId: 'tab-seller-signup',
                 content: (
                   <SellerSignUpForm
+                    key={invitedEmail ?? ''}
+                    invitedEmail={invitedEmail}
                     onSignedUp={(signedUpEmail) => {
                       setEmail(signedUpEmail);
                       setTab('login');
@@ -66,7 +71,7 @@ export default function SellerRegisterPage() {
                 label: 'Accedi',
                 testId: 'tab-seller-login',
                 content: (
-                  <LoginForm key={email} origin="seller-register" token={token} idPrefix="seller-login" defaultEmail={email} />
+                  <LoginForm key={email || invitedEmail} origin="seller-register" token={token} idPrefix="seller-login" defaultEmail={email || invitedEmail || ''} />
                 ),
               },
             ]}

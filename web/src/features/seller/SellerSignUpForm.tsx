@@ -10,21 +10,28 @@ import { SIGN_UP_DONE_TOAST, sellerSignUpSchema, type SellerSignUpValues } from 
 
 /**
  * Seller sign-up (user type venditore): full name required, phone optional; then the
- * e-mailed confirmation code, and the login with the e-mail filled in.
+ * e-mailed confirmation code, and the login with the e-mail filled in. A co-owner's link
+ * brings the invited address: it is filled in, and another one is refused here already
+ * (the server accepts the co-owner only with that address).
  */
-export function SellerSignUpForm({ onSignedUp }: { onSignedUp: (email: string) => void }) {
+export function SellerSignUpForm({ onSignedUp, invitedEmail }: { onSignedUp: (email: string) => void; invitedEmail?: string }) {
   const [pendingEmail, setPendingEmail] = useState<string | null>(null);
   const {
     register,
     handleSubmit,
+    setError,
     formState: { errors, isSubmitting },
   } = useForm<SellerSignUpValues>({
     resolver: zodResolver(sellerSignUpSchema),
-    defaultValues: { fullName: '', email: '', password: '', phone: '' },
+    defaultValues: { fullName: '', email: invitedEmail ?? '', password: '', phone: '' },
     mode: 'onTouched',
   });
 
   const onValid = async (values: SellerSignUpValues) => {
+    if (invitedEmail && values.email.trim().toLowerCase() !== invitedEmail.toLowerCase()) {
+      setError('email', { message: `Usa l'indirizzo a cui è arrivato l'invito: ${invitedEmail}` }, { shouldFocus: true });
+      return;
+    }
     try {
       await signUpWithEmail({
         email: values.email,
@@ -60,7 +67,12 @@ export function SellerSignUpForm({ onSignedUp }: { onSignedUp: (email: string) =
       <Field label="Nome completo" id="seller-signup-name" error={errors.fullName?.message}>
         <Input autoComplete="name" aria-required="true" data-testid="seller-signup-name" {...register('fullName')} />
       </Field>
-      <Field label="Email" id="seller-signup-email" error={errors.email?.message}>
+      <Field
+        label="Email"
+        id="seller-signup-email"
+        hint={invitedEmail ? "L'indirizzo a cui è arrivato l'invito: solo con questo puoi accettarlo" : undefined}
+        error={errors.email?.message}
+      >
         <Input
           type="email"
           autoComplete="email"
