@@ -77,7 +77,7 @@ export interface RouteDef {
   memoryMb?: number;
 }
 
-export const routes = [
+const manifest = [
   { id: 'health', method: 'GET', path: '/health', handler: 'system/health', access: 'public', iam: {} },
   { id: 'getMe', method: 'GET', path: '/me', handler: 'users/get-me', access: 'authenticated', owner: 'the caller only', iam: { table: ['GetItem'] } },
   {
@@ -106,8 +106,8 @@ export const routes = [
   // Gestione Utenti (/users): profiles in the table, roles and logins in Cognito
   { id: 'listUsers', method: 'GET', path: '/users', handler: 'users/list-users', access: ['admin'], iam: { indexes: ['Query'], cognito: ['ListUsersInGroup'] } },
   { id: 'updateUser', method: 'PATCH', path: '/users/{userId}', handler: 'users/update-user', access: ['admin'], iam: { table: ['GetItem', 'UpdateItem'], cognito: ['AdminListGroupsForUser', 'AdminUpdateUserAttributes', 'ListUsers'] } },
-  { id: 'updateUserRole', method: 'PUT', path: '/users/{userId}/role', handler: 'users/update-user-role', access: ['admin'], owner: 'an admin cannot take the admin role from themselves', iam: { table: ['GetItem'], cognito: ['AdminAddUserToGroup', 'AdminRemoveUserFromGroup'] } },
-  { id: 'deleteUser', method: 'DELETE', path: '/users/{userId}', handler: 'users/delete-user', access: ['admin'], owner: 'an admin cannot delete themselves', iam: { table: ['DeleteItem', 'GetItem', 'UpdateItem'], indexes: ['Query'], cognito: ['AdminDeleteUser', 'AdminGetUser', 'AdminListGroupsForUser', 'AdminRemoveUserFromGroup'] } },
+  { id: 'updateUserRole', method: 'PUT', path: '/users/{userId}/role', handler: 'users/update-user-role', access: ['admin'], owner: 'nobody changes their own role', iam: { table: ['GetItem', 'UpdateItem'], cognito: ['AdminAddUserToGroup', 'AdminRemoveUserFromGroup', 'AdminUserGlobalSignOut'] } },
+  { id: 'deleteUser', method: 'DELETE', path: '/users/{userId}', handler: 'users/delete-user', access: ['admin'], owner: 'an admin cannot delete themselves', iam: { table: ['DeleteItem', 'GetItem', 'UpdateItem'], indexes: ['Query'], cognito: ['AdminDeleteUser', 'AdminGetUser', 'AdminListGroupsForUser', 'AdminRemoveUserFromGroup', 'AdminUserGlobalSignOut'] } },
   { id: 'decideAgent', method: 'POST', path: '/users/{userId}/agent-approval', handler: 'users/decide-agent', access: ['admin'], iam: { table: ['GetItem', 'PutItem', 'UpdateItem'], cognito: ['AdminAddUserToGroup', 'AdminListGroupsForUser', 'AdminRemoveUserFromGroup'], ses: ['SendEmail'] } },
 
   // Dashboard Admin (/admin): the requests (properties) and their dossier
@@ -116,7 +116,7 @@ export const routes = [
   { id: 'deleteRequest', method: 'DELETE', path: '/admin/properties/{propertyId}', handler: 'requests/delete-request', access: ['admin'], iam: { table: ['BatchWriteItem', 'DeleteItem', 'GetItem', 'Query', 'UpdateItem'], media: ['DeleteObject', 'ListBucket'] }, timeoutSeconds: 60 },
   { id: 'assignRequest', method: 'PUT', path: '/admin/properties/{propertyId}/assignee', handler: 'requests/assign-request', access: ['admin'], iam: { table: ['GetItem', 'UpdateItem'] } },
   { id: 'createRequestUpload', method: 'POST', path: '/admin/properties/{propertyId}/uploads', handler: 'requests/create-media-upload', access: ['admin'], iam: { table: ['GetItem'], media: ['PutObject'] } },
-  { id: 'addRequestMedia', method: 'POST', path: '/admin/properties/{propertyId}/media', handler: 'requests/add-media', access: ['admin'], iam: { table: ['ConditionCheckItem', 'GetItem', 'PutItem', 'UpdateItem'], media: ['DeleteObject', 'GetObject', 'ListBucket'] } },
+  { id: 'addRequestMedia', method: 'POST', path: '/admin/properties/{propertyId}/media', handler: 'requests/add-media', access: ['admin'], iam: { table: ['ConditionCheckItem', 'GetItem', 'PutItem', 'UpdateItem'], media: ['DeleteObject', 'GetObject', 'ListBucket', 'PutObject'] } },
   { id: 'deleteRequestMedia', method: 'DELETE', path: '/admin/properties/{propertyId}/rooms/{roomId}/media/{mediaId}', handler: 'requests/delete-media', access: ['admin'], iam: { table: ['DeleteItem', 'GetItem', 'UpdateItem'], media: ['DeleteObject'] } },
 
   // Istruttoria Immobile (/investigation/{propertyId}): valuation, estimate, option
@@ -126,6 +126,8 @@ export const routes = [
   { id: 'getOptionStatus', method: 'GET', path: '/admin/properties/{propertyId}/option', handler: 'review/get-option-status', access: ['admin'], iam: { table: ['GetItem'] } },
   { id: 'notifySeller', method: 'POST', path: '/admin/properties/{propertyId}/option/notification', handler: 'review/notify-seller', access: ['admin'], iam: { table: ['ConditionCheckItem', 'PutItem', 'Query', 'UpdateItem'], ses: ['SendEmail'] } },
   { id: 'sendAvailabilityLink', method: 'POST', path: '/admin/properties/{propertyId}/option/availability-link', handler: 'review/send-availability-link', access: ['admin'], iam: { table: ['ConditionCheckItem', 'DeleteItem', 'PutItem', 'Query', 'UpdateItem'], ses: ['SendEmail'] } },
+  // ... e, a opzione firmata, la riapertura di un passo dell'onboarding (identità, comproprietari, deleghe) con un motivo
+  { id: 'reopenOnboardingStep', method: 'POST', path: '/admin/properties/{propertyId}/onboarding/{step}/reopen', handler: 'review/reopen-step', access: ['admin'], owner: 'only a property whose option is signed (else 409)', iam: { table: ['GetItem', 'UpdateItem'] } },
 
   // Area venditore (/seller-dashboard, /seller-profile)
   { id: 'listSellerProperties', method: 'GET', path: '/seller/properties', handler: 'seller/list-properties', access: ['seller'], owner: 'the caller\'s own properties only (gsi1 SELLER#{caller})', iam: { table: ['BatchGetItem'], indexes: ['Query'] } },
@@ -134,7 +136,7 @@ export const routes = [
 
   // Onboarding venditore, passo 1: verifica dell'identità (/seller-kyc)
   { id: 'createIdentityUpload', method: 'POST', path: '/seller/properties/{propertyId}/identity/uploads', handler: 'onboarding/identity/create-upload', access: ['seller'], owner: 'the property\'s owner only (property.userId = caller); anyone else 404', iam: { table: ['GetItem'], media: ['PutObject'] } },
-  { id: 'verifyIdentity', method: 'POST', path: '/seller/properties/{propertyId}/identity', handler: 'onboarding/identity/verify-identity', access: ['seller'], owner: 'the property\'s owner only (property.userId = caller); images under the property\'s own identity/ prefix; anyone else 404', iam: { table: ['ConditionCheckItem', 'GetItem', 'PutItem', 'UpdateItem'], media: ['DeleteObject', 'GetObject', 'ListBucket'], rekognition: ['CompareFaces'] }, timeoutSeconds: 30 },
+  { id: 'verifyIdentity', method: 'POST', path: '/seller/properties/{propertyId}/identity', handler: 'onboarding/identity/verify-identity', access: ['seller'], owner: 'the property\'s owner only (property.userId = caller); images under the property\'s own identity/ prefix; anyone else 404', iam: { table: ['ConditionCheckItem', 'GetItem', 'PutItem', 'UpdateItem'], media: ['DeleteObject', 'GetObject', 'ListBucket', 'PutObject'], rekognition: ['CompareFaces'] }, timeoutSeconds: 30 },
   { id: 'getIdentity', method: 'GET', path: '/seller/properties/{propertyId}/identity', handler: 'onboarding/identity/get-identity', access: ['seller'], owner: 'the property\'s owner only (property.userId = caller); anyone else 404', iam: { table: ['GetItem'] } },
 
   // Opzioni di Acquisto Attive (/active-options)
@@ -163,20 +165,31 @@ export const routes = [
   { id: 'generateDelegations', method: 'PUT', path: '/seller/properties/{propertyId}/delegations', handler: 'onboarding/delegations/generate-delegations', access: ['seller'], owner: 'the property\'s userId is the caller (else 404 Immobile non trovato)', iam: { table: ['ConditionCheckItem', 'DeleteItem', 'PutItem', 'Query', 'UpdateItem'], media: ['DeleteObject', 'PutObject'] }, timeoutSeconds: 30 },
   { id: 'getDelegationDocument', method: 'GET', path: '/seller/properties/{propertyId}/delegations/{type}/document', handler: 'onboarding/delegations/get-document', access: ['seller'], owner: 'the property\'s userId is the caller (else 404 Immobile non trovato)', iam: { table: ['Query'], media: ['GetObject'] } },
   { id: 'createDelegationUpload', method: 'POST', path: '/seller/properties/{propertyId}/delegations/{type}/uploads', handler: 'onboarding/delegations/create-signed-upload', access: ['seller'], owner: 'the property\'s userId is the caller (else 404 Immobile non trovato)', iam: { table: ['Query'], media: ['PutObject'] } },
-  { id: 'confirmDelegationSigned', method: 'POST', path: '/seller/properties/{propertyId}/delegations/{type}/signed', handler: 'onboarding/delegations/confirm-signed', access: ['seller'], owner: 'the property\'s userId is the caller (else 404 Immobile non trovato)', iam: { table: ['ConditionCheckItem', 'Query', 'UpdateItem'], media: ['DeleteObject', 'GetObject', 'ListBucket'] } },
+  { id: 'confirmDelegationSigned', method: 'POST', path: '/seller/properties/{propertyId}/delegations/{type}/signed', handler: 'onboarding/delegations/confirm-signed', access: ['seller'], owner: 'the property\'s userId is the caller (else 404 Immobile non trovato)', iam: { table: ['ConditionCheckItem', 'Query', 'UpdateItem'], media: ['DeleteObject', 'GetObject', 'ListBucket', 'PutObject'] } },
   // Onboarding del venditore (/seller-kyc): stato della pagina e firma dell'opzione di acquisto
   { id: 'getKycState', method: 'GET', path: '/seller/kyc', handler: 'onboarding/get-state', access: ['seller'], owner: 'the invitation token\'s property: linked to the caller when it has no owner, else the caller must be its owner; a co-owner token only for the invited e-mail; anything else 404 Proprietà non trovata o link scaduto', iam: { table: ['GetItem', 'Query', 'UpdateItem'] } },
   { id: 'createCoOwnerIdentityUpload', method: 'POST', path: '/seller/kyc/identity/uploads', handler: 'onboarding/co-owners/create-identity-upload', access: ['seller'], owner: 'the co-owner invited by the token (COINVITE, not expired): the caller\'s e-mail must be the invited one; images under the property\'s identity/coowner-{coOwnerId}- prefix; anything else 404', iam: { table: ['ConditionCheckItem', 'GetItem', 'UpdateItem'], media: ['PutObject'] } },
-  { id: 'verifyCoOwnerIdentity', method: 'POST', path: '/seller/kyc/identity', handler: 'onboarding/co-owners/verify-identity', access: ['seller'], owner: 'the co-owner invited by the token (COINVITE, not expired): the caller\'s e-mail must be the invited one; only that co-owner\'s images and COOWNER item; anything else 404', iam: { table: ['ConditionCheckItem', 'GetItem', 'UpdateItem'], media: ['DeleteObject', 'GetObject', 'ListBucket'], rekognition: ['CompareFaces'] }, timeoutSeconds: 30 },
+  { id: 'verifyCoOwnerIdentity', method: 'POST', path: '/seller/kyc/identity', handler: 'onboarding/co-owners/verify-identity', access: ['seller'], owner: 'the co-owner invited by the token (COINVITE, not expired): the caller\'s e-mail must be the invited one; only that co-owner\'s images and COOWNER item; anything else 404', iam: { table: ['ConditionCheckItem', 'GetItem', 'UpdateItem'], media: ['DeleteObject', 'GetObject', 'ListBucket', 'PutObject'], rekognition: ['CompareFaces'] }, timeoutSeconds: 30 },
   { id: 'getOptionDocument', method: 'GET', path: '/seller/properties/{propertyId}/option/document', handler: 'onboarding/option-signing/get-document', access: ['seller'], owner: 'the property\'s userId is the caller (else 404 Immobile non trovato)', iam: { table: ['GetItem'], media: ['GetObject'] } },
   { id: 'createOptionUpload', method: 'POST', path: '/seller/properties/{propertyId}/option/uploads', handler: 'onboarding/option-signing/create-signed-upload', access: ['seller'], owner: 'the property\'s userId is the caller (else 404 Immobile non trovato)', iam: { table: ['GetItem'], media: ['PutObject'] } },
-  { id: 'confirmOptionSigned', method: 'POST', path: '/seller/properties/{propertyId}/option/signed', handler: 'onboarding/option-signing/confirm-signed', access: ['seller'], owner: 'the property\'s userId is the caller (else 404 Immobile non trovato); the key under the property\'s own option/ prefix', iam: { table: ['ConditionCheckItem', 'GetItem', 'PutItem', 'UpdateItem'], media: ['DeleteObject', 'GetObject', 'ListBucket'] } },
+  { id: 'confirmOptionSigned', method: 'POST', path: '/seller/properties/{propertyId}/option/signed', handler: 'onboarding/option-signing/confirm-signed', access: ['seller'], owner: 'the property\'s userId is the caller (else 404 Immobile non trovato); the key under the property\'s own option/ prefix', iam: { table: ['ConditionCheckItem', 'GetItem', 'PutItem', 'UpdateItem'], media: ['DeleteObject', 'GetObject', 'ListBucket', 'PutObject'] } },
   // Disponibilità per le visite (/availability/{token}): il link che l'admin invia per un'opzione firmata senza chiavi
   { id: 'getAvailability', method: 'GET', path: '/seller/availability/{token}', handler: 'availability/get-availability', access: ['seller'], owner: 'the AVAIL token (not expired, still the option\'s link) names a property whose userId is the caller; anything else 404 Link non valido', iam: { table: ['GetItem', 'Query'] } },
   { id: 'saveAvailability', method: 'PUT', path: '/seller/availability/{token}', handler: 'availability/save-availability', access: ['seller'], owner: 'as getAvailability, checked again inside the write transaction', iam: { table: ['ConditionCheckItem', 'DeleteItem', 'GetItem', 'PutItem', 'Query'] } },
   // /seller-register?token=...: which kind of e-mailed link a token is (where to go after sign-in)
   { id: 'getLinkKind', method: 'GET', path: '/links/{token}', handler: 'properties/get-link-kind', access: 'public', owner: 'anyone: answers only the kind (invitation, coOwner, availability, unknown) of an unguessable token', iam: { table: ['BatchGetItem'] } },
 ] as const satisfies readonly RouteDef[];
+
+/**
+ * The manifest as the stacks, the local gateway and the tests read it. Every route's function
+ * reads the caller's session before anything else (route() in functions/lib/http.ts asks
+ * functions/model/session.ts for the user's valid-after instant): GetItem on the table for
+ * all of them, added here once rather than in every entry.
+ */
+export const routes = manifest.map((def) => {
+  const table = (def.iam as Iam).table ?? [];
+  return { ...def, iam: { ...def.iam, table: table.includes('GetItem') ? table : [...table, 'GetItem'] } };
+}) as unknown as typeof manifest;
 
 export type RouteId = (typeof routes)[number]['id'];
 

@@ -115,10 +115,10 @@ describe('link tokens and the Stripe signature', () => {
 
     await whileExpired(keys.invitation(w.P.inviteToken), async () => {
       await refusedUnchanged(touches, () => kyc(w.P.inviteToken), 404, KYC_MESSAGES.tokenNotFound);
-      await refusedUnchanged(touches, () => claim(w.P.inviteToken), 410, 'Proprietà non trovata o link scaduto');
+      await refusedUnchanged(touches, () => claim(w.P.inviteToken), 404, KYC_MESSAGES.tokenNotFound);
     });
     await refusedUnchanged(touches, () => kyc(w.Q.inviteToken), 404, KYC_MESSAGES.tokenNotFound);
-    await refusedUnchanged(touches, () => claim(w.Q.inviteToken), 409, 'Questo immobile è già collegato a un altro account');
+    await refusedUnchanged(touches, () => claim(w.Q.inviteToken), 404, KYC_MESSAGES.tokenNotFound);
     await refusedUnchanged(touches, () => kyc(newToken()), 404, KYC_MESSAGES.tokenNotFound);
   });
 

@@ -289,7 +289,8 @@ export const RULES: Record<string, RouteRule> = {
   getMe: { allowed: SIGNED_IN, touches: () => [] },
   claimInvitation: {
     allowed: SELLER,
-    owner: { holder: 'owner', status: 409, message: 'Questo immobile è già collegato a un altro account' },
+    // another seller's live link answers as an unknown one (test/integration/invitations.test.ts)
+    owner: { holder: 'owner', status: 404, message: 'Proprietà non trovata o link scaduto' },
     body: (w) => ({ token: w.P.inviteToken }),
     touches: (w) => [pkOf.property(w.P.id)],
   },
@@ -355,6 +356,7 @@ export const RULES: Record<string, RouteRule> = {
   getOptionStatus: adminPropertyRoute(),
   notifySeller: adminPropertyRoute(),
   sendAvailabilityLink: adminPropertyRoute(),
+  reopenOnboardingStep: adminPropertyRoute({ params: (w) => ({ propertyId: w.adm.id, step: 'delegations' }), body: () => ({ reason: 'Documento da rifare' }), probe: () => ({ reason: '' }) }),
   listOptions: { allowed: ADMIN, touches: () => [] },
   updateOption: adminPropertyRoute({ body: () => ({ salePricePercentage: 10, agentCommissionPercentage: 5, minAgentCommissionPercentage: 2 }) }),
   listAgentRequestsAdmin: { allowed: ADMIN, query: () => ({ status: 'pending' }), touches: () => [] },
