@@ -4,8 +4,20 @@ import { defineConfig } from 'vitest/config';
 // the SPA's alias for the shared pure domain code, so tests import SPA modules as they are
 const resolve = { alias: { '@domain': fileURLToPath(new URL('./functions/domain', import.meta.url)) } };
 
-/** Integration files that need the table to themselves: their snapshots count every item. */
-const TABLE_ALONE = ['test/integration/security-matrix.test.ts', 'test/integration/security-fuzz.test.ts', 'test/integration/security-uploads.test.ts'];
+/**
+ * Integration files that need the table, or the OMI data, to themselves: the security suites'
+ * snapshots count every item; the OMI files import and clear every OMI record (a clear is
+ * refused while another import runs) and check the valuations that read them.
+ */
+const TABLE_ALONE = [
+  'test/integration/security-matrix.test.ts',
+  'test/integration/security-fuzz.test.ts',
+  'test/integration/security-uploads.test.ts',
+  'test/integration/omi-import.test.ts',
+  'test/integration/omi-valuation.test.ts',
+  'test/integration/review.test.ts',
+  'test/integration/submission-valuation.test.ts',
+];
 
 const integration = {
   environment: 'node' as const,
@@ -72,8 +84,8 @@ export default defineConfig({
       {
         test: {
           ...integration,
-          // the files that compare the whole table before and after a refused request: one at
-          // a time, after the others, on the same stack (global-setup.ts shares it)
+          // the files that need the table or the OMI data alone: one at a time, after the
+          // others, on the same stack (global-setup.ts shares it)
           name: 'integration-alone',
           include: TABLE_ALONE,
           fileParallelism: false,

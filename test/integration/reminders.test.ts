@@ -8,6 +8,7 @@
  * use cases store them. Runs are "as of" a time through the event's detail.now.
  */
 import { randomUUID } from 'node:crypto';
+import { uploadNonce } from '../../functions/lib/presigned-upload';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -103,7 +104,7 @@ async function notifiedOption(hasKeys: boolean, at: number): Promise<Seeded> {
 
 /** The seller signs the option (the signed copy in the bucket, then the confirmation use case). */
 async function signed(p: Seeded, at: number): Promise<void> {
-  const key = `${p.id}/option/signed-${at}.pdf`;
+  const key = `${p.id}/option/signed-${at}-${uploadNonce()}.pdf`;
   await s3().send(new PutObjectCommand({ Bucket: stack().env.MEDIA_BUCKET!, Key: key, Body: Buffer.from('%PDF-1.4 firmato'), ContentType: 'application/pdf' }));
   await confirmSignedOption(p.id, p.userId!, key, new Date(at));
 }

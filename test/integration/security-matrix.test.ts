@@ -138,7 +138,7 @@ describe('link tokens and the Stripe signature', () => {
     expect(state.body.role).toBe('coOwner');
     const ok = await upload(w.Q.coToken);
     expect(ok.status, JSON.stringify(ok.body)).toBe(200);
-    expect(ok.body.key).toMatch(new RegExp(`^${w.Q.id}/identity/coowner-${w.Q.coOwnerId}-face-\\d+\\.jpg$`));
+    expect(ok.body.key).toMatch(new RegExp(`^${w.Q.id}/identity/coowner-${w.Q.coOwnerId}-face-\\d+-[0-9a-f]{24}\\.jpg$`));
 
     await whileExpired(keys.coOwnerInvitation(w.Q.coToken), async () => {
       await refusedUnchanged(touches, () => upload(w.Q.coToken), 404, KYC_MESSAGES.tokenNotFound);
