@@ -1,14 +1,13 @@
 /**
- * Seller area: the caller's own properties (gsi1 SELLER#{userId}), their own profile name,
- * and the deletion of their whole account. Only the caller's own data: every function takes
- * the caller's id from the token, never from the request.
+ * Seller area: the caller's own properties (gsi1 SELLER#{userId}) and their own profile name
+ * (the account's erasure is model/erasure.ts). Only the caller's own data: every function
+ * takes the caller's id from the token, never from the request.
  */
 import { str } from './item';
-import { BatchGetCommand, type BatchGetCommandOutput, DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, type BatchGetCommandOutput, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, isConditionFailure, queryAll, table } from './db';
 import { ForbiddenError, NotFoundError } from '../lib/errors';
 import { keys } from './keys';
-import { logger } from '../lib/logger';
 import {
   identityStateOf,
   SELLER_MESSAGES,
@@ -17,9 +16,7 @@ import {
   type SellerPropertyList,
 } from '../domain/seller';
 import type { Profile } from '../domain/profile';
-import { purgeRequest } from './request';
 import { getProfile } from './profile';
-import { deleteLogin } from './user';
 
 const SELLER_TYPE = 'venditore';
 
@@ -115,7 +112,7 @@ export async function listOwnProperties(userId: string): Promise<SellerPropertyL
   return { items };
 }
 
-async function requireSellerProfile(userId: string): Promise<Profile> {
+export async function requireSellerProfile(userId: string): Promise<Profile> {
   const profile = await getProfile(userId);
   if (!profile) throw new NotFoundError(SELLER_MESSAGES.profileNotFound);
   if (profile.userType !== SELLER_TYPE) throw new ForbiddenError(SELLER_MESSAGES.sellersOnly);
@@ -142,56 +139,4 @@ export async function updateOwnProfile(userId: string, fullName: string): Promis
     if (isConditionFailure(err)) throw new NotFoundError(SELLER_MESSAGES.profileNotFound);
     throw err;
   }
-}
-
-/**
- * DELETE /me: the seller's whole account, in an order a retry always finishes:
- * 1. write the ids of every own property on the profile (`deletingPropertyIds`): the request
- *    deletion takes a property out of the seller index first, so a retry after a crash
- *    would not find it there any more;
- * 2. delete each property with its whole dossier and S3 objects (purgeRequest: the admin's
- *    request deletion; a property already gone is fine);
- * 3. delete the profile: only after every property is gone, so while it exists a retry
- *    finds the list;
- * 4. delete the login last (groups one at a time, then AdminDeleteUser; deleteLogin of the
- *    user store): while it exists the seller can sign in again and retry, and a retry
- *    without a profile goes straight here.
- * Only for user type venditore (403 otherwise).
- */
-export async function deleteOwnAccount(userId: string, now: Date = new Date()): Promise<void> {
-  const T = table();
-  const stored = await ddb().send(new GetCommand({ TableName: T, Key: keys.profile(userId), ConsistentRead: true }));
-  let propertyIds: string[] = [];
-  if (stored.Item) {
-    if (stored.Item.userType !== SELLER_TYPE) throw new ForbiddenError(SELLER_MESSAGES.sellersOnly);
-    const recorded = stored.Item.deletingPropertyIds instanceof Set ? [...(stored.Item.deletingPropertyIds as Set<string>)] : [];
-    const current = (await ownPropertyItems(userId)).map((p) => String(p.id ?? String(p.pk).slice('PROPERTY#'.length)));
-    propertyIds = [...new Set([...recorded, ...current])];
-    if (current.length > 0) {
-      try {
-        await ddb().send(
-          new UpdateCommand({
-            TableName: T,
-            Key: keys.profile(userId),
-            UpdateExpression: 'ADD deletingPropertyIds :ids SET accountDeletingAt = if_not_exists(accountDeletingAt, :now)',
-            // never recreate a profile a concurrent deletion has just removed
-            ConditionExpression: 'attribute_exists(pk)',
-            ExpressionAttributeValues: { ':ids': new Set(current), ':now': now.toISOString() },
-          }),
-        );
-      } catch (err) {
-        if (!isConditionFailure(err)) throw err;
-      }
-    }
-    for (const propertyId of propertyIds) {
-      try {
-        await purgeRequest(propertyId, now);
-      } catch (err) {
-        if (!(err instanceof NotFoundError)) throw err;
-      }
-    }
-    await ddb().send(new DeleteCommand({ TableName: T, Key: keys.profile(userId) }));
-  }
-  await deleteLogin(userId);
-  logger.info('Seller account deleted', { userId, properties: propertyIds.length, hadProfile: stored.Item !== undefined });
 }

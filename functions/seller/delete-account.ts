@@ -1,10 +1,11 @@
 import { route } from '../lib/http';
 import { deleteAccountBody } from './schemas';
-import { deleteOwnAccount } from '../model/seller';
+import { deleteOwnAccount } from './erasure';
 
 /**
- * DELETE /me {confirm: true}: the seller's whole account (properties with dossier and
- * files, profile, login); 204. 400 without the confirmation, 403 for another user type.
+ * DELETE /me {confirm: true}: the seller's account (functions/seller/erasure.ts): everything
+ * without a signed or assigned option, the rest kept for its contract; the login always; 204.
+ * 400 without the confirmation, 403 for another user type.
  */
 export const handler = route('deleteOwnAccount', { body: deleteAccountBody }, async ({ caller }) => {
   await deleteOwnAccount(caller.userId);

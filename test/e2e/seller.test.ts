@@ -163,12 +163,15 @@ describe('seller area', () => {
     await phone.screenshot({ path: '/tmp/seller-profile-390.png', fullPage: true });
     await phone.close();
 
-    // account deletion: the dialog lists what goes; then signed out, on the home page
+    // account deletion: the dialog lists what goes and what stays; then signed out, on the home page
     await page.getByTestId('seller-delete-open').click();
     const dialog = page.getByRole('dialog', { name: "Eliminare definitivamente l'account?" });
     await dialog.waitFor();
     const listed = (await dialog.getByTestId('seller-delete-list').textContent()) ?? '';
     for (const part of ['profilo', 'immobili', "verifiche d'identità", 'comproprietari', 'deleghe', 'documenti', 'accesso']) expect(listed).toContain(part);
+    // no signed option: the full case, and what stays (the sent mails' copies, 30 days)
+    expect(await dialog.getByTestId('seller-delete-plan').getAttribute('data-case')).toBe('full');
+    expect((await dialog.getByTestId('seller-delete-kept').textContent()) ?? '').toContain('per 30 giorni');
     await expectAccessible(page);
     await dialog.getByTestId('seller-delete-confirm').click();
     await toastWith(page, 'Account eliminato').waitFor();

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { toast } from 'sonner';
 import { Save, Trash2, UserRoundX } from 'lucide-react';
 import { FULL_NAME_MAX, updateOwnProfileInput, type UpdateOwnProfileInput } from '@domain/seller';
@@ -9,7 +9,7 @@ import { Button, ButtonLink, Card, CardContent, CardHeader, EmptyState, ErrorSta
 import { errorMessage, isApiError } from '@/lib/api';
 import { meKey, useMe, useSignOut, type Me } from '@/lib/auth';
 import { usePageTitle } from '@/lib/use-page-title';
-import { deleteOwnAccount, updateOwnProfile } from './api';
+import { deleteOwnAccount, getErasurePlan, updateOwnProfile } from './api';
 import { DeleteAccountDialog } from './DeleteAccountDialog';
 
 export const PROFILE_LOAD_ERROR = 'Impossibile caricare il profilo';
@@ -56,6 +56,8 @@ function ProfileContent({ me }: { me: Me }) {
   const queryClient = useQueryClient();
   const signOut = useSignOut();
   const [confirming, setConfirming] = useState(false);
+  // what the deletion would erase and keep, read when the dialog opens (never cached: it changes with the options)
+  const plan = useQuery({ queryKey: ['seller', 'erasure'], queryFn: ({ signal }) => getErasurePlan(signal), enabled: confirming, staleTime: 0, gcTime: 0 });
   const {
     register,
     handleSubmit,
@@ -82,7 +84,9 @@ function ProfileContent({ me }: { me: Me }) {
     mutationFn: deleteOwnAccount,
     onSuccess: async () => {
       setConfirming(false);
-      toast.success('Account eliminato', { description: 'I tuoi dati sono stati cancellati. A presto!' });
+      toast.success('Account eliminato', {
+        description: plan.data?.case === 'contract' ? 'Abbiamo conservato solo i dati necessari al contratto. A presto!' : 'I tuoi dati sono stati cancellati. A presto!',
+      });
       // the login no longer exists: end the local session and go home
       await signOut({ to: '/' }).catch(() => undefined);
     },
@@ -119,8 +123,8 @@ function ProfileContent({ me }: { me: Me }) {
         </CardHeader>
         <CardContent className="flex flex-col gap-4 sm:flex-row sm:items-center sm:justify-between">
           <p className="text-sm text-slate-700">
-            Elimina il tuo account con tutti gli immobili, le verifiche d&apos;identità, i comproprietari, le deleghe e i documenti. L&apos;operazione è
-            definitiva.
+            Elimina il tuo account con gli immobili, le verifiche d&apos;identità, i comproprietari, le deleghe e i documenti. Se hai un&apos;opzione di
+            acquisto firmata o affidata a un agente, conserviamo solo i dati necessari al contratto. L&apos;operazione è definitiva.
           </p>
           <Button variant="danger" className="shrink-0" onClick={() => setConfirming(true)} data-testid="seller-delete-open">
             <Trash2 aria-hidden="true" className="size-4" />
@@ -129,7 +133,15 @@ function ProfileContent({ me }: { me: Me }) {
         </CardContent>
       </Card>
 
-      <DeleteAccountDialog open={confirming} deleting={remove.isPending} onClose={() => setConfirming(false)} onConfirm={() => remove.mutate()} />
+      <DeleteAccountDialog
+        open={confirming}
+        deleting={remove.isPending}
+        plan={plan.data}
+        planError={plan.error}
+        onRetryPlan={() => void plan.refetch()}
+        onClose={() => setConfirming(false)}
+        onConfirm={() => remove.mutate()}
+      />
     </>
   );
 }

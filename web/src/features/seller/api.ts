@@ -1,12 +1,12 @@
 /**
  * Client of the seller routes (functions/routes.ts: GET /seller/properties, PATCH /me/profile,
- * DELETE /me); the shapes are the server's (functions/domain/seller.ts).
+ * GET /me/erasure, DELETE /me); the shapes are the server's (functions/domain/seller.ts).
  */
 import type { Me } from '@domain/profile';
-import type { SellerProperty, SellerPropertyList } from '@domain/seller';
+import type { ErasurePlan, SellerProperty, SellerPropertyList } from '@domain/seller';
 import { api, request } from '@/lib/api';
 
-export type { SellerProperty, SellerPropertyList };
+export type { ErasurePlan, SellerProperty, SellerPropertyList };
 
 export { sellerKeys } from '@/lib/seller-keys';
 
@@ -18,7 +18,12 @@ export function updateOwnProfile(fullName: string): Promise<Me> {
   return api.patch<Me>('/me/profile', { fullName });
 }
 
-/** The whole account: properties, dossiers, files, profile and login. */
+/** What DELETE /me would erase and keep ('full' or 'contract'), for the confirmation dialog. */
+export function getErasurePlan(signal?: AbortSignal): Promise<ErasurePlan> {
+  return api.get<ErasurePlan>('/me/erasure', { signal });
+}
+
+/** The account: everything, or what a signed or assigned option does not need (GET /me/erasure says which). */
 export function deleteOwnAccount(): Promise<void> {
   return request<void>('DELETE', '/me', { confirm: true });
 }
