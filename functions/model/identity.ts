@@ -6,15 +6,16 @@
  */
 import { str } from './item';
 import { GetObjectCommand } from '@aws-sdk/client-s3';
-import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, isConditionFailure, table } from './db';
 import { s3 } from '../lib/aws/s3';
 import { requireConfig } from '../lib/config';
-import { NotFoundError } from '../lib/errors';
+import { ConflictError, NotFoundError } from '../lib/errors';
+import { presignDownload } from '../lib/presigned-download';
 import { keys } from './keys';
 import { headMedia } from '../lib/media-storage';
 import { guardedTransaction, guardFailure, isOwner, readProperty, stepCompletion, type PropertyGuard } from './property';
-import { IDENTITY_MESSAGES, type DocumentType, type IdentityRecord, type IdentityStatus } from '../domain/identity';
+import { IDENTITY_MESSAGES, type DocumentType, type IdentityRecord, type IdentityReview, type IdentityReviewItem, type IdentityStatus } from '../domain/identity';
 
 type Item = Record<string, unknown>;
 
@@ -93,6 +94,8 @@ export async function saveIdentity(w: IdentityWrite): Promise<void> {
     documentFrontSha256: w.sha256.documentFront,
     documentBackSha256: w.sha256.documentBack,
     engine: w.engine,
+    // in the admins' queue while in review (sparse index, oldest first); any other outcome leaves it
+    ...(w.status === 'review' ? keys.identityReviewIndex(w.now, w.propertyId) : {}),
   };
   // a verified check completes the step: a reopening by an admin is closed again
   const done = w.status === 'verified' ? stepCompletion('identity', w.now) : undefined;
@@ -121,11 +124,19 @@ export async function saveIdentity(w: IdentityWrite): Promise<void> {
 }
 
 
+const STATUSES: readonly IdentityStatus[] = ['verified', 'rejected', 'review'];
+
+function reviewOf(i: Item): IdentityReview | null {
+  const r = i.review as Record<string, unknown> | undefined;
+  if (!r || (r.decision !== 'approve' && r.decision !== 'reject')) return null;
+  return { decision: r.decision, reason: String(r.reason ?? ''), by: String(r.by ?? ''), at: String(r.at ?? '') };
+}
+
 /** The stored item as the seller's API answers it (keys only, no URLs). */
 export function toIdentityRecord(i: Item): IdentityRecord {
   const num = typeof i.confidence === 'number' && Number.isFinite(i.confidence) ? i.confidence : 0;
   return {
-    status: i.status === 'verified' ? 'verified' : 'rejected',
+    status: STATUSES.includes(i.status as IdentityStatus) ? (i.status as IdentityStatus) : 'rejected',
     documentType: (str(i.documentType) ?? 'carta_identita') as DocumentType,
     documentNumber: str(i.documentNumber) ?? '',
     fullName: str(i.fullName),
@@ -136,5 +147,103 @@ export function toIdentityRecord(i: Item): IdentityRecord {
     facePhotoKey: str(i.facePhotoKey) ?? '',
     documentFrontKey: str(i.documentFrontKey) ?? '',
     documentBackKey: str(i.documentBackKey),
+    review: reviewOf(i),
   };
+}
+
+const download = async (key: string | null) => (key ? (await presignDownload(key)).url : null);
+
+/** The checks waiting for an admin, oldest first, with both images as presigned GETs. */
+export async function listIdentityReviews(limit = 100): Promise<IdentityReviewItem[]> {
+  const q = keys.identityReviews();
+  const res = await ddb().send(
+    new QueryCommand({
+      TableName: table(),
+      IndexName: q.index,
+      KeyConditionExpression: 'gsi2pk = :pk',
+      ExpressionAttributeValues: { ':pk': q.pk },
+      Limit: limit,
+    }),
+  );
+  return Promise.all(
+    (res.Items ?? []).map(async (i) => {
+      const r = toIdentityRecord(i);
+      const [facePhoto, documentFront, documentBack] = await Promise.all([download(r.facePhotoKey || null), download(r.documentFrontKey || null), download(r.documentBackKey)]);
+      return {
+        propertyId: String(i.propertyId ?? ''),
+        documentType: r.documentType,
+        documentNumber: r.documentNumber,
+        fullName: r.fullName,
+        confidence: r.confidence,
+        reason: r.reason,
+        checkedAt: r.checkedAt,
+        images: { facePhoto, documentFront, documentBack },
+      };
+    }),
+  );
+}
+
+export interface IdentityReviewWrite {
+  propertyId: string;
+  decision: 'approve' | 'reject';
+  reason: string;
+  by: string;
+  now: string;
+  /** the reason the seller reads ('Identità verificata da un operatore' / '... rifiutata ...: {reason}') */
+  sellerReason: string;
+}
+
+/**
+ * An admin's decision on a check in review: the IDENTITY item becomes verified or rejected
+ * with the decision {decision, reason, by, at}, leaves the queue, and the PROPERTY's
+ * identityStatus follows (an approval completes the step), in one transaction with the
+ * property guard at index 0. The IDENTITY item's own condition is that it is still in review:
+ * a second decision, or one after the seller made a new check, is 409 and writes nothing.
+ */
+export async function decideIdentityReview(w: IdentityReviewWrite): Promise<IdentityRecord> {
+  const status: IdentityStatus = w.decision === 'approve' ? 'verified' : 'rejected';
+  const done = status === 'verified' ? stepCompletion('identity', w.now) : undefined;
+  const guard: PropertyGuard = { propertyId: w.propertyId };
+  const review: IdentityReview = { decision: w.decision, reason: w.reason, by: w.by, at: w.now };
+  try {
+    await ddb().send(
+      new TransactWriteCommand(
+        guardedTransaction(guard, [
+          {
+            Update: {
+              TableName: table(),
+              Key: keys.property(w.propertyId),
+              UpdateExpression: `SET identityStatus = :status${done ? `, ${done.set} REMOVE ${done.remove}` : ''}`,
+              ...(done ? { ExpressionAttributeNames: done.names } : {}),
+              ExpressionAttributeValues: { ':status': status, ...done?.values },
+            },
+          },
+          {
+            Update: {
+              TableName: table(),
+              Key: keys.identity(w.propertyId),
+              UpdateExpression: 'SET #status = :status, reason = :reason, verifiedAt = :verifiedAt, review = :decision REMOVE gsi2pk, gsi2sk',
+              ConditionExpression: '#status = :review',
+              ExpressionAttributeNames: { '#status': 'status' },
+              ExpressionAttributeValues: {
+                ':status': status,
+                ':review': 'review',
+                ':reason': w.sellerReason,
+                ':verifiedAt': status === 'verified' ? w.now : null,
+                ':decision': review,
+              },
+            },
+          },
+        ]),
+      ),
+    );
+  } catch (err) {
+    if (isConditionFailure(err, 0)) throw new NotFoundError(IDENTITY_MESSAGES.propertyNotFound);
+    if (isConditionFailure(err, 1)) {
+      const item = await getIdentityItem(w.propertyId);
+      throw item ? new ConflictError(IDENTITY_MESSAGES.reviewNotPending) : new NotFoundError(IDENTITY_MESSAGES.reviewNotFound);
+    }
+    throw err;
+  }
+  return toIdentityRecord((await getIdentityItem(w.propertyId))!);
 }

@@ -14,7 +14,7 @@
  * | room media        | PROPERTY#{id}       | MEDIA#{roomId}#{mediaId} |                     |                         |
  * | valuation         | PROPERTY#{id}       | VALUATION#{createdAt}    |                     |                         |
  * | purchase option   | PROPERTY#{id}       | OPTION       | OPTION#{optionId} / OPTION      | OPTIONS / {createdAt}#{id} |
- * | seller identity   | PROPERTY#{id}       | IDENTITY     |                                 |                         |
+ * | seller identity   | PROPERTY#{id}       | IDENTITY     |                                 | IDREVIEWS / {checkedAt}#{id} (only in review) |
  * | co-owner          | PROPERTY#{id}       | COOWNER#{coOwnerId}      |                     |                         |
  * | delegation        | PROPERTY#{id}       | DELEGATION#{type}        |                     |                         |
  * | availability slot | PROPERTY#{id}       | SLOT#{yyyy-MM-dd}#{slotId} | (date, start, end HH:mm, isBooked) |          |
@@ -103,6 +103,9 @@ export const keys = {
   allOptions: () => ({ index: 'gsi2' as const, pk: 'OPTIONS' }),
   /** the seller's identity check (one per property) */
   identity: (propertyId: string) => ({ pk: `PROPERTY#${propertyId}`, sk: 'IDENTITY' }),
+  /** on the IDENTITY item while it waits for an admin's review (sparse), oldest first */
+  identityReviewIndex: (checkedAt: string, propertyId: string) => ({ gsi2pk: 'IDREVIEWS', gsi2sk: `${checkedAt}#${propertyId}` }),
+  identityReviews: () => ({ index: 'gsi2' as const, pk: 'IDREVIEWS' }),
   coOwner: (propertyId: string, coOwnerId: string) => ({ pk: `PROPERTY#${propertyId}`, sk: `COOWNER#${coOwnerId}` }),
   /** one delegation per type (catasto, urbanistica, ipotecario, anagrafe) */
   delegation: (propertyId: string, type: string) => ({ pk: `PROPERTY#${propertyId}`, sk: `DELEGATION#${type}` }),

@@ -70,7 +70,7 @@ export interface KycProperty {
 
 /** The identity check of the step (no image keys). */
 export interface KycIdentity {
-  status: 'verified' | 'rejected';
+  status: 'verified' | 'rejected' | 'review';
   documentType: DocumentType;
   /** 0-100; below 70 the page shows 'Attenzione' */
   confidence: number;
@@ -125,6 +125,8 @@ export interface SellerKycState {
   /** the first step not done; null when complete */
   current: OnboardingStepId | null;
   identity: KycIdentity | null;
+  /** the seller's own share saved with the co-owners (null: not asked yet) */
+  sellerShare: number | null;
   coOwners: KycCoOwner[];
   /** 'La somma delle quote è X% (dovrebbe essere 100%)' or null (also null with no co-owners) */
   shareWarning: string | null;

@@ -8,15 +8,33 @@
  */
 import { config } from '../config';
 
-export interface FaceComparison {
-  /** faces found in each image */
-  faces: { source: number; target: number };
-  /**
-   * How much the source face looks like the target face, 0-100 (Rekognition's scale), or
-   * null when there was nothing to compare (no face in one of the images).
-   */
+/** A face's bounding box as fractions (0-1) of its image's width and height. */
+export interface FaceBox {
+  left: number;
+  top: number;
+  width: number;
+  height: number;
+}
+
+/** A face found on the document, with how much it looks like the face photo's face. */
+export interface DocumentFace {
+  box: FaceBox;
+  /** 0-100 (Rekognition's scale) against the face photo's (largest) face; null when the photo has none */
   similarity: number | null;
-  /** the local engine only: the descriptor distance behind `similarity` (for calibration) */
+}
+
+export interface FaceComparison {
+  /** the faces of the face photo, largest first (Rekognition reports only its largest) */
+  source: FaceBox[];
+  /** every face of the document, largest first, each compared with the face photo's face */
+  target: DocumentFace[];
+  /**
+   * The engine's own "this is the same photograph" signal (the local engine: descriptors
+   * closer than any two shots of a face); the rules of functions/domain/identity.ts add the
+   * byte hash and the geometry test that hold for both engines.
+   */
+  samePhoto: boolean;
+  /** the local engine only: the descriptor distance of the document's largest face (for calibration) */
   distance?: number | null;
 }
 

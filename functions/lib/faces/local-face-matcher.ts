@@ -1,47 +1,82 @@
 /**
  * The local face matcher (emulators only, FACE_MATCHER=local): @vladmandic/face-api on
  * TensorFlow.js with the wasm backend, images decoded by sharp. Detection is SSD MobileNet
- * v1, then 68 landmarks and a 128-number descriptor per face; two faces are the same person
- * when their descriptors are closer than SAME_PERSON_DISTANCE (euclidean).
+ * v1 (the more accurate of face-api's detectors: the tiny one misses tilted faces), then 68
+ * landmarks and a 128-number descriptor per face; the euclidean distance of the face photo's
+ * face to each face of the document becomes a similarity (similarityFromDistance).
  *
  * The packages are loaded with a computed require, so esbuild never puts them in a Lambda
  * bundle: on AWS the Rekognition adapter answers and this file's code never runs.
  */
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { MATCH_MIN_SIMILARITY } from '../../domain/identity';
-import { FaceImageError, type FaceComparison, type FaceMatcher } from './face-matcher';
+import { FaceImageError, type FaceBox, type FaceComparison, type FaceMatcher } from './face-matcher';
 
 /**
- * Same person below this distance: 66/66 same-person pairs and 0/307 impostor pairs on
- * sample photos (docs/identity.md has the figures measured by the identity tests).
+ * The calibration of descriptor distance -> similarity (docs/identity.md, "Calibrazione";
+ * `npm run bench:identity` measures it). Measured on the local engine: two shots of the same
+ * person 0.33-0.46, a face photo and a card made from the same shot 0.10-0.20, two different
+ * persons 0.65 and more (0.73 and more on real selfie/document pairs). The anchors:
+ *   0                     -> 100
+ *   VERIFIED_DISTANCE 0.48 -> 70 (LOW_CONFIDENCE): every measured same-person pair is above 70
+ *   SAME_PERSON_DISTANCE 0.56 -> 60 (MATCH_MIN_SIMILARITY): the equal-error point between the
+ *                            genuine maximum (0.46) and the impostor minimum (0.65), with a
+ *                            margin of 0.10 on the genuine side and 0.09 on the impostor side;
+ *                            0.48-0.56 goes to an admin's review
+ *   0.9 and farther        -> 0.
  */
-export const SAME_PERSON_DISTANCE = 0.45;
+export const VERIFIED_DISTANCE = 0.48;
+export const SAME_PERSON_DISTANCE = 0.56;
+const ZERO_DISTANCE = 0.9;
 
 /**
- * Descriptor distance -> similarity 0-100 on Rekognition's scale, piecewise linear so that the
- * calibrated threshold lands exactly on the use case's MATCH_MIN_SIMILARITY (60):
- *   distance 0                    -> 100 (identical descriptors)
- *   distance SAME_PERSON_DISTANCE -> 60  (the threshold: below it, same person)
- *   distance 2 x threshold (0.9)  -> 0   and anything farther stays 0.
- * Same-person pairs of real photos fall around 0.25-0.40, i.e. 64-78; LOW_CONFIDENCE (70)
- * is then distance 0.34.
+ * The same decoded pixels twice: descriptors closer than this (the same file gives 0.000).
+ * A re-encoded or resized copy of one photo measures 0.08-0.15, as far as a card printed from
+ * the same shot (0.10-0.20): no distance separates them, so such copies are caught by the
+ * same-frame test of functions/domain/identity.ts (the face at the same place of the image).
  */
+export const SAME_PHOTO_DISTANCE = 0.05;
+
+const ANCHORS: [number, number][] = [
+  [0, 100],
+  [VERIFIED_DISTANCE, 70],
+  [SAME_PERSON_DISTANCE, 60],
+  [ZERO_DISTANCE, 0],
+];
+
+/** Descriptor distance -> similarity 0-100 on Rekognition's scale, piecewise linear through ANCHORS. */
 export function similarityFromDistance(distance: number): number {
-  const t = SAME_PERSON_DISTANCE;
-  const min = MATCH_MIN_SIMILARITY;
-  const s = distance <= t ? 100 - (distance / t) * (100 - min) : min * (1 - (distance - t) / t);
+  let s = 0;
+  for (let i = 1; i < ANCHORS.length; i++) {
+    const [d0, s0] = ANCHORS[i - 1]!;
+    const [d1, s1] = ANCHORS[i]!;
+    if (distance <= d1) {
+      s = s0 + ((Math.max(distance, d0) - d0) / (d1 - d0)) * (s1 - s0);
+      break;
+    }
+  }
   return Math.max(0, Math.min(100, Math.round(s * 10) / 10));
 }
 
 /** Images are scaled down to this longest side before detection (speed; faces stay large enough). */
 const MAX_SIDE = 1024;
 const MIN_FACE_SCORE = 0.5;
+/**
+ * When SSD MobileNet finds no face at MIN_FACE_SCORE (a tilted head, an open mouth), one more
+ * pass at this score: the detector's second-best guess is still a face on a portrait, and a
+ * false face is then refused by the comparison, not accepted.
+ */
+const RETRY_FACE_SCORE = 0.3;
 
 interface Tensor {
   dispose(): void;
 }
 interface Detection {
+  descriptor: Float32Array;
+  detection: { box: { x: number; y: number; width: number; height: number } };
+}
+interface Face {
+  box: FaceBox;
   descriptor: Float32Array;
 }
 interface FaceApi {
@@ -92,7 +127,7 @@ function loadEngine(): Promise<Engine> {
   return engine;
 }
 
-async function descriptorsOf({ faceapi, sharp }: Engine, image: Buffer): Promise<Float32Array[]> {
+async function facesOf({ faceapi, sharp }: Engine, image: Buffer): Promise<Face[]> {
   let decoded: Awaited<ReturnType<Sharp['toBuffer']>>;
   try {
     decoded = await sharp(image)
@@ -108,12 +143,16 @@ async function descriptorsOf({ faceapi, sharp }: Engine, image: Buffer): Promise
   const { data, info } = decoded;
   if (info.channels !== 3) throw new FaceImageError('unreadable', `unexpected ${info.channels} channels`);
   const tensor = faceapi.tf.tensor3d(new Uint8Array(data), [info.height, info.width, 3], 'int32');
+  const detect = (minConfidence: number) =>
+    faceapi.detectAllFaces(tensor, new faceapi.SsdMobilenetv1Options({ minConfidence, maxResults: 10 })).withFaceLandmarks().withFaceDescriptors();
   try {
-    const faces = await faceapi
-      .detectAllFaces(tensor, new faceapi.SsdMobilenetv1Options({ minConfidence: MIN_FACE_SCORE, maxResults: 10 }))
-      .withFaceLandmarks()
-      .withFaceDescriptors();
-    return faces.map((f) => f.descriptor);
+    let found = await detect(MIN_FACE_SCORE);
+    if (found.length === 0) found = await detect(RETRY_FACE_SCORE);
+    const faces = found.map((f) => {
+      const b = f.detection.box;
+      return { descriptor: f.descriptor, box: { left: b.x / info.width, top: b.y / info.height, width: b.width / info.width, height: b.height / info.height } };
+    });
+    return faces.sort((x, y) => y.box.width * y.box.height - x.box.width * x.box.height);
   } finally {
     tensor.dispose();
   }
@@ -125,16 +164,22 @@ let queue: Promise<unknown> = Promise.resolve();
 export function localFaceMatcher(): FaceMatcher {
   return {
     compareFaces(source: Buffer, target: Buffer): Promise<FaceComparison> {
-      const run = queue.then(async () => {
+      const run = queue.then(async (): Promise<FaceComparison> => {
         const e = await loadEngine();
-        const s = await descriptorsOf(e, source);
-        const t = await descriptorsOf(e, target);
-        let best: number | null = null;
-        for (const a of s) for (const b of t) {
-          const d = e.faceapi.euclideanDistance(a, b);
-          if (best === null || d < best) best = d;
-        }
-        return { faces: { source: s.length, target: t.length }, similarity: best === null ? null : similarityFromDistance(best), distance: best };
+        const s = await facesOf(e, source);
+        const t = await facesOf(e, target);
+        const photo = s[0];
+        const target_ = t.map((f) => {
+          const distance = photo ? e.faceapi.euclideanDistance(photo.descriptor, f.descriptor) : null;
+          return { box: f.box, similarity: distance === null ? null : similarityFromDistance(distance), distance };
+        });
+        const largest = target_[0]?.distance ?? null;
+        return {
+          source: s.map((f) => f.box),
+          target: target_.map(({ box, similarity }) => ({ box, similarity })),
+          samePhoto: largest !== null && largest < SAME_PHOTO_DISTANCE,
+          distance: largest,
+        };
       });
       queue = run.catch(() => undefined);
       return run;

@@ -11,14 +11,15 @@
 import type { Caller } from '../../lib/auth';
 import { saveCoOwnerIdentity as writeCoOwnerIdentity } from '../../model/co-owner';
 import { presignIdentityUpload, runIdentityCheck, type IdentityOutcome, type IdentitySubject } from '../identity/identity-check';
-import type { IdentityCheckResult, IdentityUploadInput, VerifyIdentityInput } from '../../domain/identity';
+import { IDENTITY_MESSAGES, type IdentityCheckResult, type IdentityUploadInput, type VerifyIdentityInput } from '../../domain/identity';
 import type { PresignedUpload } from '../../domain/uploads';
 import { requireInvitedCoOwner, type InvitedCoOwner } from '../state';
 
 export const coOwnerNamePrefix = (coOwnerId: string) => `coowner-${coOwnerId}-`;
 
 /** Stores the outcome on the COOWNER item (the co-owner still the invited e-mail) and checks the property is editable. */
-async function saveCoOwnerIdentity(co: InvitedCoOwner, { result, input, sha256, engine, now }: IdentityOutcome): Promise<void> {
+async function saveCoOwnerIdentity(co: InvitedCoOwner, { result: checked, input, sha256, engine, now }: IdentityOutcome): Promise<void> {
+  const result = coOwnerResult(checked);
   await writeCoOwnerIdentity({
     propertyId: co.propertyId,
     coOwnerId: co.coOwnerId,
@@ -47,7 +48,16 @@ export async function createCoOwnerIdentityUpload(token: string, caller: Caller,
   return presignIdentityUpload(coOwnerSubject(await requireInvitedCoOwner(token, caller)), input);
 }
 
+/**
+ * A co-owner's check has no admin review queue (the queue holds the owners' IDENTITY items):
+ * a result that would go to review (60-70 %, or not completed by the engine) is not verified
+ * and the co-owner is asked to check again with better photos.
+ */
+function coOwnerResult(result: IdentityCheckResult): IdentityCheckResult {
+  return result.status === 'review' ? { ...result, status: 'rejected', valid: false, reason: IDENTITY_MESSAGES.notConclusive } : result;
+}
+
 /** POST /seller/kyc/identity?token=: the co-owner's check, stored on their COOWNER item. */
 export async function verifyCoOwnerIdentity(token: string, caller: Caller, input: VerifyIdentityInput): Promise<IdentityCheckResult> {
-  return runIdentityCheck(coOwnerSubject(await requireInvitedCoOwner(token, caller)), input);
+  return coOwnerResult(await runIdentityCheck(coOwnerSubject(await requireInvitedCoOwner(token, caller)), input));
 }

@@ -3,8 +3,8 @@
  * the seller uploads a face photo and the document's front (and back) under the property's
  * `identity/` prefix, then asks for the check; the face matcher compares the face photo with
  * the document's front, and the outcome is stored on the dossier (IDENTITY item) whatever it
- * is: 'verified' (also below LOW_CONFIDENCE: the client warns 'Attenzione') or 'rejected'
- * with the reason.
+ * is: 'verified', 'review' (60-70 % or not completed by the engine: an admin decides, see
+ * functions/review/decide-identity-review.ts) or 'rejected' with the reason.
  */
 import * as z from 'zod';
 import { requireConfig } from '../../lib/config';
@@ -17,6 +17,7 @@ import { requireUploadBytes } from '../../lib/upload-check';
 import type { PresignedUpload } from '../../domain/uploads';
 import {
   decideIdentity,
+  engineIncomplete,
   identityExtension,
   identityKeyPrefix,
   IDENTITY_CONTENT_TYPES,
@@ -154,15 +155,28 @@ export async function runIdentityCheck(subject: IdentitySubject, input: VerifyId
   try {
     try {
       const comparison = await (await faceMatcher()).compareFaces(face.bytes, front.bytes);
-      result = decideIdentity(comparison.faces, comparison.similarity);
-      logger.info('identity check', { propertyId, coOwner: subject.namePrefix !== '', faces: comparison.faces, similarity: comparison.similarity, ms: Date.now() - started });
+      result = decideIdentity({ source: comparison.source, target: comparison.target, samePhoto: comparison.samePhoto, sameBytes: face.sha256 === front.sha256 });
+      logger.info('identity check', {
+        propertyId,
+        coOwner: subject.namePrefix !== '',
+        faces: { source: comparison.source.length, target: comparison.target.map((f) => +(f.box.width * f.box.height).toFixed(3)) },
+        similarity: comparison.target[0]?.similarity ?? null,
+        status: result.status,
+        ms: Date.now() - started,
+      });
     } catch (err) {
-      if (!(err instanceof FaceImageError)) throw err;
-      result = {
-        valid: false,
-        reason: err.problem === 'tooLarge' ? IDENTITY_MESSAGES.imageTooLargeForCheck : IDENTITY_MESSAGES.unreadableImage,
-        confidence: 0,
-      };
+      if (err instanceof FaceImageError) {
+        result = {
+          valid: false,
+          status: 'rejected',
+          reason: err.problem === 'tooLarge' ? IDENTITY_MESSAGES.imageTooLargeForCheck : IDENTITY_MESSAGES.unreadableImage,
+          confidence: 0,
+        };
+      } else {
+        // the engine could not complete the check (a service error, throttling): an admin decides
+        logger.error('identity check not completed by the engine: to review', { propertyId, error: err as Error });
+        result = engineIncomplete();
+      }
     }
     await subject.save({
       result,
@@ -192,7 +206,7 @@ export async function verifyIdentity(propertyId: string, userId: string, input: 
         saveIdentity({
           propertyId,
           userId,
-          status: result.valid ? 'verified' : 'rejected',
+          status: result.status,
           documentType: i.documentType,
           documentNumber: i.documentNumber,
           fullName: i.fullName && i.fullName !== '' ? i.fullName : null,

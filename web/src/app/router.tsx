@@ -28,6 +28,7 @@ const AdminDashboardPage = lazy(() => import('@/features/requests/RequestsPage')
 const UsersPage = lazy(() => import('@/features/users/UsersPage'));
 const ActiveOptionsPage = lazy(() => import('@/features/options/ActiveOptionsPage'));
 const InvestigationPage = lazy(() => import('@/features/review/InvestigationPage'));
+const IdentityReviewsPage = lazy(() => import('@/features/review/IdentityReview'));
 const OmiImportPage = lazy(() => import('@/features/omi/OmiImportPage'));
 const OmiDataPage = lazy(() => import('@/features/omi/OmiDataPage'));
 const SourcesPage = lazy(() => import('@/features/sources/SourcesPage'));
@@ -51,6 +52,7 @@ export const routes: RouteObject[] = [
           { path: 'users', element: <UsersPage /> },
           { path: 'active-options', element: <ActiveOptionsPage /> },
           { path: 'investigation/:propertyId', element: <InvestigationPage /> },
+          { path: 'identity-reviews', element: <IdentityReviewsPage /> },
           { path: 'omi-import', element: <OmiImportPage /> },
           { path: 'omi-data', element: <OmiDataPage /> },
         ],

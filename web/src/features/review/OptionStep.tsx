@@ -29,6 +29,7 @@ import { Badge, Button, Field, Input } from '@/components/ui';
 import { errorMessage, isApiError } from '@/lib/api';
 import { createOption, getOptionStatus, notifySeller, requestKeys, reviewKeys, sendAvailabilityLink } from './api';
 import { DownloadLink, Facts, SubStep } from './parts';
+import { IdentityDetails } from './IdentityReview';
 
 const IDENTITY_LABELS = { pending: 'In verifica', verified: 'Verificata', rejected: 'Rifiutata' } as const;
 const DOCUMENT_LABELS = { documentFront: 'Documento (fronte)', documentBack: 'Documento (retro)', facePhoto: 'Foto del volto' } as const;
@@ -45,11 +46,14 @@ export function OptionStep({ dossier }: { dossier: RequestDossier }) {
       <ol className="space-y-0" aria-label="Passaggi della verifica">
         <SubStep n={1} title="Verifica identità del venditore" done={steps.identityVerified} current={steps.current === 1} testId="substep-identity">
           {identity ? (
-            <p>
-              Stato: <strong data-testid="identity-status">{IDENTITY_LABELS[identity.status]}</strong>
-              {identity.fullName ? ` - ${identity.fullName}` : ''}
-              {identity.verifiedAt ? ` (il ${formatDateTime(identity.verifiedAt)})` : ''}
-            </p>
+            <>
+              <p>
+                Stato: <strong data-testid="identity-status">{IDENTITY_LABELS[identity.status]}</strong>
+                {identity.fullName ? ` - ${identity.fullName}` : ''}
+                {identity.verifiedAt ? ` (il ${formatDateTime(identity.verifiedAt)})` : ''}
+              </p>
+              <IdentityDetails propertyId={dossier.property.id} identity={identity} />
+            </>
           ) : (
             <p data-testid="identity-status">Il venditore non ha ancora avviato la verifica dell'identità.</p>
           )}

@@ -1,10 +1,12 @@
 /**
  * Client of the Istruttoria routes (functions/routes.ts: createValuation, sendEstimate,
- * createOption, getOptionStatus, notifySeller, sendAvailabilityLink); the dossier itself is
+ * createOption, getOptionStatus, notifySeller, sendAvailabilityLink, listIdentityReviews,
+ * decideIdentityReview); the dossier itself is
  * GET /admin/properties/{id} (web/src/lib/requests.ts, shared with the admin dashboard: same cache key).
  */
 import type { DossierValuation, PurchaseOption } from '@domain/requests';
 import type { AvailabilityLinkSent, CreateOptionInput, CreateValuationInput, EstimateSent, NotificationSent, OptionPoll } from '@domain/review/schemas';
+import type { IdentityRecord, IdentityReviewDecisionInput, IdentityReviewItem } from '@domain/identity';
 import { api } from '@/lib/api';
 
 export { getRequest, requestKeys, type RequestDossier } from '@/lib/requests';
@@ -37,4 +39,18 @@ export function notifySeller(id: string): Promise<NotificationSent> {
 
 export function sendAvailabilityLink(id: string): Promise<AvailabilityLinkSent> {
   return api.post<AvailabilityLinkSent>(`${path(id)}/option/availability-link`, {});
+}
+
+export const identityReviewKeys = {
+  queue: ['review', 'identity-reviews'] as const,
+};
+
+/** GET /admin/identity-reviews: the identity checks waiting for an admin (oldest first). */
+export function listIdentityReviews(signal?: AbortSignal): Promise<{ reviews: IdentityReviewItem[] }> {
+  return api.get<{ reviews: IdentityReviewItem[] }>('/admin/identity-reviews', { signal });
+}
+
+/** POST /admin/properties/{id}/identity/review: approve or reject a check in review, with a reason. */
+export function decideIdentityReview(id: string, input: IdentityReviewDecisionInput): Promise<{ identity: IdentityRecord }> {
+  return api.post<{ identity: IdentityRecord }>(`${path(id)}/identity/review`, input);
 }
