@@ -35,6 +35,11 @@ export function toCoOwner(c: Item): SellerCoOwner {
   };
 }
 
+/** The seller's own share stored on the PROPERTY item with the co-owners' list, or null (never asked: older lists). */
+export function sellerShareOf(property: Item): number | null {
+  return typeof property.sellerShare === 'number' ? property.sellerShare : null;
+}
+
 /** The co-owner's last identity check stored on the COOWNER item (saveCoOwnerIdentity), or null. */
 export function coOwnerIdentityOf(c: Item): KycIdentity | null {
   const status = str(c.identityStatus);
@@ -73,11 +78,12 @@ export async function readCoOwnerInvitation(token: string): Promise<CoOwnerInvit
 /**
  * The seller's list replaces the stored one in ONE transaction, guarded by the owner: every
  * co-owner of `list` is written (createdAt kept from its stored item), every stored item not
- * in it is deleted, the property's coOwnersUpdatedAt is set and singleOwner removed.
+ * in it is deleted, the property's sellerShare and coOwnersUpdatedAt are set and singleOwner removed.
  * A failed guard is 404 'Immobile non trovato'; any other cancellation 409.
  */
 export async function replaceCoOwners(
   guard: { propertyId: string; owner: string },
+  sellerShare: number,
   list: readonly SellerCoOwner[],
   stored: readonly Item[],
   at: string,
@@ -114,9 +120,9 @@ export async function replaceCoOwners(
             Update: {
               TableName: T,
               Key: keys.property(propertyId),
-              UpdateExpression: `SET coOwnersUpdatedAt = :at, updatedAt = :at, ${done.set} REMOVE singleOwner, ${done.remove}`,
+              UpdateExpression: `SET sellerShare = :sellerShare, coOwnersUpdatedAt = :at, updatedAt = :at, ${done.set} REMOVE singleOwner, ${done.remove}`,
               ExpressionAttributeNames: done.names,
-              ExpressionAttributeValues: { ':at': at, ...done.values },
+              ExpressionAttributeValues: { ':sellerShare': sellerShare, ':at': at, ...done.values },
             },
           },
           ...removed.map((c) => ({ Delete: { TableName: T, Key: { pk: c.pk, sk: c.sk } } })),

@@ -114,6 +114,9 @@ export async function saveGeneratedDelegations(
     delegator: g.delegator,
     delegatorName: g.delegator.fullName,
     delegatorFiscalCode: g.delegator.fiscalCode,
+    // spec 000 property_delegations: delegator_id_type, delegator_id_number
+    delegatorIdType: g.delegator.documentType ?? null,
+    delegatorIdNumber: g.delegator.documentNumber ?? null,
     delegateeName: g.delegateeName,
     delegateeOrganization: g.delegateeOrganization,
     generatedKey: g.generatedKey,

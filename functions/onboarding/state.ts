@@ -18,12 +18,13 @@ import { isExpired } from '../model/tokens';
 import { invitedPropertyId, linkPropertyToSeller } from '../model/invitation';
 import { isPropertyId, loadDossier, type RawDossier } from '../model/dossier';
 import { readProperty } from '../model/property';
-import { coOwnerIdentityOf, readCoOwner, readCoOwnerInvitation, toCoOwner } from '../model/co-owner';
+import { coOwnerIdentityOf, readCoOwner, readCoOwnerInvitation, sellerShareOf, toCoOwner } from '../model/co-owner';
 import { toDelegationRecord } from '../model/delegation';
 import {
   coOwnerBadge,
   DELEGATION_LABELS,
   onboardingState,
+  ownershipShares,
   shareWarning,
   STEP_TITLES,
   type OnboardingStep,
@@ -114,8 +115,9 @@ export function sellerKycState(raw: RawDossier, token: string): SellerKycState {
     steps: state.steps.map((s) => ({ id: s.id, number: s.number, title: s.title, status: stepStatus(s) })),
     current: state.current,
     identity,
+    sellerShare: sellerShareOf(p),
     coOwners,
-    shareWarning: coOwners.length ? shareWarning(coOwners) : null,
+    shareWarning: coOwners.length ? shareWarning(ownershipShares(sellerShareOf(p), coOwners)) : null,
     singleOwner,
     delegations,
     canCompleteDelegations: state.canCompleteDelegations,

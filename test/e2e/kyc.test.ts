@@ -96,6 +96,15 @@ async function closeOtherPages(page: Page) {
 
 const step = (page: Page, id: string) => page.getByTestId(`kyc-step-${id}`);
 
+type Box = { x: number; y: number; width: number; height: number };
+const overlaps = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+/** The element's box lies wholly inside the viewport. */
+async function inViewport(page: Page, locator: ReturnType<Page['locator']>): Promise<boolean> {
+  const box = await locator.boundingBox();
+  const size = page.viewportSize()!;
+  return box !== null && box.x >= 0 && box.y >= 0 && box.x + box.width <= size.width + 0.5 && box.y + box.height <= size.height + 0.5;
+}
+
 beforeAll(async () => {
   useStackEnv();
   mkdirSync(DIR, { recursive: true });
@@ -121,9 +130,22 @@ describe('/seller-kyc', () => {
     await signUp({ email, password: PASSWORD, name: 'Giulia Bianchi', userType: 'venditore' });
     const context = await signedInContext(browser, web(), { email, password: PASSWORD }, '/seller-dashboard');
     const page = await context.newPage();
+    await page.setViewportSize(PHONE);
     await page.goto(`${web()}/seller-kyc?token=${'x'.repeat(32)}`);
-    await toastWith(page, 'Proprietà non trovata o link scaduto').waitFor();
-    await page.getByRole('heading', { name: 'Link non valido o scaduto' }).waitFor();
+    const toast = toastWith(page, 'Proprietà non trovata o link scaduto');
+    await toast.waitFor();
+    const title = page.getByRole('heading', { level: 1, name: 'Link non valido o scaduto' });
+    await title.waitFor();
+    // at 390 px the toast covers neither the page title nor the header, and stays in the live region
+    // where it rests once its entry transition is over
+    await expect.poll(() => toast.evaluate((el) => (el as HTMLElement).dataset.mounted === 'true' && el.getAnimations().length === 0)).toBe(true);
+    const toastBox = (await toast.boundingBox())!;
+    expect(toastBox.y).toBeGreaterThan(PHONE.height / 2);
+    expect(overlaps(toastBox, (await title.boundingBox())!)).toBe(false);
+    expect(overlaps(toastBox, (await page.locator('header').first().boundingBox())!)).toBe(false);
+    expect(await inViewport(page, toast)).toBe(true);
+    expect(await page.locator('section[aria-label^="Notifiche"][aria-live="polite"]').count()).toBe(1);
+    await page.screenshot({ path: '/tmp/kyc-390-toast.png' });
     await page.getByTestId('kyc-invalid').getByRole('link', { name: 'Home' }).waitFor();
     await context.close();
   });
@@ -204,16 +226,31 @@ describe('/seller-kyc', () => {
     await step(page, 'coOwners').getByRole('button', { name: 'Salta (Proprietà Singola)' }).click();
     await step(page, 'coOwners').and(page.locator('[data-status="done"]')).waitFor();
 
-    // 3. delegations: the verified name is reused and locked
+    // 3. delegations, on a return visit (the verified identity loads after the page): the verified
+    // name and document are reused and locked, 'Usa i dati del documento verificato' ticked
+    await page.reload();
     const delegations = step(page, 'delegations');
+    await delegations.getByTestId('delegation-generate').waitFor();
+    expect(await delegations.getByTestId('delegation-use-identity').isChecked()).toBe(true);
     expect(await delegations.getByTestId('delegation-name').inputValue()).toBe('Mario Rossi');
     expect(await delegations.getByTestId('delegation-name').getAttribute('readonly')).not.toBeNull();
+    expect(await delegations.getByTestId('delegation-document-type').inputValue()).toBe('carta_identita');
+    expect(await delegations.getByTestId('delegation-document-type').isDisabled()).toBe(true);
+    expect(await delegations.getByTestId('delegation-document-number').inputValue()).toBe('CA12345AB');
+    expect(await delegations.getByTestId('delegation-document-number').getAttribute('readonly')).not.toBeNull();
+    // unticked: the fields are the seller's to type, ticked again: the verified data
+    await delegations.getByTestId('delegation-use-identity').uncheck();
+    await delegations.getByTestId('delegation-document-number').fill('');
+    await delegations.getByTestId('delegation-use-identity').check();
+    expect(await delegations.getByTestId('delegation-document-number').inputValue()).toBe('CA12345AB');
     expect(await delegations.getByTestId('delegation-province').inputValue()).toBe('MI');
     await delegations.getByTestId('delegation-type-catasto').check();
     await delegations.getByTestId('delegation-fiscal-code').fill(FISCAL_CODE.toLowerCase());
     expect(await delegations.getByTestId('delegation-fiscal-code').inputValue()).toBe(FISCAL_CODE);
     await delegations.getByTestId('delegation-generate').click();
     await delegations.getByTestId('delegation-catasto').waitFor();
+    const stored = (await ddb().send(new GetCommand({ TableName: TABLE(), Key: keys.delegation(id, 'catasto'), ConsistentRead: true }))).Item!;
+    expect(stored).toMatchObject({ delegatorName: 'Mario Rossi', delegatorIdType: 'carta_identita', delegatorIdNumber: 'CA12345AB' });
     await delegations.getByTestId('delegation-hint').getByText('Carica tutte le deleghe firmate per completare questa fase').waitFor();
     await page.setViewportSize(PHONE);
     await expectAccessible(page);
@@ -226,8 +263,14 @@ describe('/seller-kyc', () => {
     await closeOtherPages(page);
     await delegations.getByTestId('delegation-catasto-upload').setInputFiles({ name: 'delega-firmata.pdf', mimeType: 'application/pdf', buffer: SIGNED_PDF });
     await toastWith(page, 'Delega firmata caricata').waitFor();
+    // the last signature completes the step (spec 000 section 4); 'Completa Fase' confirms it and moves on
+    await delegations.getByTestId('delegation-complete-hint').waitFor();
     await delegations.getByTestId('delegation-complete').click();
     await step(page, 'delegations').and(page.locator('[data-status="done"]')).waitFor();
+    await delegations.getByTestId('delegations-summary').waitFor();
+    expect(await delegations.getByTestId('delegation-generate').count()).toBe(0);
+    await toastWith(page, 'Fase completata').waitFor();
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('kyc-complete-title');
 
     // without an option: the completion card with the first text
     await page.getByTestId('kyc-complete').getByText(COMPLETION_MESSAGES.noOption).waitFor();
@@ -281,9 +324,12 @@ describe('/seller-kyc', () => {
     });
     const page = await context.newPage();
     page.setDefaultTimeout(30_000);
+    await page.setViewportSize(PHONE);
     await page.goto(`${web()}/seller-kyc?token=${token}`);
     await page.getByTestId('identity-open').click();
     const dialog = page.getByTestId('identity-dialog');
+    // at 390x844 the dialog's buttons are whole on screen
+    expect(await inViewport(page, page.getByTestId('identity-submit'))).toBe(true);
     await dialog.getByTestId('identity-face-camera-open').click();
     await toastWith(page, 'Impossibile accedere alla fotocamera: Permission denied. Verifica i permessi.').waitFor();
     // the camera mode closes
@@ -300,12 +346,19 @@ describe('/seller-kyc', () => {
     await page.getByTestId('identity-submit').click();
     await dialog.getByTestId('identity-failure').getByText('Verifica non riuscita').waitFor({ timeout: 60_000 });
     expect(await dialog.getByTestId('identity-failure').textContent()).toContain('Il volto non corrisponde alla foto del documento');
+    // the refusal is where it is read: in view, focused, an alert; the submit button still whole
+    const failure = dialog.getByTestId('identity-failure');
+    expect(await failure.getAttribute('role')).toBe('alert');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('identity-failure');
+    await expect.poll(() => inViewport(page, failure)).toBe(true);
+    expect(await inViewport(page, page.getByTestId('identity-submit'))).toBe(true);
+    await page.screenshot({ path: '/tmp/kyc-390-identity-refused.png' });
     await toastWith(page, 'Verifica non riuscita').waitFor();
     await expectAccessible(page);
     await context.close();
   });
 
-  it('co-owners: shares must total 100, invitations sent, badges', async () => {
+  it("co-owners: the seller's share and the co-owners' total 100, invitations sent, badges", async () => {
     const email = uniqueEmail('e2e.kyc');
     const res = await signUp({ email, password: PASSWORD, name: 'Anna Neri', userType: 'venditore' });
     const { id, token } = await linkedProperty(res.UserSub!);
@@ -319,22 +372,35 @@ describe('/seller-kyc', () => {
     const card = step(page, 'coOwners');
     expect(await card.getAttribute('data-status')).toBe('todo');
     await card.getByTestId('coowner-add').click();
-    await card.getByTestId('coowner-add').click();
     const rows = card.getByTestId('coowner-row');
+    // a couple: the seller's own half and the spouse's; the spouse at 100 is over the whole
+    await card.getByLabel('La tua quota (%)').fill('50');
     await rows.nth(0).getByTestId('coowner-email').fill(uniqueEmail('e2e.coprop'));
     await rows.nth(0).getByTestId('coowner-name').fill('Paolo Neri');
-    await rows.nth(0).getByTestId('coowner-share').fill('50');
+    await rows.nth(0).getByTestId('coowner-share').fill('100');
+    await card.getByText('La somma delle quote è 150% (dovrebbe essere 100%)').waitFor();
+    expect(await card.getByTestId('coowner-send').isDisabled()).toBe(true);
+    await card.getByTestId('coowner-add').click();
     await rows.nth(1).getByTestId('coowner-email').fill(uniqueEmail('e2e.coprop'));
     await rows.nth(1).getByTestId('coowner-name').fill('Sara Neri');
     await rows.nth(1).getByTestId('coowner-share').fill('30');
-    await card.getByText('La somma delle quote è 80% (dovrebbe essere 100%)').waitFor();
+    await rows.nth(0).getByTestId('coowner-share').fill('25');
+    await card.getByText('La somma delle quote è 105% (dovrebbe essere 100%)').waitFor();
     expect(await card.getByTestId('coowner-send').isDisabled()).toBe(true);
     await expectAccessible(page);
-    await rows.nth(1).getByTestId('coowner-share').fill('50');
+    await rows.nth(1).getByTestId('coowner-share').fill('25');
+    await card.getByTestId('coowner-total').getByText('Totale quote: 100%').waitFor();
     await card.getByRole('button', { name: 'Invia inviti' }).click();
     await card.and(page.locator('[data-status="done"]')).waitFor();
     const summary = card.getByTestId('coowners-summary');
     expect(await summary.getByText('Invito inviato').count()).toBe(2);
+    expect(await summary.getByTestId('seller-share-summary').textContent()).toBe('La tua quota50%');
+    const property = (await ddb().send(new GetCommand({ TableName: TABLE(), Key: keys.property(id), ConsistentRead: true }))).Item!;
+    expect(property.sellerShare).toBe(50);
+    // each invitation says the co-owner's own share
+    const invitations = (await sentMail()).filter((m) => m.subject === 'Invito a verificare la tua identità di comproprietario' && /Paolo Neri|Sara Neri/.test(m.body.text ?? ''));
+    expect(invitations.length).toBeGreaterThanOrEqual(2);
+    for (const m of invitations.slice(-2)) expect(m.body.text).toMatch(/Quota di proprietà\W+25%/);
     await expectAccessible(page);
     await page.screenshot({ path: '/tmp/kyc-390-coowners.png', fullPage: true });
     await context.close();

@@ -21,7 +21,7 @@ import { freshSeller, ownedProperty, type Seller } from '../support/seller';
 
 type Answer<T = Record<string, unknown>> = T & { message?: string; fields?: Record<string, string> };
 const TABLE = () => stack().env.TABLE_NAME!;
-const DELEGATOR = { fullName: 'Mario Rossi', fiscalCode: 'RSSMRA85T10A562S' };
+const DELEGATOR = { fullName: 'Mario Rossi', fiscalCode: 'RSSMRA85T10A562S', documentType: 'carta_identita', documentNumber: 'CA12345AB' };
 const LOCKED = "L'opzione è già firmata: questo passaggio non si può più modificare.";
 
 const objects = async (prefix: string) =>
@@ -92,7 +92,7 @@ describe('after the signature the seller cannot change identity, co-owners or de
 
     const attempts: [string, () => Promise<{ status: number; body: Answer }>][] = [
       ['PUT delegations', () => generate(id, ['urbanistica', 'anagrafe'])],
-      ['PUT co-owners', () => api<Answer>('PUT', `/seller/properties/${id}/co-owners`, { token: owner.token, body: { coOwners: [{ email: 'anna.bianchi@example.com', fullName: 'Anna Bianchi', share: 50 }, { email: 'luca.verdi@example.com', fullName: 'Luca Verdi', share: 50 }] } })],
+      ['PUT co-owners', () => api<Answer>('PUT', `/seller/properties/${id}/co-owners`, { token: owner.token, body: { sellerShare: 50, coOwners: [{ email: 'anna.bianchi@example.com', fullName: 'Anna Bianchi', share: 25 }, { email: 'luca.verdi@example.com', fullName: 'Luca Verdi', share: 25 }] } })],
       ['POST co-owners/skip', () => api<Answer>('POST', `/seller/properties/${id}/co-owners/skip`, { token: owner.token, body: {} })],
       ['POST identity', () => api<Answer>('POST', `/seller/properties/${id}/identity`, { token: owner.token, body: { documentNumber: 'ZZ9999999', fullName: 'Altra Persona', faceKey: faceForm.key, documentFrontKey: frontForm.key } })],
       ['POST delegation signed', () => signDelegation(id, 'catasto')],
@@ -140,7 +140,7 @@ describe('only an admin reopens a step, with a reason', () => {
     expect(res.body.reopening).toMatchObject({ step: 'delegations', reason: 'La copia firmata è illeggibile', by: expect.any(String), at: expect.any(String) });
 
     // only that step: co-owners stay closed
-    expect((await api<Answer>('PUT', `/seller/properties/${id}/co-owners`, { token: owner.token, body: { coOwners: [{ email: 'anna.bianchi@example.com', fullName: 'Anna Bianchi', share: 100 }] } })).status).toBe(409);
+    expect((await api<Answer>('PUT', `/seller/properties/${id}/co-owners`, { token: owner.token, body: { sellerShare: 50, coOwners: [{ email: 'anna.bianchi@example.com', fullName: 'Anna Bianchi', share: 50 }] } })).status).toBe(409);
 
     const regenerated = await generate(id, ['catasto', 'urbanistica']);
     expect(regenerated.status, JSON.stringify(regenerated.body)).toBe(200);

@@ -30,14 +30,15 @@ async function identity(propertyId: string, status: 'verified' | 'rejected'): Pr
   );
 }
 
-/** `count` new co-owners (fresh addresses), shares totalling 100. */
+/** `count` new co-owners (fresh addresses), shares totalling 100 with the seller's SELLER_SHARE. */
+const SELLER_SHARE = 40;
 function coOwners(count: number, fullName = 'Anna Bianchi'): { email: string; fullName: string; share: number }[] {
-  const share = Math.floor(100 / count);
-  return Array.from({ length: count }, (_, i) => ({ email: uniqueEmail('coprop'), fullName, share: i === 0 ? 100 - share * (count - 1) : share }));
+  const share = Math.floor((100 - SELLER_SHARE) / count);
+  return Array.from({ length: count }, (_, i) => ({ email: uniqueEmail('coprop'), fullName, share: i === 0 ? 100 - SELLER_SHARE - share * (count - 1) : share }));
 }
 
 async function replaceList(seller: Seller, propertyId: string, list: ReturnType<typeof coOwners>): Promise<void> {
-  const res = await api<Answer<object>>('PUT', base(propertyId), { token: seller.token, body: { coOwners: list } });
+  const res = await api<Answer<object>>('PUT', base(propertyId), { token: seller.token, body: { sellerShare: SELLER_SHARE, coOwners: list } });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
 }
 

@@ -146,7 +146,7 @@ describe('a signed delegation', () => {
     const id = await ownedProperty(owner.userId);
     const gen = await api<Answer>('PUT', `/seller/properties/${id}/delegations`, {
       token: owner.token,
-      body: { province: 'MI', municipality: 'Milano', types: ['catasto'], delegator: { fullName: 'Mario Rossi', fiscalCode: 'RSSMRA85T10A562S' } },
+      body: { province: 'MI', municipality: 'Milano', types: ['catasto'], delegator: { fullName: 'Mario Rossi', fiscalCode: 'RSSMRA85T10A562S', documentType: 'carta_identita', documentNumber: 'CA12345AB' } },
     });
     expect(gen.status, JSON.stringify(gen.body)).toBe(200);
     const signed = await pdf('Delega catastale firmata');

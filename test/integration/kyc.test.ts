@@ -132,14 +132,14 @@ describe('GET /seller/kyc?token=', () => {
     // co-owners through the existing route: badges and the share warning
     const saved = await api('PUT', `/seller/properties/${id}/co-owners`, {
       token: owner.token,
-      body: { coOwners: [{ email: 'anna@example.it', fullName: 'Anna Rossi', share: 50 }, { email: 'luca@example.it', fullName: 'Luca Verdi', share: 50 }] },
+      body: { sellerShare: 50, coOwners: [{ email: 'anna@example.it', fullName: 'Anna Rossi', share: 25 }, { email: 'luca@example.it', fullName: 'Luca Verdi', share: 25 }] },
     });
     expect(saved.status, JSON.stringify(saved.body)).toBe(200);
     s = (await kyc(token, owner)).body;
     expect(s.coOwners.map((c) => [c.fullName, c.share, c.badge])).toEqual(
       expect.arrayContaining([
-        ['Anna Rossi', 50, null],
-        ['Luca Verdi', 50, null],
+        ['Anna Rossi', 25, null],
+        ['Luca Verdi', 25, null],
       ]),
     );
     expect(s.shareWarning).toBeNull();

@@ -2,7 +2,9 @@
  * Seller onboarding through the API: co-owners (replace, invite by e-mail, single-owner skip)
  * and delegations (generate with PDFs, download, signed upload, confirm), owner only.
  */
+import { inflateSync } from 'node:zlib';
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { PDFArray, PDFDocument, PDFName, type PDFRawStream } from 'pdf-lib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ddb } from '../../functions/model/db';
 import { keys } from '../../functions/model/keys';
@@ -19,7 +21,31 @@ const CF = 'RSSMRA85T10A562S';
 
 const base = (id: string) => `/seller/properties/${id}`;
 const items = async (id: string, entity: string) => (await dossier(id)).filter((i) => i.entity === entity);
-const DELEGATOR = { fullName: 'Mario Rossi', fiscalCode: CF.toLowerCase(), birthDate: '1985-12-10', birthPlace: 'Roma', address: 'Via Giuseppe Verdi 12, Milano' };
+const DELEGATOR = {
+  fullName: 'Mario Rossi',
+  fiscalCode: CF.toLowerCase(),
+  documentType: 'carta_identita',
+  documentNumber: 'ca 12345ab',
+  birthDate: '1985-12-10',
+  birthPlace: 'Roma',
+  address: 'Via Giuseppe Verdi 12, Milano',
+};
+const propertyItem = async (id: string) => (await ddb().send(new GetCommand({ TableName: TABLE(), Key: keys.property(id), ConsistentRead: true }))).Item!;
+
+/** The text lines a PDF shows (pdf-lib writes each line as `<hex> Tj`, WinAnsi). */
+async function pdfText(bytes: Uint8Array): Promise<string> {
+  const doc = await PDFDocument.load(bytes);
+  const out: string[] = [];
+  for (const page of doc.getPages()) {
+    const contents = page.node.Contents()!;
+    const streams = (contents instanceof PDFArray ? contents.asArray().map((r) => doc.context.lookup(r)) : [contents]) as PDFRawStream[];
+    for (const stream of streams) {
+      const data = stream.dict.get(PDFName.of('Filter')) ? inflateSync(stream.contents) : stream.contents;
+      for (const m of Buffer.from(data).toString('latin1').matchAll(/<([0-9A-Fa-f]*)> Tj/g)) out.push(Buffer.from(m[1]!, 'hex').toString('latin1'));
+    }
+  }
+  return out.join('\n');
+}
 
 let owner: { token: string; userId: string };
 let other: { token: string; userId: string };
@@ -36,45 +62,71 @@ describe('co-owners', () => {
   it('refuses shares that do not total 100 with the spec warning, and writes nothing', async () => {
     const res = await api<Answer<object>>('PUT', `${base(propertyId)}/co-owners`, {
       token: owner.token,
-      body: { coOwners: [{ email: 'anna@example.it', fullName: 'Anna Rossi', share: 50 }, { email: 'luca@example.it', fullName: 'Luca Verdi', share: 30 }] },
+      body: { sellerShare: 20, coOwners: [{ email: 'anna@example.it', fullName: 'Anna Rossi', share: 50 }, { email: 'luca@example.it', fullName: 'Luca Verdi', share: 10 }] },
     });
     expect(res.status).toBe(400);
     expect(res.body.message).toBe('La somma delle quote è 80% (dovrebbe essere 100%)');
     const bad = await api<Answer<object>>('PUT', `${base(propertyId)}/co-owners`, {
       token: owner.token,
-      body: { coOwners: [{ email: 'non-email', fullName: '', share: 0 }] },
+      body: { sellerShare: 50, coOwners: [{ email: 'non-email', fullName: '', share: 0 }] },
     });
     expect(bad.status).toBe(400);
     expect(bad.body.message).toMatch(/^[A-Z][a-zà-ù]/);
     expect(await items(propertyId, 'coOwner')).toEqual([]);
   });
 
+  it("counts the seller's own share: a 50/50 couple is 50 + 50, the spouse alone at 100 is refused", async () => {
+    const spouse = { email: 'anna@example.it', fullName: 'Anna Rossi' };
+    const put = (body: object) => api<Answer<{ sellerShare: number; coOwners: SellerCoOwner[] }>>('PUT', `${base(propertyId)}/co-owners`, { token: owner.token, body });
+    // what the form used to ask: the spouse at 100 leaves the seller nothing (150 with the seller's 50)
+    const overfull = await put({ sellerShare: 50, coOwners: [{ ...spouse, share: 100 }] });
+    expect(overfull.status).toBe(400);
+    expect(overfull.body.message).toBe('La somma delle quote è 150% (dovrebbe essere 100%)');
+    // the seller's share is required, > 0 and < 100: an old client, the whole property, a text, a negative
+    for (const sellerShare of [undefined, 0, 100, '50', -50]) {
+      const refused = await put({ sellerShare, coOwners: [{ ...spouse, share: 100 - Number(sellerShare ?? 0) }] });
+      expect(refused.status, String(sellerShare)).toBe(400);
+      expect(refused.body.message).toBe('Indica la tua quota: maggiore di 0 e minore di 100');
+    }
+    // a negative seller share cannot "make room" for co-owners beyond 100 either
+    expect((await put({ sellerShare: -50, coOwners: [{ ...spouse, share: 100 }, { email: 'luca@example.it', fullName: 'Luca Verdi', share: 50 }] })).status).toBe(400);
+    expect(await items(propertyId, 'coOwner')).toEqual([]);
+    expect((await propertyItem(propertyId)).sellerShare).toBeUndefined();
+
+    const couple = await put({ sellerShare: 50, coOwners: [{ ...spouse, share: 50 }] });
+    expect(couple.status, JSON.stringify(couple.body)).toBe(200);
+    expect(couple.body.sellerShare).toBe(50);
+    expect((await propertyItem(propertyId)).sellerShare).toBe(50);
+    expect((await items(propertyId, 'coOwner')).map((c) => [c.email, c.share])).toEqual([['anna@example.it', 50]]);
+  });
+
   it('another seller, an admin and an agent cannot touch the property', async () => {
-    const body = { coOwners: [{ email: 'anna@example.it', fullName: 'Anna Rossi', share: 100 }] };
+    const body = { sellerShare: 50, coOwners: [{ email: 'anna@example.it', fullName: 'Anna Rossi', share: 50 }] };
     const notMine = await api<Answer<object>>('PUT', `${base(propertyId)}/co-owners`, { token: other.token, body });
     expect(notMine.status).toBe(404);
     expect(notMine.body.message).toBe('Immobile non trovato');
     expect((await api('POST', `${base(propertyId)}/co-owners/skip`, { token: other.token, body: {} })).status).toBe(404);
     expect((await api('PUT', `${base(propertyId)}/co-owners`, { token: await tokenForRole('admin'), body })).status).toBe(403);
     expect((await api('PUT', `${base(propertyId)}/co-owners`, { token: await tokenForRole('agent'), body })).status).toBe(403);
-    expect(await items(propertyId, 'coOwner')).toEqual([]);
+    expect(await items(propertyId, 'coOwner')).toMatchObject([{ email: 'anna@example.it', share: 50 }]);
   });
 
   it('replaces the list, keeping a co-owner that stays', async () => {
     const first = await api<Answer<{ coOwners: SellerCoOwner[] }>>('PUT', `${base(propertyId)}/co-owners`, {
       token: owner.token,
-      body: { coOwners: [{ email: 'Anna@Example.it', fullName: 'Anna Rossi', share: 60 }, { email: 'luca@example.it', fullName: 'Luca Verdi', share: 40 }] },
+      body: { sellerShare: 40, coOwners: [{ email: 'Anna@Example.it', fullName: 'Anna Rossi', share: 30 }, { email: 'luca@example.it', fullName: 'Luca Verdi', share: 30 }] },
     });
     expect(first.status, JSON.stringify(first.body)).toBe(200);
     const anna = first.body.coOwners.find((c) => c.email === 'anna@example.it')!;
     const second = await api<Answer<{ coOwners: SellerCoOwner[] }>>('PUT', `${base(propertyId)}/co-owners`, {
       token: owner.token,
-      body: { coOwners: [{ email: 'anna@example.it', fullName: 'Anna Rossi', share: 50 }, { email: 'sara@example.it', fullName: 'Sara Neri', share: 50 }] },
+      body: { sellerShare: 50, coOwners: [{ email: 'anna@example.it', fullName: 'Anna Rossi', share: 25 }, { email: 'sara@example.it', fullName: 'Sara Neri', share: 25 }] },
     });
     expect(second.status).toBe(200);
     const stored = await items(propertyId, 'coOwner');
     expect(stored.map((c) => c.email).sort()).toEqual(['anna@example.it', 'sara@example.it']);
-    expect(stored.find((c) => c.email === 'anna@example.it')).toMatchObject({ id: anna.id, share: 50, invitedAt: null, verifiedAt: null });
+    expect(stored.find((c) => c.email === 'anna@example.it')).toMatchObject({ id: anna.id, share: 25, invitedAt: null, verifiedAt: null });
+    expect((await propertyItem(propertyId)).sellerShare).toBe(50);
   });
 
   it('invites each co-owner by e-mail with a link to their identity step, once', async () => {
@@ -88,6 +140,8 @@ describe('co-owners', () => {
     const mail = (await sentMail()).filter((m) => m.destination.to.includes('sara@example.it'));
     expect(mail).toHaveLength(1);
     expect(mail[0]!.subject).toBe('Invito a verificare la tua identità di comproprietario');
+    // her own share, not the rest of the property
+    expect(mail[0]!.body.text).toMatch(/Quota di proprietà\W+25%/);
     const link = /\/seller-kyc\?token=([A-Za-z0-9_-]+)/.exec(mail[0]!.body.text ?? '');
     expect(link).not.toBeNull();
     const invite = (await ddb().send(new GetCommand({ TableName: TABLE(), Key: keys.coOwnerInvitation(link![1]!), ConsistentRead: true }))).Item;
@@ -100,15 +154,15 @@ describe('co-owners', () => {
     // the admin dossier reads the same fields
     const dossierRes = await api<RequestDossier>('GET', `/admin/properties/${propertyId}`, { token: await tokenForRole('admin') });
     expect(dossierRes.body.coOwners.map((c) => [c.email, c.share, Boolean(c.invitedAt)]).sort()).toEqual([
-      ['anna@example.it', 50, true],
-      ['sara@example.it', 50, true],
+      ['anna@example.it', 25, true],
+      ['sara@example.it', 25, true],
     ]);
   });
 
   it('a property being deleted answers 404 and is not edited', async () => {
     const id = await ownedProperty(owner.userId);
     await ddb().send(new UpdateCommand({ TableName: TABLE(), Key: keys.property(id), UpdateExpression: 'SET deletingAt = :at', ExpressionAttributeValues: { ':at': new Date().toISOString() } }));
-    const res = await api<Answer<object>>('PUT', `${base(id)}/co-owners`, { token: owner.token, body: { coOwners: [{ email: 'anna@example.it', fullName: 'Anna Rossi', share: 100 }] } });
+    const res = await api<Answer<object>>('PUT', `${base(id)}/co-owners`, { token: owner.token, body: { sellerShare: 50, coOwners: [{ email: 'anna@example.it', fullName: 'Anna Rossi', share: 50 }] } });
     expect(res.status).toBe(404);
     expect((await api('POST', `${base(id)}/co-owners/skip`, { token: owner.token, body: {} })).status).toBe(404);
     expect(await items(id, 'coOwner')).toEqual([]);
@@ -132,6 +186,12 @@ describe('delegations', () => {
       [{ province: 'MI', municipality: 'Roma', types: ['catasto'], delegator: DELEGATOR }, 'Il comune non appartiene alla provincia selezionata'],
       [{ province: 'MI', municipality: 'Milano', types: [], delegator: DELEGATOR }, 'Seleziona provincia, comune e almeno un tipo di delega'],
       [{ province: 'MI', municipality: 'Milano', types: ['catasto'], delegator: { ...DELEGATOR, fiscalCode: 'RSSMRA85T10A562T' } }, 'Codice fiscale non valido'],
+      // the delegator's identity document (spec 000: delegator_id_type, delegator_id_number)
+      [{ province: 'MI', municipality: 'Milano', types: ['catasto'], delegator: { ...DELEGATOR, documentType: undefined } }, 'Tipo di documento non valido'],
+      [{ province: 'MI', municipality: 'Milano', types: ['catasto'], delegator: { ...DELEGATOR, documentType: 'tessera' } }, 'Tipo di documento non valido'],
+      [{ province: 'MI', municipality: 'Milano', types: ['catasto'], delegator: { ...DELEGATOR, documentNumber: undefined } }, 'Il numero del documento è obbligatorio'],
+      [{ province: 'MI', municipality: 'Milano', types: ['catasto'], delegator: { ...DELEGATOR, documentNumber: ' ' } }, 'Il numero del documento è obbligatorio'],
+      [{ province: 'MI', municipality: 'Milano', types: ['catasto'], delegator: { ...DELEGATOR, documentNumber: 'CA1\nTj' } }, 'Il numero del documento può contenere solo lettere, cifre e trattini'],
     ];
     for (const [body, message] of cases) {
       const res = await generate(body);
@@ -153,12 +213,16 @@ describe('delegations', () => {
     for (const d of stored) {
       expect(d.generatedKey).toMatch(new RegExp(`^${propertyId}/delegations/${d.type as string}-\\d+\\.pdf$`));
       expect(d).toMatchObject({ delegatorFiscalCode: CF, delegatorName: 'Mario Rossi', delegateeOrganization: 'Opzione Casa S.r.l.' });
+      expect(d).toMatchObject({ delegatorIdType: 'carta_identita', delegatorIdNumber: 'CA12345AB' });
     }
 
     const doc = await api<Answer<{ url: string; fileName: string }>>('GET', `${base(propertyId)}/delegations/catasto/document`, { token: owner.token });
     expect(doc.status).toBe(200);
     const pdf = Buffer.from(await (await fetch(doc.body.url)).arrayBuffer());
     expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    const text = await pdfText(pdf);
+    expect(text).toContain(`Codice fiscale: ${CF}`);
+    expect(text).toContain("Documento di identità: Carta d'identità n. CA12345AB");
     expect((await api('GET', `${base(propertyId)}/delegations/catasto/document`, { token: other.token })).status).toBe(404);
     expect((await api('GET', `${base(propertyId)}/delegations/ipotecario/document`, { token: owner.token })).status).toBe(404);
 
@@ -168,6 +232,14 @@ describe('delegations', () => {
     expect(after.map((d) => d.type).sort()).toEqual(['catasto', 'ipotecario']);
     // unchanged content keeps the same generated document
     expect(after.find((d) => d.type === 'catasto')!.generatedKey).toBe(stored.find((d) => d.type === 'catasto')!.generatedKey);
+    // another document is another delegation: a new PDF that prints it
+    const passport = await generate({ province: 'MI', municipality: 'Milano', types: ['catasto', 'ipotecario'], delegator: { ...DELEGATOR, documentType: 'passaporto', documentNumber: 'YA1234567' } });
+    expect(passport.status).toBe(200);
+    const renewed = (await items(propertyId, 'delegation')).find((d) => d.type === 'catasto')!;
+    expect(renewed.generatedKey).not.toBe(stored.find((d) => d.type === 'catasto')!.generatedKey);
+    expect(renewed).toMatchObject({ delegatorIdType: 'passaporto', delegatorIdNumber: 'YA1234567' });
+    const renewedDoc = await api<Answer<{ url: string }>>('GET', `${base(propertyId)}/delegations/catasto/document`, { token: owner.token });
+    expect(await pdfText(Buffer.from(await (await fetch(renewedDoc.body.url)).arrayBuffer()))).toContain('Documento di identità: Passaporto n. YA1234567');
   });
 
   it('uploads the signed copy, confirms it, and the admin dossier shows it signed', async () => {

@@ -170,7 +170,7 @@ describe('signed delegation', () => {
         province: 'MI',
         municipality: 'Milano',
         types: ['catasto'],
-        delegator: { fullName: 'Mario Rossi', fiscalCode: 'RSSMRA85T10A562S', birthDate: '1985-12-10', birthPlace: 'Roma', address: 'Via Giuseppe Verdi 12, Milano' },
+        delegator: { fullName: 'Mario Rossi', fiscalCode: 'RSSMRA85T10A562S', documentType: 'carta_identita', documentNumber: 'CA12345AB', birthDate: '1985-12-10', birthPlace: 'Roma', address: 'Via Giuseppe Verdi 12, Milano' },
       },
     });
     expect(generated.status, JSON.stringify(generated.body)).toBe(200);

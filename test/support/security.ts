@@ -357,6 +357,9 @@ export const RULES: Record<string, RouteRule> = {
   notifySeller: adminPropertyRoute(),
   sendAvailabilityLink: adminPropertyRoute(),
   reopenOnboardingStep: adminPropertyRoute({ params: (w) => ({ propertyId: w.adm.id, step: 'delegations' }), body: () => ({ reason: 'Documento da rifare' }), probe: () => ({ reason: '' }) }),
+  listIdentityReviews: { allowed: ADMIN, touches: () => [] },
+  // the world's property has no check in review: 404, nothing written (test/integration/identity-review.test.ts decides real ones)
+  decideIdentityReview: adminPropertyRoute({ body: () => ({ decision: 'approve', reason: 'Stessa persona, confrontate a vista' }) }),
   listOptions: { allowed: ADMIN, touches: () => [] },
   updateOption: adminPropertyRoute({ body: () => ({ salePricePercentage: 10, agentCommissionPercentage: 5, minAgentCommissionPercentage: 2 }) }),
   listAgentRequestsAdmin: { allowed: ADMIN, query: () => ({ status: 'pending' }), touches: () => [] },
@@ -381,11 +384,11 @@ export const RULES: Record<string, RouteRule> = {
   },
   // public: Stripe's signature is the check (an unsigned call is a 400 for anyone)
   stripeWebhook: { allowed: ALL, rawBody: true, body: () => ({ id: 'evt_prova', type: 'checkout.session.completed', data: { object: {} } }), touches: (w) => [pkOf.property(w.P.id)] },
-  replaceCoOwners: sellerRoute({ body: () => ({ coOwners: [{ email: 'anna.bianchi@example.it', fullName: 'Anna Bianchi', share: 100 }] }) }),
+  replaceCoOwners: sellerRoute({ body: () => ({ sellerShare: 50, coOwners: [{ email: 'anna.bianchi@example.it', fullName: 'Anna Bianchi', share: 50 }] }) }),
   inviteCoOwners: sellerRoute(),
   skipCoOwners: sellerRoute(),
   generateDelegations: sellerRoute({
-    body: () => ({ province: 'MI', municipality: 'Milano', types: ['catasto'], delegator: { fullName: 'Mario Rossi', fiscalCode: VALID_FISCAL_CODE, birthDate: '1985-12-10', birthPlace: 'Milano', address: 'Via Verdi 12' } }),
+    body: () => ({ province: 'MI', municipality: 'Milano', types: ['catasto'], delegator: { fullName: 'Mario Rossi', fiscalCode: VALID_FISCAL_CODE, documentType: 'carta_identita', documentNumber: 'CA12345AB', birthDate: '1985-12-10', birthPlace: 'Milano', address: 'Via Verdi 12' } }),
   }),
   getDelegationDocument: sellerRoute({ params: (w) => ({ propertyId: w.P.id, type: 'catasto' }) }),
   createDelegationUpload: sellerRoute({ params: (w) => ({ propertyId: w.P.id, type: 'catasto' }), body: () => ({ fileName: 'delega-firmata.pdf', contentType: 'application/pdf', size: 300_000 }) }),
@@ -427,6 +430,7 @@ export const RULES: Record<string, RouteRule> = {
   getIdentity: sellerRoute(),
   listSellerProperties: { allowed: SELLER, touches: () => [] },
   updateOwnProfile: { allowed: SELLER, body: () => ({ fullName: 'Mario Rossi' }), touches: (w) => [pkOf.user(w.owner.userId), pkOf.user(w.otherSeller.userId)] },
+  getErasurePlan: { allowed: SELLER, touches: () => [] },
   deleteOwnAccount: {
     allowed: SELLER,
     body: () => ({ confirm: true }),

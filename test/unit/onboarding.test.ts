@@ -5,6 +5,7 @@ import {
   isValidFiscalCode,
   normalizeFiscalCode,
   onboardingState,
+  ownershipShares,
   shareTotal,
   shareWarning,
   sharesComplete,
@@ -38,22 +39,45 @@ describe('co-owner shares', () => {
   });
 
   it('the body schema: e-mail, full name, share > 0, no duplicates, Italian messages', () => {
-    const ok = replaceCoOwnersSchema.safeParse({ coOwners: [{ email: ' Anna@Example.it ', fullName: 'Anna Rossi', share: 100 }] });
+    const ok = replaceCoOwnersSchema.safeParse({ sellerShare: 50, coOwners: [{ email: ' Anna@Example.it ', fullName: 'Anna Rossi', share: 50 }] });
     expect(ok.success && ok.data.coOwners[0]!.email).toBe('anna@example.it');
-    const zero = replaceCoOwnersSchema.safeParse({ coOwners: [{ email: 'a@example.it', fullName: 'A', share: 0 }] });
+    const zero = replaceCoOwnersSchema.safeParse({ sellerShare: 50, coOwners: [{ email: 'a@example.it', fullName: 'A', share: 0 }] });
     expect(zero.success).toBe(false);
     expect(zero.error!.issues[0]!.message).toBe('La quota deve essere maggiore di 0 e al massimo 100');
-    expect(replaceCoOwnersSchema.safeParse({ coOwners: [{ email: 'x', fullName: 'A', share: 10 }] }).error!.issues[0]!.message).toBe(
+    expect(replaceCoOwnersSchema.safeParse({ sellerShare: 50, coOwners: [{ email: 'x', fullName: 'A', share: 10 }] }).error!.issues[0]!.message).toBe(
       'Inserisci un indirizzo email valido',
     );
-    expect(replaceCoOwnersSchema.safeParse({ coOwners: [] }).error!.issues[0]!.message).toBe('Dati mancanti');
+    expect(replaceCoOwnersSchema.safeParse({ sellerShare: 50, coOwners: [] }).error!.issues[0]!.message).toBe('Dati mancanti');
     const dup = replaceCoOwnersSchema.safeParse({
+      sellerShare: 50,
       coOwners: [
         { email: 'a@example.it', fullName: 'A', share: 50 },
         { email: 'A@example.it', fullName: 'B', share: 50 },
       ],
     });
     expect(dup.error!.issues[0]!.message).toBe('Lo stesso indirizzo email compare più volte');
+  });
+
+  it("asks the seller's own share: > 0 and < 100, Italian message", () => {
+    const coOwners = [{ email: 'anna@example.it', fullName: 'Anna Rossi', share: 50 }];
+    expect(replaceCoOwnersSchema.safeParse({ sellerShare: 50, coOwners }).success).toBe(true);
+    expect(replaceCoOwnersSchema.safeParse({ sellerShare: 0.5, coOwners }).success).toBe(true);
+    // missing (an old client), zero, the whole property, beyond, negative, a string, null
+    for (const sellerShare of [undefined, 0, 100, 150, -50, '50', null, Number.NaN]) {
+      const r = replaceCoOwnersSchema.safeParse({ sellerShare, coOwners });
+      expect(r.success, String(sellerShare)).toBe(false);
+      expect(r.error!.issues[0]!.message).toBe('Indica la tua quota: maggiore di 0 e minore di 100');
+    }
+  });
+
+  it("counts the seller's share in the total: a 50/50 couple is 50 and 50", () => {
+    expect(shareWarning(ownershipShares(50, [{ share: 50 }]))).toBeNull();
+    expect(shareWarning(ownershipShares(50, [{ share: 100 }]))).toBe('La somma delle quote è 150% (dovrebbe essere 100%)');
+    expect(shareWarning(ownershipShares(40, [{ share: 30 }, { share: 20 }]))).toBe('La somma delle quote è 90% (dovrebbe essere 100%)');
+    expect(shareWarning(ownershipShares(33.33, [{ share: 33.33 }, { share: 33.34 }]))).toBeNull();
+    // a list saved before the seller's share was asked: the co-owners alone total 100
+    expect(shareWarning(ownershipShares(null, [{ share: 100 }]))).toBeNull();
+    expect(ownershipShares(25, [{ share: 75 }])).toEqual([{ share: 25 }, { share: 75 }]);
   });
 });
 
@@ -111,12 +135,29 @@ describe('signed delegation upload', () => {
 });
 
 describe('delegations body', () => {
-  const body = { province: 'mi', municipality: 'Milano', types: ['catasto'], delegator: { fullName: 'Mario Rossi', fiscalCode: 'rssmra85t10a562s' } };
+  const body = {
+    province: 'mi',
+    municipality: 'Milano',
+    types: ['catasto'],
+    delegator: { fullName: 'Mario Rossi', fiscalCode: 'rssmra85t10a562s', documentType: 'carta_identita', documentNumber: 'ca 12345ab' },
+  };
   it('uppercases province and fiscal code', () => {
     const r = generateDelegationsSchema.safeParse(body);
     expect(r.success).toBe(true);
     expect(r.data!.province).toBe('MI');
     expect(r.data!.delegator.fiscalCode).toBe('RSSMRA85T10A562S');
+    expect(r.data!.delegator).toMatchObject({ documentType: 'carta_identita', documentNumber: 'CA12345AB' });
+  });
+  it("needs the delegator's document type and number (spec 000: delegator_id_type, delegator_id_number)", () => {
+    const { documentType: _t, ...noType } = body.delegator;
+    const { documentNumber: _n, ...noNumber } = body.delegator;
+    const message = (delegator: object) => generateDelegationsSchema.safeParse({ ...body, delegator }).error?.issues[0]?.message;
+    expect(message(noType)).toBe('Tipo di documento non valido');
+    expect(message({ ...body.delegator, documentType: 'tessera_sanitaria' })).toBe('Tipo di documento non valido');
+    expect(message(noNumber)).toBe('Il numero del documento è obbligatorio');
+    expect(message({ ...body.delegator, documentNumber: '   ' })).toBe('Il numero del documento è obbligatorio');
+    expect(message({ ...body.delegator, documentNumber: 'CA1<script>' })).toBe('Il numero del documento può contenere solo lettere, cifre e trattini');
+    expect(message({ ...body.delegator, documentNumber: 'X'.repeat(31) })).toBe('Il numero del documento può avere al massimo 30 caratteri');
   });
   it('needs province, municipality and at least one type', () => {
     for (const bad of [{ ...body, types: [] }, { ...body, province: 'XX' }, { ...body, municipality: ' ' }]) {
@@ -137,12 +178,13 @@ describe('documents and mail', () => {
       province: { code: 'MI', name: 'Milano' },
       municipality: 'Milano',
       property: { address: 'Via Verdi 12', city: 'Milano', province: 'MI' },
-      delegator: { fullName: 'Mario Rossi', fiscalCode: 'RSSMRA85T10A562S', birthPlace: 'Roma', birthDate: '1985-12-10' },
+      delegator: { fullName: 'Mario Rossi', fiscalCode: 'RSSMRA85T10A562S', documentType: 'passaporto', documentNumber: 'YA1234567', birthPlace: 'Roma', birthDate: '1985-12-10' },
       delegatee: { company: 'Opzione Casa S.r.l.', administrator: 'Marco Ferrari' },
     });
     expect(doc.title).toBe('Delega - Ispezione Ipotecaria');
     const all = doc.sections.flatMap((s) => s.lines).join('\n');
     for (const s of ['Mario Rossi', 'RSSMRA85T10A562S', 'Opzione Casa S.r.l.', 'Marco Ferrari', 'Via Verdi 12', '10/12/1985']) expect(all).toContain(s);
+    expect(doc.sections[0]!.lines).toContain('Documento di identità: Passaporto n. YA1234567');
   });
 
   it('the co-owner invitation links to /seller-kyc?token=', () => {

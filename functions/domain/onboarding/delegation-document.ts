@@ -1,5 +1,6 @@
 import { formatDate } from '../format';
 import type { DocumentSection } from '../review/option-document';
+import { DOCUMENT_TYPE_LABELS, type DocumentType } from '../identity';
 import { DELEGATION_LABELS, type DelegationType } from './rules';
 
 /** What a delegation form (PDF) says, as Italian lines; the server lays them out with pdf-lib. */
@@ -9,7 +10,16 @@ export interface DelegationDocumentInput {
   province: { code: string; name: string };
   municipality: string;
   property: { address: string; city: string | null; province: string | null };
-  delegator: { fullName: string; fiscalCode: string; birthDate?: string; birthPlace?: string; address?: string };
+  delegator: {
+    fullName: string;
+    fiscalCode: string;
+    /** the identity document (absent on delegations generated before it was asked: a blank to fill by hand) */
+    documentType?: DocumentType;
+    documentNumber?: string;
+    birthDate?: string;
+    birthPlace?: string;
+    address?: string;
+  };
   delegatee: { company: string; administrator: string };
 }
 
@@ -32,6 +42,7 @@ export function delegationDocument(i: DelegationDocumentInput): { title: string;
         lines: [
           `Nome e cognome: ${d.fullName}`,
           `Codice fiscale: ${d.fiscalCode}`,
+          `Documento di identità: ${d.documentType ? DOCUMENT_TYPE_LABELS[d.documentType] : '______________'} n. ${d.documentNumber || '______________'}`,
           ...(d.birthDate || d.birthPlace ? [`Nato/a a ${d.birthPlace || '______________'} il ${d.birthDate ? formatDate(d.birthDate) : '______________'}`] : []),
           ...(d.address ? [`Residente in: ${d.address}`] : []),
         ],

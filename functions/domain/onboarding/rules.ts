@@ -14,6 +14,7 @@ export const ONBOARDING_MESSAGES = {
   coOwnerEmail: 'Inserisci un indirizzo email valido',
   coOwnerFullName: 'Inserisci il nome completo del comproprietario',
   coOwnerShare: 'La quota deve essere maggiore di 0 e al massimo 100',
+  sellerShare: 'Indica la tua quota: maggiore di 0 e minore di 100',
   coOwnerDuplicate: 'Lo stesso indirizzo email compare più volte',
   tooManyCoOwners: (max: number) => `Al massimo ${max} comproprietari`,
   noCoOwnersToInvite: 'Nessun comproprietario da invitare',
@@ -81,6 +82,14 @@ export function shareTotal(shares: readonly { share: number }[]): number {
 /** True when every share is > 0 and they total exactly 100. */
 export function sharesComplete(shares: readonly { share: number }[]): boolean {
   return shares.length > 0 && shares.every((c) => c.share > 0) && shareTotal(shares) === 100;
+}
+
+/**
+ * Every owner's share: the seller's own first (absent on lists saved before the seller's share
+ * was asked: then 0, the co-owners' shares alone had to total 100), then the co-owners'.
+ */
+export function ownershipShares(sellerShare: number | null | undefined, coOwners: readonly { share: number }[]): { share: number }[] {
+  return [{ share: sellerShare ?? 0 }, ...coOwners.map((c) => ({ share: c.share }))];
 }
 
 /** 'La somma delle quote è X% (dovrebbe essere 100%)', or null when the shares total 100. */

@@ -3,6 +3,7 @@ import * as z from 'zod';
 import { isProvinceCode } from '../places';
 import { DELEGATION_TYPES, FISCAL_CODE_LENGTH, isValidFiscalCode, MAX_CO_OWNERS, ONBOARDING_MESSAGES as M, SIGNED_DELEGATION_MAX_BYTES } from './rules';
 import { tooLargeMessage } from '../uploads';
+import { DOCUMENT_TYPES, IDENTITY_MESSAGES, verifyIdentitySchema } from '../identity';
 
 const text = (message: string, max: number) => z.string({ error: message }).trim().min(1, message).max(max, message);
 
@@ -17,6 +18,8 @@ export const coOwnerInputSchema = z.object(
 
 export const replaceCoOwnersSchema = z.object(
   {
+    /** the seller's own share: with the co-owners' it totals 100 (a 50/50 couple: 50 and 50) */
+    sellerShare: z.number({ error: M.sellerShare }).gt(0, M.sellerShare).lt(100, M.sellerShare),
     coOwners: z
       .array(coOwnerInputSchema, { error: M.coOwnerMissingData })
       .min(1, M.coOwnerMissingData)
@@ -38,6 +41,9 @@ export const delegatorSchema = z.object(
       .toUpperCase()
       .length(FISCAL_CODE_LENGTH, M.fiscalCode)
       .refine(isValidFiscalCode, M.fiscalCode),
+    /** the delegator's identity document (spec 000: delegator_id_type, delegator_id_number), printed on the delegation */
+    documentType: z.enum(DOCUMENT_TYPES, { error: IDENTITY_MESSAGES.documentType }),
+    documentNumber: verifyIdentitySchema.shape.documentNumber,
     birthDate: z.iso.date({ error: 'Data di nascita non valida' }).optional(),
     birthPlace: z.string({ error: 'Luogo di nascita non valido' }).trim().max(120, 'Luogo di nascita non valido').optional(),
     address: z.string({ error: 'Indirizzo non valido' }).trim().max(200, 'Indirizzo non valido').optional(),
@@ -81,6 +87,12 @@ export interface SellerDelegation {
   documentKey: string | null;
   signedAt: string | null;
   generatedAt: string | null;
+}
+
+/** PUT .../co-owners answers the saved list and the seller's own share. */
+export interface SavedCoOwners {
+  sellerShare: number;
+  coOwners: SellerCoOwner[];
 }
 
 export interface SellerCoOwner {

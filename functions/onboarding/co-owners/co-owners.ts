@@ -10,16 +10,19 @@ import { ConflictError, ValidationError } from '../../lib/errors';
 import { logger } from '../../lib/logger';
 import { deliverOutbox } from '../../model/outbox';
 import { CO_OWNER_INVITATION_MESSAGES as INVITE, renderCoOwnerInvitation } from '../../domain/onboarding/co-owner-email';
-import { ONBOARDING_MESSAGES as M, shareWarning } from '../../domain/onboarding/rules';
-import type { ReplaceCoOwnersBody, SellerCoOwner } from '../../domain/onboarding/schemas';
+import { ONBOARDING_MESSAGES as M, ownershipShares, shareWarning } from '../../domain/onboarding/rules';
+import type { ReplaceCoOwnersBody, SavedCoOwners, SellerCoOwner } from '../../domain/onboarding/schemas';
 import { newToken } from '../../model/tokens';
 import { deliverNow } from '../../model/review';
 import { requireOwnedDossier } from '../../model/owned-property';
-import { declareSingleOwner, recordCoOwnerInvitations, replaceCoOwners as writeCoOwners, toCoOwner, type CoOwnerInvitationWrite } from '../../model/co-owner';
+import { declareSingleOwner, recordCoOwnerInvitations, replaceCoOwners as writeCoOwners, sellerShareOf, toCoOwner, type CoOwnerInvitationWrite } from '../../model/co-owner';
 
-/** PUT .../co-owners: the new list replaces the old; a co-owner kept (same e-mail) keeps id, invitation and verification. */
-export async function replaceCoOwners(propertyId: string, userId: string, body: ReplaceCoOwnersBody, now = new Date()): Promise<{ coOwners: SellerCoOwner[] }> {
-  const warning = shareWarning(body.coOwners);
+/**
+ * PUT .../co-owners: the seller's own share and the new list (together 100) replace the old;
+ * a co-owner kept (same e-mail) keeps id, invitation and verification.
+ */
+export async function replaceCoOwners(propertyId: string, userId: string, body: ReplaceCoOwnersBody, now = new Date()): Promise<SavedCoOwners> {
+  const warning = shareWarning(ownershipShares(body.sellerShare, body.coOwners));
   if (warning) throw new ValidationError(warning, { coOwners: warning });
   const raw = await requireOwnedDossier(propertyId, userId);
   const existing = new Map(raw.coOwners.map(toCoOwner).map((c) => [c.email.toLowerCase(), c]));
@@ -34,8 +37,8 @@ export async function replaceCoOwners(propertyId: string, userId: string, body: 
       verifiedAt: old ? old.verifiedAt : null,
     };
   });
-  await writeCoOwners({ propertyId, owner: userId }, next, raw.coOwners, now.toISOString());
-  return { coOwners: next };
+  await writeCoOwners({ propertyId, owner: userId }, body.sellerShare, next, raw.coOwners, now.toISOString());
+  return { sellerShare: body.sellerShare, coOwners: next };
 }
 
 /**
@@ -54,7 +57,7 @@ export async function inviteCoOwners(
   // the answer without writing anything; the transaction's own condition is the rule
   if (raw.identity?.status !== 'verified') throw new ConflictError(INVITE.identityNotVerified);
   const list = raw.coOwners.map(toCoOwner);
-  const warning = shareWarning(list);
+  const warning = shareWarning(ownershipShares(sellerShareOf(raw.property), list));
   if (list.length && warning) throw new ValidationError(warning, { coOwners: warning });
   const toInvite = list.filter((c) => !c.invitedAt && !c.verifiedAt);
   if (!toInvite.length) throw new ConflictError(M.noCoOwnersToInvite);

@@ -33,6 +33,8 @@ export async function generateDelegations(
   const delegator = {
     fullName: body.delegator.fullName,
     fiscalCode: body.delegator.fiscalCode,
+    documentType: body.delegator.documentType,
+    documentNumber: body.delegator.documentNumber,
     ...(body.delegator.birthDate ? { birthDate: body.delegator.birthDate } : {}),
     ...(body.delegator.birthPlace ? { birthPlace: body.delegator.birthPlace } : {}),
     ...(body.delegator.address ? { address: body.delegator.address } : {}),

@@ -8,7 +8,15 @@ export function App() {
   return (
     <QueryClientProvider client={queryClient}>
       <RouterProvider router={router} />
-      <Toaster position="top-center" closeButton containerAriaLabel="Notifiche" toastOptions={{ duration: 5000 }} />
+      {/* at the bottom: on a phone a toast at the top covers the header and the page title (the live region is the same) */}
+      <Toaster
+        position="bottom-right"
+        offset={24}
+        mobileOffset={{ bottom: 16, left: 16, right: 16 }}
+        closeButton
+        containerAriaLabel="Notifiche"
+        toastOptions={{ duration: 5000 }}
+      />
     </QueryClientProvider>
   );
 }

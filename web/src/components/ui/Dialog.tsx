@@ -12,7 +12,11 @@ export interface DialogProps {
   className?: string;
 }
 
-/** Modal dialog on the native <dialog> element: focus trap, Escape and inert background for free. */
+/**
+ * Modal dialog on the native <dialog> element: focus trap, Escape and inert background for free.
+ * Never taller than the viewport: the title and the footer stay in view, the content between
+ * them scrolls (a phone sees the dialog's buttons whole).
+ */
 export function Dialog({ open, onClose, title, description, children, footer, className }: DialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
@@ -39,13 +43,13 @@ export function Dialog({ open, onClose, title, description, children, footer, cl
         if (e.target === e.currentTarget) onClose();
       }}
       className={cn(
-        'm-auto w-[calc(100%-2rem)] max-w-lg rounded-2xl bg-white p-0 text-slate-900 shadow-xl backdrop:bg-slate-900/50',
+        'm-auto max-h-[calc(100dvh-2rem)] w-[calc(100%-2rem)] max-w-lg overflow-hidden rounded-2xl bg-white p-0 text-slate-900 shadow-xl backdrop:bg-slate-900/50',
         className,
       )}
     >
       {open && (
-        <div className="p-6">
-          <div className="flex items-start justify-between gap-4">
+        <div className="flex max-h-[calc(100dvh-2rem)] flex-col">
+          <div className="flex shrink-0 items-start justify-between gap-4 px-6 pt-6">
             <div className="space-y-1">
               <h2 id={titleId} className="text-lg font-bold text-brand-navy">
                 {title}
@@ -65,8 +69,14 @@ export function Dialog({ open, onClose, title, description, children, footer, cl
               <X aria-hidden="true" className="size-5" />
             </button>
           </div>
-          {children && <div className="mt-4">{children}</div>}
-          {footer && <div className="mt-6 flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">{footer}</div>}
+          <div className={cn('min-h-0 flex-1 overflow-y-auto px-6', footer ? 'pb-2' : 'pb-6')} data-dialog-body>
+            {children && <div className="mt-4">{children}</div>}
+          </div>
+          {footer && (
+            <div className="flex shrink-0 flex-col-reverse gap-2 border-t border-slate-200 px-6 py-4 sm:flex-row sm:justify-end" data-dialog-footer>
+              {footer}
+            </div>
+          )}
         </div>
       )}
     </dialog>

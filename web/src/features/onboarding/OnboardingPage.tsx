@@ -1,10 +1,9 @@
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router-dom';
 import { toast } from 'sonner';
 import { AlertTriangle, CheckCircle2, Circle, Home, Lock, MapPin, PartyPopper, RotateCcw, ShieldCheck } from 'lucide-react';
 import { formatDecimal } from '@domain/format';
-import { LOW_CONFIDENCE } from '@domain/identity';
 import { KYC_MESSAGES, type CoOwnerKycState, type KycStep, type SellerKycState } from '@domain/onboarding/kyc';
 import { Badge, Button, ButtonLink, Card, ErrorState, LoadingState } from '@/components/ui';
 import { isApiError } from '@/lib/api';
@@ -127,7 +126,7 @@ function StepCard({ step, children, summary }: { step: KycStep; children?: React
   return (
     <Card className="p-4 sm:p-6" aria-labelledby={headingId} role="region" data-testid={`kyc-step-${step.id}`} data-status={step.status}>
       <div className="flex flex-wrap items-center justify-between gap-2">
-        <h2 id={headingId} className="text-lg font-bold text-brand-navy">
+        <h2 id={headingId} tabIndex={-1} className="text-lg font-bold text-brand-navy focus:outline-none">
           Passo {step.number}: {step.title}
         </h2>
         <Badge variant={step.status === 'done' ? 'success' : step.status === 'todo' ? 'warning' : 'secondary'}>{STATUS_LABEL[step.status]}</Badge>
@@ -150,7 +149,16 @@ function OwnerView({ state, reloading, onReload }: { state: SellerKycState; relo
     queryFn: ({ signal }) => getIdentity(propertyId, signal),
     enabled: identityVerified,
   });
-  const verifiedName = identityQuery.data?.identity?.fullName ?? null;
+  const verifiedRecord = identityQuery.data?.identity;
+  const verifiedDelegator = useMemo(
+    () =>
+      verifiedRecord?.status === 'verified'
+        ? { fullName: verifiedRecord.fullName, documentType: verifiedRecord.documentType, documentNumber: verifiedRecord.documentNumber }
+        : null,
+    [verifiedRecord],
+  );
+  // the delegation form starts from the verified identity: wait for it (a return visit)
+  const identityLoading = identityVerified && identityQuery.isPending;
 
   const refresh = () => {
     void queryClient.invalidateQueries({ queryKey: kycKeys.all });
@@ -172,7 +180,9 @@ function OwnerView({ state, reloading, onReload }: { state: SellerKycState; relo
           <div className="flex items-start gap-3">
             <PartyPopper aria-hidden="true" className="size-8 shrink-0 text-green-700" />
             <div>
-              <h2 className="text-lg font-bold text-green-900">Pratica completata</h2>
+              <h2 id="kyc-complete-title" tabIndex={-1} className="text-lg font-bold text-green-900 focus:outline-none">
+                Pratica completata
+              </h2>
               <p className="mt-1 text-green-900">{state.completionMessage}</p>
             </div>
           </div>
@@ -188,26 +198,32 @@ function OwnerView({ state, reloading, onReload }: { state: SellerKycState; relo
                 <ShieldCheck aria-hidden="true" className="size-5 text-green-700" />
                 Identità verificata{state.identity ? ` (corrispondenza ${formatDecimal(state.identity.confidence)}%)` : ''}.
               </p>
-              {state.identity && state.identity.confidence < LOW_CONFIDENCE && (
-                <p className="rounded-md bg-amber-50 p-2 text-amber-900" data-testid="identity-low-confidence">
-                  <strong>Attenzione</strong>: corrispondenza bassa ({formatDecimal(state.identity.confidence)}%), la verifica potrebbe essere controllata manualmente.
-                </p>
-              )}
             </div>
           }
         >
           <div className="space-y-3">
             <p className="text-sm text-slate-700">Scatta una foto del tuo volto e del tuo documento d&apos;identità: li confronteremo automaticamente.</p>
+            {state.identity?.status === 'review' && (
+              <div role="status" className="rounded-md border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900" data-testid="identity-in-review">
+                <p className="font-semibold">Verifica in corso</p>
+                <p>
+                  La corrispondenza tra il volto e il documento ({formatDecimal(state.identity.confidence)}%) va controllata dal nostro staff: ti
+                  avviseremo appena la verifica sarà conclusa.
+                </p>
+              </div>
+            )}
             {state.identity?.status === 'rejected' && (
               <div role="alert" className="rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-800" data-testid="identity-rejected">
                 <p className="font-semibold">Verifica non riuscita</p>
                 <p>{state.identity.reason || 'La foto del volto non corrisponde al documento o i dati non sono validi.'}</p>
               </div>
             )}
-            <Button onClick={() => setIdentityOpen(true)} data-testid="identity-open">
-              <ShieldCheck aria-hidden="true" className="size-4" />
-              {state.identity?.status === 'rejected' ? 'Riprova la verifica' : 'Verifica identità'}
-            </Button>
+            {state.identity?.status !== 'review' && (
+              <Button onClick={() => setIdentityOpen(true)} data-testid="identity-open">
+                <ShieldCheck aria-hidden="true" className="size-4" />
+                {state.identity?.status === 'rejected' ? 'Riprova la verifica' : 'Verifica identità'}
+              </Button>
+            )}
           </div>
         </StepCard>
       )}
@@ -220,6 +236,12 @@ function OwnerView({ state, reloading, onReload }: { state: SellerKycState; relo
               <div className="space-y-3 text-sm" data-testid="coowners-summary">
                 {state.coOwners.length ? (
                   <ul className="space-y-2">
+                    {state.sellerShare !== null && (
+                      <li className="flex flex-wrap items-center gap-2" data-testid="seller-share-summary">
+                        <span className="font-medium text-slate-800">La tua quota</span>
+                        <span className="text-slate-600">{formatDecimal(state.sellerShare)}%</span>
+                      </li>
+                    )}
                     {state.coOwners.map((c) => (
                       <li key={c.id} className="flex flex-wrap items-center gap-2">
                         <span className="font-medium text-slate-800">{c.fullName}</span>
@@ -242,6 +264,7 @@ function OwnerView({ state, reloading, onReload }: { state: SellerKycState; relo
         >
           <CoOwnersStep
             propertyId={propertyId}
+            sellerShare={state.sellerShare}
             coOwners={state.coOwners}
             singleOwner={state.singleOwner}
             onChanged={() => {
@@ -273,13 +296,16 @@ function OwnerView({ state, reloading, onReload }: { state: SellerKycState; relo
             )
           }
         >
+          {identityLoading ? (
+            <LoadingState label="Caricamento dei dati del documento verificato..." className="min-h-24" />
+          ) : (
           <DelegationsStep
             propertyId={propertyId}
             delegations={state.delegations}
             canComplete={state.canCompleteDelegations}
             defaultProvince={state.property.province}
             defaultMunicipality={state.property.city}
-            verifiedName={verifiedName}
+            verified={verifiedDelegator}
             onChanged={() => {
               // stay open until 'Completa Fase' or 'Salva e Chiudi'
               setEditing('delegations');
@@ -287,11 +313,20 @@ function OwnerView({ state, reloading, onReload }: { state: SellerKycState; relo
             }}
             onDone={() => {
               setEditing(null);
-              if (state.canCompleteDelegations) toast.success('Fase completata', { description: 'Tutte le deleghe sono firmate.' });
-              else toast.info('Deleghe salvate', { description: 'Carica tutte le deleghe firmate per completare questa fase' });
+              if (state.canCompleteDelegations) {
+                toast.success('Fase completata', { description: 'Tutte le deleghe sono firmate.' });
+                // 'Completa Fase' confirms and moves on: to the option's step, else to the final card
+                const next = state.option ? 'kyc-step-option-title' : 'kyc-complete-title';
+                requestAnimationFrame(() => {
+                  const el = document.getElementById(next);
+                  el?.scrollIntoView({ block: 'start', behavior: 'smooth' });
+                  el?.focus({ preventScroll: true });
+                });
+              } else toast.info('Deleghe salvate', { description: 'Carica tutte le deleghe firmate per completare questa fase' });
               refresh();
             }}
           />
+          )}
         </StepCard>
       )}
 
@@ -348,6 +383,15 @@ function CoOwnerView({ state }: { state: CoOwnerKycState }) {
         >
           <div className="space-y-3">
             <p className="text-sm text-slate-700">Scatta una foto del tuo volto e del tuo documento d&apos;identità: li confronteremo automaticamente.</p>
+            {state.identity?.status === 'review' && (
+              <div role="status" className="rounded-md border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900" data-testid="identity-in-review">
+                <p className="font-semibold">Verifica in corso</p>
+                <p>
+                  La corrispondenza tra il volto e il documento ({formatDecimal(state.identity.confidence)}%) va controllata dal nostro staff: ti
+                  avviseremo appena la verifica sarà conclusa.
+                </p>
+              </div>
+            )}
             {state.identity?.status === 'rejected' && (
               <div role="alert" className="rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-800" data-testid="identity-rejected">
                 <p className="font-semibold">Verifica non riuscita</p>

@@ -71,8 +71,8 @@ export interface CoOwnerInput {
   share: number;
 }
 
-export function replaceCoOwners(propertyId: string, coOwners: CoOwnerInput[]): Promise<{ coOwners: SellerCoOwner[] }> {
-  return api.put(`${base(propertyId)}/co-owners`, { coOwners });
+export function replaceCoOwners(propertyId: string, sellerShare: number, coOwners: CoOwnerInput[]): Promise<{ sellerShare: number; coOwners: SellerCoOwner[] }> {
+  return api.put(`${base(propertyId)}/co-owners`, { sellerShare, coOwners });
 }
 
 export function inviteCoOwners(propertyId: string): Promise<unknown> {
@@ -89,7 +89,7 @@ export interface GenerateDelegationsBody {
   province: string;
   municipality: string;
   types: DelegationType[];
-  delegator: { fullName: string; fiscalCode: string };
+  delegator: { fullName: string; fiscalCode: string; documentType: DocumentType; documentNumber: string };
 }
 
 export function generateDelegations(propertyId: string, body: GenerateDelegationsBody): Promise<{ delegations: SellerDelegation[] }> {

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Plus, Send, Trash2 } from 'lucide-react';
 import { toast } from 'sonner';
 import type { KycCoOwner } from '@domain/onboarding/kyc';
-import { shareTotal, shareWarning } from '@domain/onboarding/rules';
+import { ONBOARDING_MESSAGES, ownershipShares, shareTotal, shareWarning } from '@domain/onboarding/rules';
 import { Badge, Button, Field, Input } from '@/components/ui';
 import { errorMessage } from '@/lib/api';
 import { inviteCoOwners, replaceCoOwners, skipCoOwners } from '../api';
@@ -18,13 +18,29 @@ let nextKey = 1;
 const emptyRow = (): Row => ({ key: nextKey++, email: '', fullName: '', share: '' });
 const toNumber = (s: string) => Number(s.replace(',', '.'));
 
-/** Step 2: co-owners with their shares (total 100), invitations, or 'Salta (Proprietà Singola)'. */
-export function CoOwnersStep({ propertyId, coOwners, singleOwner, onChanged }: { propertyId: string; coOwners: KycCoOwner[]; singleOwner: boolean; onChanged: () => void }) {
+const validSellerShare = (n: number) => n > 0 && n < 100;
+
+/** Step 2: the seller's own share and the co-owners with theirs (together 100), invitations, or 'Salta (Proprietà Singola)'. */
+export function CoOwnersStep({
+  propertyId,
+  sellerShare: savedSellerShare,
+  coOwners,
+  singleOwner,
+  onChanged,
+}: {
+  propertyId: string;
+  /** the seller's share saved with the list (null: never asked) */
+  sellerShare: number | null;
+  coOwners: KycCoOwner[];
+  singleOwner: boolean;
+  onChanged: () => void;
+}) {
   const [rows, setRows] = useState<Row[]>(() =>
     coOwners.length ? coOwners.map((c) => ({ key: nextKey++, email: c.email, fullName: c.fullName, share: String(c.share) })) : [],
   );
+  const [sellerShare, setSellerShare] = useState(savedSellerShare === null ? '' : String(savedSellerShare));
   const [busy, setBusy] = useState<'send' | 'skip' | null>(null);
-  const shares = rows.map((r) => ({ share: toNumber(r.share) || 0 }));
+  const shares = ownershipShares(toNumber(sellerShare) || 0, rows.map((r) => ({ share: toNumber(r.share) || 0 })));
   const warning = rows.length ? shareWarning(shares) : null;
   const total = shareTotal(shares);
   const badgeOf = (email: string) => coOwners.find((c) => c.email === email.trim().toLowerCase())?.badge ?? null;
@@ -37,10 +53,15 @@ export function CoOwnersStep({ propertyId, coOwners, singleOwner, onChanged }: {
       toast.error('Dati mancanti', { description: 'Inserisci email, nome completo e quota (maggiore di 0) di ogni comproprietario.' });
       return;
     }
+    if (!validSellerShare(toNumber(sellerShare))) {
+      toast.error('Dati mancanti', { description: ONBOARDING_MESSAGES.sellerShare });
+      return;
+    }
     setBusy('send');
     try {
       await replaceCoOwners(
         propertyId,
+        toNumber(sellerShare),
         rows.map((r) => ({ email: r.email.trim(), fullName: r.fullName.trim(), share: toNumber(r.share) })),
       ).catch((err: unknown) => {
         throw Object.assign(new Error(errorMessage(err)), { title: "Errore nell'aggiunta del comproprietario" });
@@ -76,6 +97,13 @@ export function CoOwnersStep({ propertyId, coOwners, singleOwner, onChanged }: {
   return (
     <div className="space-y-4" data-testid="coowners-step">
       {singleOwner && !coOwners.length && <p className="text-sm text-slate-700">Hai indicato che sei l&apos;unico proprietario. Puoi comunque aggiungere dei comproprietari.</p>}
+      {rows.length > 0 && (
+        <div className="max-w-48">
+          <Field label="La tua quota (%)" hint="La tua quota più quelle dei comproprietari deve fare 100%.">
+            <Input type="number" inputMode="decimal" min={0} max={100} step="any" value={sellerShare} onChange={(e) => setSellerShare(e.target.value)} data-testid="seller-share" />
+          </Field>
+        </div>
+      )}
       {rows.length > 0 && (
         <ul className="space-y-3" aria-label="Comproprietari">
           {rows.map((r, i) => {

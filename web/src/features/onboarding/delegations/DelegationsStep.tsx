@@ -1,9 +1,10 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { CheckCircle2, Download, FileSignature } from 'lucide-react';
 import { toast } from 'sonner';
 import type { KycDelegation } from '@domain/onboarding/kyc';
 import { DELEGATION_LABELS, DELEGATION_TYPES, FISCAL_CODE_LENGTH, isValidFiscalCode, normalizeFiscalCode, ONBOARDING_MESSAGES, SIGNED_DELEGATION_MAX_BYTES, SIGNED_DELEGATION_TYPES, extensionOf, type DelegationType } from '@domain/onboarding/rules';
 import { tooLargeMessage } from '@domain/uploads';
+import { DOCUMENT_TYPE_LABELS, DOCUMENT_TYPES, IDENTITY_MESSAGES, verifyIdentitySchema, type DocumentType } from '@domain/identity';
 import { loadComuni, provinces, type ComuniModule } from '@domain/places';
 import { Badge, Button, Field, Input, Select } from '@/components/ui';
 import { errorMessage } from '@/lib/api';
@@ -11,6 +12,13 @@ import { ComuneCombobox } from '@/components/ComuneCombobox';
 import { delegationDocument, generateDelegations, openDownload, uploadSignedDelegation } from '../api';
 
 const PROVINCES = provinces();
+
+/** What 'Usa i dati del documento verificato' fills in: the seller's verified identity. */
+export interface VerifiedDelegator {
+  fullName: string | null;
+  documentType: DocumentType;
+  documentNumber: string;
+}
 export const SIGNED_DELEGATION_ACCEPT = '.pdf,.jpg,.jpeg,.png,.doc,.docx,.txt';
 
 /** Step 3: the delegations for the municipality's records: generate, download, upload the signed copies. */
@@ -20,7 +28,7 @@ export function DelegationsStep({
   canComplete,
   defaultProvince,
   defaultMunicipality,
-  verifiedName,
+  verified,
   onChanged,
   onDone,
 }: {
@@ -29,8 +37,8 @@ export function DelegationsStep({
   canComplete: boolean;
   defaultProvince: string | null;
   defaultMunicipality: string | null;
-  /** the full name of the verified identity, when known: it fills and locks the name */
-  verifiedName: string | null;
+  /** the verified identity, when known: 'Usa i dati' fills and locks the name and the document */
+  verified: VerifiedDelegator | null;
   onChanged: () => void;
   onDone: () => void;
 }) {
@@ -38,10 +46,23 @@ export function DelegationsStep({
   const [province, setProvince] = useState(first?.province ?? defaultProvince ?? '');
   const [municipality, setMunicipality] = useState(first?.municipality ?? defaultMunicipality ?? '');
   const [types, setTypes] = useState<DelegationType[]>(delegations.map((d) => d.type));
-  const [useIdentity, setUseIdentity] = useState(Boolean(verifiedName));
-  const [fullName, setFullName] = useState(verifiedName ?? '');
+  const [useIdentity, setUseIdentity] = useState(verified !== null);
+  const [fullName, setFullName] = useState(verified?.fullName ?? '');
+  const [documentType, setDocumentType] = useState<DocumentType>(verified?.documentType ?? 'carta_identita');
+  const [documentNumber, setDocumentNumber] = useState(verified?.documentNumber ?? '');
   const [fiscalCode, setFiscalCode] = useState('');
   const [fiscalError, setFiscalError] = useState<string>();
+  const [documentError, setDocumentError] = useState<string>();
+  // the verified identity can arrive after the first render (a return visit): adopt it once then
+  const adopted = useRef(verified !== null);
+  useEffect(() => {
+    if (!verified || adopted.current) return;
+    adopted.current = true;
+    setUseIdentity(true);
+    if (verified.fullName) setFullName(verified.fullName);
+    setDocumentType(verified.documentType);
+    setDocumentNumber(verified.documentNumber);
+  }, [verified]);
   const [places, setPlaces] = useState<ComuniModule>();
   const [generating, setGenerating] = useState(false);
   const [progress, setProgress] = useState<Partial<Record<DelegationType, number>>>({});
@@ -55,7 +76,10 @@ export function DelegationsStep({
   }, []);
 
   const comuni = province && places ? places.comuniOf(province) : undefined;
-  const name = useIdentity && verifiedName ? verifiedName : fullName;
+  const fromIdentity = useIdentity && verified !== null;
+  const name = fromIdentity && verified.fullName ? verified.fullName : fullName;
+  const docType = fromIdentity ? verified.documentType : documentType;
+  const docNumber = fromIdentity ? verified.documentNumber : documentNumber;
 
   const generate = async () => {
     if (!province || !municipality.trim() || types.length === 0) {
@@ -70,9 +94,19 @@ export function DelegationsStep({
       setFiscalError(ONBOARDING_MESSAGES.fiscalCode);
       return;
     }
+    const number = verifyIdentitySchema.shape.documentNumber.safeParse(docNumber);
+    if (!number.success) {
+      setDocumentError(number.error.issues[0]?.message ?? IDENTITY_MESSAGES.documentNumberRequired);
+      return;
+    }
     setGenerating(true);
     try {
-      await generateDelegations(propertyId, { province, municipality: municipality.trim(), types, delegator: { fullName: name.trim(), fiscalCode } });
+      await generateDelegations(propertyId, {
+        province,
+        municipality: municipality.trim(),
+        types,
+        delegator: { fullName: name.trim(), fiscalCode, documentType: docType, documentNumber: number.data },
+      });
       toast.success('Deleghe generate', { description: 'Scarica ogni delega, firmala e carica la copia firmata.' });
       onChanged();
     } catch (err) {
@@ -163,14 +197,14 @@ export function DelegationsStep({
       <div className="grid gap-4 sm:grid-cols-2">
         <div className="space-y-2">
           <Field label="Nome e cognome del delegante">
-            <Input value={name} readOnly={useIdentity && Boolean(verifiedName)} onChange={(e) => setFullName(e.target.value)} autoComplete="name" data-testid="delegation-name" />
+            <Input value={name} readOnly={fromIdentity && Boolean(verified.fullName)} onChange={(e) => setFullName(e.target.value)} autoComplete="name" data-testid="delegation-name" />
           </Field>
           <label className="flex items-center gap-2 text-sm text-slate-700">
             <input
               type="checkbox"
               className="size-4 accent-brand-navy"
-              checked={useIdentity && Boolean(verifiedName)}
-              disabled={!verifiedName}
+              checked={fromIdentity}
+              disabled={!verified}
               onChange={(e) => setUseIdentity(e.target.checked)}
               data-testid="delegation-use-identity"
             />
@@ -190,6 +224,29 @@ export function DelegationsStep({
             }}
             onBlur={() => setFiscalError(fiscalCode && !isValidFiscalCode(fiscalCode) ? ONBOARDING_MESSAGES.fiscalCode : undefined)}
             data-testid="delegation-fiscal-code"
+          />
+        </Field>
+        <Field label="Tipo di documento">
+          <Select value={docType} disabled={fromIdentity} onChange={(e) => setDocumentType(e.target.value as DocumentType)} data-testid="delegation-document-type">
+            {DOCUMENT_TYPES.map((t) => (
+              <option key={t} value={t}>
+                {DOCUMENT_TYPE_LABELS[t]}
+              </option>
+            ))}
+          </Select>
+        </Field>
+        <Field label="Numero del documento" error={documentError}>
+          <Input
+            value={docNumber}
+            readOnly={fromIdentity}
+            maxLength={30}
+            autoCapitalize="characters"
+            autoComplete="off"
+            onChange={(e) => {
+              setDocumentNumber(e.target.value);
+              if (documentError) setDocumentError(undefined);
+            }}
+            data-testid="delegation-document-number"
           />
         </Field>
       </div>
@@ -248,9 +305,14 @@ export function DelegationsStep({
 
       {delegations.length > 0 &&
         (canComplete ? (
-          <Button onClick={onDone} data-testid="delegation-complete">
-            Completa Fase
-          </Button>
+          <div className="space-y-2">
+            <p className="text-sm text-slate-700" data-testid="delegation-complete-hint">
+              Tutte le deleghe sono firmate. Premi &apos;Completa Fase&apos; per chiudere le deleghe e passare al passaggio successivo.
+            </p>
+            <Button onClick={onDone} data-testid="delegation-complete">
+              Completa Fase
+            </Button>
+          </div>
         ) : (
           <div className="space-y-2">
             <p className="text-sm text-slate-700" data-testid="delegation-hint">

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { toast } from 'sonner';
 import { DOCUMENT_TYPE_LABELS, DOCUMENT_TYPES, IDENTITY_MESSAGES, LOW_CONFIDENCE, type DocumentType } from '@domain/identity';
 import { formatDecimal } from '@domain/format';
@@ -34,6 +34,13 @@ export function IdentityDialog({ open, onClose, target, onVerified }: { open: bo
   const [progress, setProgress] = useState<Partial<Record<Slot, number>>>({});
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
+  const failureRef = useRef<HTMLDivElement>(null);
+  // a refusal is read where it appears: brought into view and focused (the toasts sit behind the modal)
+  useEffect(() => {
+    if (!failure) return;
+    failureRef.current?.scrollIntoView({ block: 'nearest' });
+    failureRef.current?.focus({ preventScroll: true });
+  }, [failure]);
 
   const ready = Boolean(face && front && back && documentNumber.trim());
 
@@ -73,6 +80,13 @@ export function IdentityDialog({ open, onClose, target, onVerified }: { open: bo
         documentFrontKey: keys[1],
         documentBackKey: keys[2],
       });
+      if (result.status === 'review') {
+        // 60-70 % or not completed by the engine: an admin compares the photos; the step stays to do
+        toast.info('Identità in verifica', { description: result.reason });
+        onVerified();
+        onClose();
+        return;
+      }
       if (!result.valid) {
         const reason = result.reason || IDENTITY_TEXTS.notValidFallback;
         setFailure(reason);
@@ -170,7 +184,13 @@ export function IdentityDialog({ open, onClose, target, onVerified }: { open: bo
         )}
 
         {failure && (
-          <div role="alert" className="rounded-lg border border-red-200 bg-red-50 p-3 text-sm" data-testid="identity-failure">
+          <div
+            ref={failureRef}
+            role="alert"
+            tabIndex={-1}
+            className="scroll-my-4 rounded-lg border border-red-200 bg-red-50 p-3 text-sm focus:outline-none focus-visible:ring-2 focus-visible:ring-red-700"
+            data-testid="identity-failure"
+          >
             <p className="font-semibold text-red-800">{IDENTITY_TEXTS.notValid}</p>
             <p className="text-red-800">{failure}</p>
           </div>
