@@ -20,8 +20,8 @@ import { EVIDENCE_FORM_TTL_SECONDS, presignUpload, uploadNonce } from '../lib/pr
 import { mediaKey, mediaKindOf, ONLY_MEDIA_MESSAGE, parseMediaKey, TOO_LARGE_MESSAGE } from '../domain/property/media';
 import { MEDIA_MAX_BYTES, type PresignedUpload } from '../domain/uploads';
 import { REQUEST_MESSAGES, type DossierMedia } from '../domain/requests';
-import { isDeleting, isPropertyId } from './dossier';
-import { PROPERTY_EDITABLE } from './property';
+import { isPropertyId } from './dossier';
+import { PROPERTY_EDITABLE, readProperty } from './property';
 
 
 /** The property (editable) and the room, or 404. */
@@ -29,12 +29,12 @@ async function requireRoom(propertyId: string, roomId: string): Promise<{ proper
   if (!isPropertyId(propertyId)) throw new NotFoundError(REQUEST_MESSAGES.notFound);
   const T = table();
   const [property, room] = await Promise.all([
-    ddb().send(new GetCommand({ TableName: T, Key: keys.property(propertyId), ConsistentRead: true })),
+    readProperty(propertyId),
     ddb().send(new GetCommand({ TableName: T, Key: keys.room(propertyId, roomId), ConsistentRead: true })),
   ]);
-  if (!property.Item || isDeleting(property.Item)) throw new NotFoundError(REQUEST_MESSAGES.notFound);
+  if (!property) throw new NotFoundError(REQUEST_MESSAGES.notFound);
   if (!room.Item) throw new NotFoundError(REQUEST_MESSAGES.roomNotFound);
-  return { property: property.Item, room: room.Item };
+  return { property, room: room.Item };
 }
 
 /** The random part an admin form puts before the file name (`{ts}_{nonce}-{name}`): a fresh key per form. */
@@ -191,10 +191,10 @@ export async function deleteMedia(propertyId: string, roomId: string, mediaId: s
   if (!/^[A-Za-z0-9-]{1,64}$/.test(roomId) || !/^[A-Za-z0-9-]{1,64}$/.test(mediaId)) throw new NotFoundError(REQUEST_MESSAGES.mediaNotFound);
   const T = table();
   const [property, media] = await Promise.all([
-    ddb().send(new GetCommand({ TableName: T, Key: keys.property(propertyId), ConsistentRead: true, ProjectionExpression: 'pk, deletingAt' })),
+    readProperty(propertyId, { fields: ['pk'] }),
     ddb().send(new GetCommand({ TableName: T, Key: keys.media(propertyId, roomId, mediaId), ConsistentRead: true })),
   ]);
-  if (!property.Item || isDeleting(property.Item)) throw new NotFoundError(REQUEST_MESSAGES.notFound);
+  if (!property) throw new NotFoundError(REQUEST_MESSAGES.notFound);
   if (!media.Item) throw new NotFoundError(REQUEST_MESSAGES.mediaNotFound);
 
   await s3().send(new DeleteObjectCommand({ Bucket: requireConfig('MEDIA_BUCKET'), Key: String(media.Item.key) }));

@@ -12,7 +12,7 @@ import { ddb, isConditionFailure, queryAll, table } from './db';
 import { keys } from './keys';
 import type { MailMessage } from '../lib/mail';
 import { outboxPut } from './outbox';
-import { PROPERTY_EDITABLE } from './property';
+import { PROPERTY_EDITABLE, readProperty } from './property';
 import { isExpired } from './tokens';
 import type { ReminderKind } from '../domain/reminders/rules';
 
@@ -108,8 +108,7 @@ export async function optionCandidates(notified: { from: string; to: string }, c
 
 /** The PROPERTY item (strongly consistent), or undefined when it is gone or being deleted. */
 export async function loadProperty(propertyId: string): Promise<Item | undefined> {
-  const res = await ddb().send(new GetCommand({ TableName: table(), Key: keys.property(propertyId), ConsistentRead: true, ...projection([...PROPERTY_FIELDS, 'deletingAt']) }));
-  return res.Item && !res.Item.deletingAt ? res.Item : undefined;
+  return readProperty(propertyId, { fields: PROPERTY_FIELDS });
 }
 
 /** The onboarding items of a property (co-owners, delegations, identity): one Query of the sk range COOWNER# .. IDENTITY. */

@@ -13,7 +13,7 @@ import { keys } from './keys';
 import { logger } from '../lib/logger';
 import { listMediaKeys, mapLimit } from '../lib/media-storage';
 import { isDeleteConfirmed, REQUEST_MESSAGES } from '../domain/requests';
-import { PROPERTY_EDITABLE } from './property';
+import { PROPERTY_EDITABLE, readProperty } from './property';
 import { isPropertyId, loadDossierItems, type DossierItem } from './dossier';
 
 
@@ -91,8 +91,8 @@ export async function purgeRequest(propertyId: string, now: Date = new Date()): 
     });
   } catch (err) {
     if (!isConditionFailure(err, 0)) throw err;
-    const marked = await ddb().send(new GetCommand({ TableName: T, Key: keys.property(propertyId), ConsistentRead: true, ProjectionExpression: 'deletingAt' }));
-    if (!marked.Item) throw new NotFoundError(REQUEST_MESSAGES.notFound);
+    const marked = await readProperty(propertyId, { includeDeleting: true, fields: ['deletingAt'] });
+    if (!marked) throw new NotFoundError(REQUEST_MESSAGES.notFound);
   }
 
   const dossier = await loadDossierItems(propertyId);
@@ -128,8 +128,8 @@ export async function assignRequest(propertyId: string, userId: string, now: Dat
   const T = table();
   const profile = await ddb().send(new GetCommand({ TableName: T, Key: keys.profile(userId), ProjectionExpression: 'pk' }));
   if (!profile.Item) throw new NotFoundError(REQUEST_MESSAGES.userNotFound);
-  const property = await ddb().send(new GetCommand({ TableName: T, Key: keys.property(propertyId), ConsistentRead: true, ProjectionExpression: 'createdAt' }));
-  const createdAt = property.Item?.createdAt as string | undefined;
+  const property = await readProperty(propertyId, { includeDeleting: true, fields: ['createdAt'] });
+  const createdAt = property?.createdAt as string | undefined;
   if (!createdAt) throw new NotFoundError(REQUEST_MESSAGES.notFound);
   const index = keys.sellerIndex(userId, createdAt);
   try {

@@ -8,15 +8,13 @@ export { type Item } from './item';
 import { type Item } from './item';
 import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, isConditionFailure, table } from './db';
-import { NotFoundError } from '../lib/errors';
 import { keys } from './keys';
 import { logger } from '../lib/logger';
 import type { MailMessage } from '../lib/mail';
 import { outboxPut } from './outbox';
-import { propertyCondition } from './property';
+import { propertyCondition, requireProperty } from './property';
 import { tokenExpiryFields } from './tokens';
 import { REVIEW_MESSAGES } from '../domain/review/rules';
-import { isPropertyId } from './dossier';
 import { toPurchaseOption } from './option';
 import type { PurchaseOption } from '../domain/requests';
 
@@ -28,10 +26,7 @@ export { PROPERTY_EDITABLE } from './property';
 
 /** The PROPERTY item, or 404 'Immobile non trovato' (also while it is being deleted). */
 export async function loadProperty(propertyId: string): Promise<Item> {
-  if (!isPropertyId(propertyId)) throw new NotFoundError(REVIEW_MESSAGES.propertyNotFound);
-  const res = await ddb().send(new GetCommand({ TableName: table(), Key: keys.property(propertyId), ConsistentRead: true }));
-  if (!res.Item || res.Item.deletingAt) throw new NotFoundError(REVIEW_MESSAGES.propertyNotFound);
-  return res.Item;
+  return requireProperty(propertyId, REVIEW_MESSAGES.propertyNotFound);
 }
 
 export async function loadOptionItem(propertyId: string): Promise<Item | undefined> {
