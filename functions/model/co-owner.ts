@@ -9,7 +9,7 @@ import { ddb, isConditionFailure, table } from './db';
 import { str, type Item } from './item';
 import { keys } from './keys';
 import { outboxPut } from './outbox';
-import { guardedTransaction, guardFailure, propertyCondition, stepCompletion, type PropertyGuard } from './property';
+import { guardedTransaction, guardFailure, propertyCondition, sendGuarded, stepCompletion, type PropertyGuard } from './property';
 import { tokenExpiryFields } from './tokens';
 import { ConflictError, NotFoundError, TooManyRequestsError } from '../lib/errors';
 import { dailyQuotaUpdate, exceedsQuota, type DailyQuota } from './rate-limit';
@@ -112,29 +112,23 @@ export async function replaceCoOwners(
   // saving the list completes the step (a reopening is closed again); after the signature only while reopened
   const g: PropertyGuard = { ...guard, step: 'coOwners' };
   const done = stepCompletion('coOwners', at);
-  try {
-    await ddb().send(
-      new TransactWriteCommand(
-        guardedTransaction(g, [
-          {
-            Update: {
-              TableName: T,
-              Key: keys.property(propertyId),
-              UpdateExpression: `SET sellerShare = :sellerShare, coOwnersUpdatedAt = :at, updatedAt = :at, ${done.set} REMOVE singleOwner, ${done.remove}`,
-              ExpressionAttributeNames: done.names,
-              ExpressionAttributeValues: { ':sellerShare': sellerShare, ':at': at, ...done.values },
-            },
-          },
-          ...removed.map((c) => ({ Delete: { TableName: T, Key: { pk: c.pk, sk: c.sk } } })),
-          ...items.map((Item) => ({ Put: { TableName: T, Item } })),
-        ]),
-      ),
-    );
-  } catch (err) {
-    if (isConditionFailure(err, 0)) throw await guardFailure(g, propertyNotFound);
-    if ((err as { name?: string }).name === 'TransactionCanceledException') throw new ConflictError();
-    throw err;
-  }
+  await sendGuarded(
+    g,
+    [
+      {
+        Update: {
+          TableName: T,
+          Key: keys.property(propertyId),
+          UpdateExpression: `SET sellerShare = :sellerShare, coOwnersUpdatedAt = :at, updatedAt = :at, ${done.set} REMOVE singleOwner, ${done.remove}`,
+          ExpressionAttributeNames: done.names,
+          ExpressionAttributeValues: { ':sellerShare': sellerShare, ':at': at, ...done.values },
+        },
+      },
+      ...removed.map((c) => ({ Delete: { TableName: T, Key: { pk: c.pk, sk: c.sk } } })),
+      ...items.map((Item) => ({ Put: { TableName: T, Item } })),
+    ],
+    propertyNotFound,
+  );
 }
 
 export interface CoOwnerInvitationWrite {

@@ -8,7 +8,7 @@ import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, isConditionFailure, table } from './db';
 import { str, type Item } from './item';
 import { keys } from './keys';
-import { guardedTransaction, guardFailure, stepCompletion, type PropertyGuard } from './property';
+import { guardedTransaction, guardFailure, sendGuarded, stepCompletion, type PropertyGuard } from './property';
 import { ConflictError, NotFoundError } from '../lib/errors';
 import { DELEGATION_LABELS, ONBOARDING_MESSAGES as M, type DelegationType } from '../domain/onboarding/rules';
 import type { SellerDelegation } from '../domain/onboarding/schemas';
@@ -126,29 +126,23 @@ export async function saveGeneratedDelegations(
     createdAt: g.createdAt ?? at,
     updatedAt: at,
   }));
-  try {
-    await ddb().send(
-      new TransactWriteCommand(
-        guardedTransaction(guard, [
-          {
-            Update: {
-              TableName: T,
-              Key: keys.property(propertyId),
-              UpdateExpression: `SET delegationsUpdatedAt = :at, updatedAt = :at${done ? `, ${done.set} REMOVE ${done.remove}` : ''}`,
-              ...(done ? { ExpressionAttributeNames: done.names } : {}),
-              ExpressionAttributeValues: { ':at': at, ...done?.values },
-            },
-          },
-          ...removed.map((d) => ({ Delete: { TableName: T, Key: { pk: d.pk, sk: d.sk } } })),
-          ...items.map((Item) => ({ Put: { TableName: T, Item } })),
-        ]),
-      ),
-    );
-  } catch (err) {
-    if (isConditionFailure(err, 0)) throw await guardFailure(guard, propertyNotFound);
-    if ((err as { name?: string }).name === 'TransactionCanceledException') throw new ConflictError();
-    throw err;
-  }
+  await sendGuarded(
+    guard,
+    [
+      {
+        Update: {
+          TableName: T,
+          Key: keys.property(propertyId),
+          UpdateExpression: `SET delegationsUpdatedAt = :at, updatedAt = :at${done ? `, ${done.set} REMOVE ${done.remove}` : ''}`,
+          ...(done ? { ExpressionAttributeNames: done.names } : {}),
+          ExpressionAttributeValues: { ':at': at, ...done?.values },
+        },
+      },
+      ...removed.map((d) => ({ Delete: { TableName: T, Key: { pk: d.pk, sk: d.sk } } })),
+      ...items.map((Item) => ({ Put: { TableName: T, Item } })),
+    ],
+    propertyNotFound,
+  );
 }
 
 export interface SignedDelegationWrite {

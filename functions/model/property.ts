@@ -11,7 +11,7 @@ export { type Item } from './item';
 import { type Item } from './item';
 import * as z from 'zod';
 import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConflictError, NotFoundError } from '../lib/errors';
 import { lifecycleOf, LIFECYCLE, LIFECYCLE_ORDER, type Lifecycle } from '../domain/requests';
 import { ONBOARDING_MESSAGES, type ReopenableStep, type StepReopening } from '../domain/onboarding/rules';
@@ -225,6 +225,21 @@ export function guardedTransaction(g: PropertyGuard, writes: readonly TransactIt
     },
   };
   return { TransactItems: [merged, ...writes.filter((_, i) => i !== own)] };
+}
+
+/**
+ * Sends a guarded write (guardedTransaction) and answers its refusals as the onboarding writes
+ * do: a failed guard through guardFailure (409 for a step closed by the signature, else
+ * `notFound`), any other cancelled condition 409 (a change made meanwhile).
+ */
+export async function sendGuarded(g: PropertyGuard, writes: readonly TransactItem[], notFound: () => Error): Promise<void> {
+  try {
+    await ddb().send(new TransactWriteCommand(guardedTransaction(g, writes)));
+  } catch (err) {
+    if (isConditionFailure(err, 0)) throw await guardFailure(g, notFound);
+    if ((err as { name?: string }).name === 'TransactionCanceledException') throw new ConflictError();
+    throw err;
+  }
 }
 
 /** True when `step` of the property is closed by the signature (signed, not reopened). */

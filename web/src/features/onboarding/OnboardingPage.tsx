@@ -201,30 +201,7 @@ function OwnerView({ state, reloading, onReload }: { state: SellerKycState; relo
             </div>
           }
         >
-          <div className="space-y-3">
-            <p className="text-sm text-slate-700">Scatta una foto del tuo volto e del tuo documento d&apos;identità: li confronteremo automaticamente.</p>
-            {state.identity?.status === 'review' && (
-              <div role="status" className="rounded-md border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900" data-testid="identity-in-review">
-                <p className="font-semibold">Verifica in corso</p>
-                <p>
-                  La corrispondenza tra il volto e il documento ({formatDecimal(state.identity.confidence)}%) va controllata dal nostro staff: ti
-                  avviseremo appena la verifica sarà conclusa.
-                </p>
-              </div>
-            )}
-            {state.identity?.status === 'rejected' && (
-              <div role="alert" className="rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-800" data-testid="identity-rejected">
-                <p className="font-semibold">Verifica non riuscita</p>
-                <p>{state.identity.reason || 'La foto del volto non corrisponde al documento o i dati non sono validi.'}</p>
-              </div>
-            )}
-            {state.identity?.status !== 'review' && (
-              <Button onClick={() => setIdentityOpen(true)} data-testid="identity-open">
-                <ShieldCheck aria-hidden="true" className="size-4" />
-                {state.identity?.status === 'rejected' ? 'Riprova la verifica' : 'Verifica identità'}
-              </Button>
-            )}
-          </div>
+          <IdentityStepBody identity={state.identity} onOpen={() => setIdentityOpen(true)} />
         </StepCard>
       )}
 
@@ -381,31 +358,44 @@ function CoOwnerView({ state }: { state: CoOwnerKycState }) {
             </p>
           }
         >
-          <div className="space-y-3">
-            <p className="text-sm text-slate-700">Scatta una foto del tuo volto e del tuo documento d&apos;identità: li confronteremo automaticamente.</p>
-            {state.identity?.status === 'review' && (
-              <div role="status" className="rounded-md border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900" data-testid="identity-in-review">
-                <p className="font-semibold">Verifica in corso</p>
-                <p>
-                  La corrispondenza tra il volto e il documento ({formatDecimal(state.identity.confidence)}%) va controllata dal nostro staff: ti
-                  avviseremo appena la verifica sarà conclusa.
-                </p>
-              </div>
-            )}
-            {state.identity?.status === 'rejected' && (
-              <div role="alert" className="rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-800" data-testid="identity-rejected">
-                <p className="font-semibold">Verifica non riuscita</p>
-                <p>{state.identity.reason || 'La foto del volto non corrisponde al documento o i dati non sono validi.'}</p>
-              </div>
-            )}
-            <Button onClick={() => setIdentityOpen(true)} data-testid="identity-open">
-              <ShieldCheck aria-hidden="true" className="size-4" />
-              {state.identity?.status === 'rejected' ? 'Riprova la verifica' : 'Verifica identità'}
-            </Button>
-          </div>
+          <IdentityStepBody identity={state.identity} onOpen={() => setIdentityOpen(true)} />
         </StepCard>
       )}
       <IdentityDialog open={identityOpen} onClose={() => setIdentityOpen(false)} target={{ coOwnerToken: state.token }} onVerified={refresh} />
+    </div>
+  );
+}
+
+/**
+ * The body of the identity step, the same for the owner and a co-owner: what the check asks
+ * for, the check in review or refused, and the button that opens the dialog (none while an
+ * admin reviews the check).
+ */
+function IdentityStepBody({ identity, onOpen }: { identity: { status: string; confidence: number; reason?: string | null } | null | undefined; onOpen: () => void }) {
+  return (
+    <div className="space-y-3">
+      <p className="text-sm text-slate-700">Scatta una foto del tuo volto e del tuo documento d&apos;identità: li confronteremo automaticamente.</p>
+      {identity?.status === 'review' && (
+        <div role="status" className="rounded-md border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900" data-testid="identity-in-review">
+          <p className="font-semibold">Verifica in corso</p>
+          <p>
+            La corrispondenza tra il volto e il documento ({formatDecimal(identity.confidence)}%) va controllata dal nostro staff: ti avviseremo appena
+            la verifica sarà conclusa.
+          </p>
+        </div>
+      )}
+      {identity?.status === 'rejected' && (
+        <div role="alert" className="rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-800" data-testid="identity-rejected">
+          <p className="font-semibold">Verifica non riuscita</p>
+          <p>{identity.reason || 'La foto del volto non corrisponde al documento o i dati non sono validi.'}</p>
+        </div>
+      )}
+      {identity?.status !== 'review' && (
+        <Button onClick={onOpen} data-testid="identity-open">
+          <ShieldCheck aria-hidden="true" className="size-4" />
+          {identity?.status === 'rejected' ? 'Riprova la verifica' : 'Verifica identità'}
+        </Button>
+      )}
     </div>
   );
 }
