@@ -79,11 +79,14 @@ export interface ReminderOptions {
   concurrency?: number;
 }
 
-/** The onboarding steps (1-3) not done yet, by title; empty when complete. */
+/**
+ * The onboarding steps (1-3) the seller still has to do, by title; empty when there is nothing
+ * for them to do. An identity check waiting for an admin's review is not the seller's to do.
+ */
 function missingSteps(f: Awaited<ReturnType<typeof onboardingItems>>, singleOwner: boolean): string[] {
   const identityStatus = str(f.identity?.status) ?? str(f.identity?.verificationStatus);
   const done: [OnboardingStepId, boolean][] = [
-    ['identity', identityDone({ identity: identityStatus ? { status: identityStatus } : null })],
+    ['identity', identityStatus === 'review' || identityDone({ identity: identityStatus ? { status: identityStatus } : null })],
     ['coOwners', coOwnersDone({ coOwners: f.coOwners, singleOwner })],
     ['delegations', delegationsDone({ delegations: f.delegations.map((d) => ({ documentKey: str(d.documentKey), signedAt: str(d.signedAt) })) })],
   ];

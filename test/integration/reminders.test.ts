@@ -189,6 +189,17 @@ describe('onboarding incomplete', () => {
     // the option's own reminder is the only one (estimate sent 2 days before it)
     expect((await remindersTo(withOption.email)).map((m) => m.subject)).toEqual(["Promemoria: firma l'opzione di acquisto per l'immobile in Via Giuseppe Verdi 12, Milano"]);
   });
+
+  it("sends nothing while the seller's identity check waits for an admin's review (the other steps done)", async () => {
+    const t0 = Date.now();
+    const p = await submitted(true);
+    await estimateSent(p, t0);
+    await put({ ...keys.identity(p.id), entity: 'identity', propertyId: p.id, status: 'review', documentType: 'carta_identita', confidence: 65 });
+    await skipCoOwners(p.id, p.userId!);
+    await delegationSigned(p.id);
+    await run(t0 + 3 * DAY_MS + HOUR);
+    expect(await remindersTo(p.email)).toEqual([]);
+  });
 });
 
 describe('option not signed', () => {
