@@ -7,7 +7,8 @@ const resolve = { alias: { '@domain': fileURLToPath(new URL('./functions/domain'
 /**
  * Integration files that need the table, or the OMI data, to themselves: the security suites'
  * snapshots count every item; the OMI files import and clear every OMI record (a clear is
- * refused while another import runs) and check the valuations that read them.
+ * refused while another import runs) and check the valuations that read them; the requests
+ * file counts the total of all requests.
  */
 const TABLE_ALONE = [
   'test/integration/security-matrix.test.ts',
@@ -17,6 +18,8 @@ const TABLE_ALONE = [
   'test/integration/omi-valuation.test.ts',
   'test/integration/review.test.ts',
   'test/integration/submission-valuation.test.ts',
+  // counts the total of every request before and after its own submissions
+  'test/integration/requests.test.ts',
 ];
 
 const integration = {
