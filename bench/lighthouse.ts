@@ -15,7 +15,7 @@
  * Bars (issue "production readiness"): performance >= 90, accessibility 100, best practices
  * >= 95. Prints the four category scores and LCP, TBT, CLS per page, the audits that cost
  * points, and writes bench/results/lighthouse.json. Run it alone on the machine (flock
- * /tmp/heavy.lock): CPU contention lowers the performance score.
+ * a shared lock file): CPU contention lowers the performance score.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
