@@ -37,6 +37,7 @@ import { BatchWriter } from '../functions/model/batch-writer';
 import { zoneQuotationsItem } from '../functions/model/omi/quotations';
 import { formatValoriLine, parseOmiFile } from '../functions/omi/parse-omi';
 import { comuneSearchKey } from '../functions/domain/omi/names';
+import type { OmiValoriRow } from '../functions/domain/omi/types';
 import { MILANO, nationalSample } from '../test/support/omi-samples';
 import { edgeHeaders } from '../infra/local/edge';
 import { ROOT, writeResults } from './support';
@@ -87,9 +88,9 @@ const PROVINCES = [...new Set(ALL_ROWS.map((r) => r.prov))];
 /** Exactly the items the import writes for the national VALORI file: one per zone, lines in file order. */
 async function nationalZoneItems(): Promise<Record<string, unknown>[]> {
   const parsed = await parseOmiFile(createReadStream(national.valori));
-  const zones = new Map<string, { prov: string; comune: string; lines: string[] }>();
+  const zones = new Map<string, { prov: string; comune: OmiValoriRow; lines: string[] }>();
   for (const { row } of parsed.valori) {
-    const z = zones.get(row.linkZona) ?? { prov: row.prov, comune: row.comuneDescrizione, lines: [] };
+    const z = zones.get(row.linkZona) ?? { prov: row.prov, comune: row, lines: [] };
     z.lines.push(formatValoriLine(row));
     zones.set(row.linkZona, z);
   }

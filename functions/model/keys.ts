@@ -194,22 +194,24 @@ export function normalizeForSort(text: string): string {
  * ~162,000, which is what the import's write rate depends on, and the valuation reads a
  * zone in one GetItem. Keys are made of the identity, so re-importing a file overwrites
  * the same items (idempotent: a re-run after a crash converges) and another semester adds
- * history. `{comune}` is `comuneSearchKey` (case/accent/apostrophe-insensitive); `{shard}` =
- * 0..7 from LinkZona.
+ * history. `{comune}` is the comune's identity (domain/omi/comune-match.ts omiComuneId): the
+ * 6-digit ISTAT code of the current comune the row belongs to, or, for a row tied to no
+ * current comune, `{prov}#{comuneSearchKey(name)}`; `{shard}` = 0..7 from LinkZona.
  *
  * | item                | pk                          | sk              | gsi1 (pk / sk)                          | gsi3 (pk / sk)                |
  * |---------------------|-----------------------------|-----------------|-----------------------------------------|-------------------------------|
- * | zone quotations     | OMIS#{sem}#{prov}#{shard}   | Q#{linkZona}    | OMIV#{prov}#{comune} / {sem}#{linkZona} |                               |
- * | zone description    | OMIS#{sem}#{prov}#{shard}   | Z#{linkZona}    | OMIZ#{prov}#{comune} / {sem}#{linkZona} |                               |
+ * | zone quotations     | OMIS#{sem}#{prov}#{shard}   | Q#{linkZona}    | OMIV#{comune} / {sem}#{linkZona}        |                               |
+ * | zone description    | OMIS#{sem}#{prov}#{shard}   | Z#{linkZona}    | OMIZ#{comune} / {sem}#{linkZona}        |                               |
  * | semester manifest   | OMI#META                    | SEM#{sem}       |                                         |                               |
  * | listing index chunk | OMIIDX#{sem}#{prov}         | {version}#{part}|                                         |                               |
  * | import / clear job  | OMIJOB#{jobId}              | JOB             |                                         | OMIJOBS / {createdAt}#{jobId} |
  *
  * Access patterns:
- * - valuation: gsi1 OMIV#{prov}#{comune}, newest first (ScanIndexForward false), stopping
- *   after the newest semester with usable values of the wanted type; the comune's zone
- *   descriptions: gsi1 OMIZ#{prov}#{comune}; the chosen zone's history: BatchGet of its
- *   zone item in every semester the manifests list.
+ * - valuation: gsi1 OMIV#{comune}, newest first (ScanIndexForward false), stopping after
+ *   the newest semester with usable values of the wanted type (the ISTAT code first, then
+ *   the province and name); the zone descriptions of that semester only: gsi1
+ *   OMIZ#{comune} begins_with {sem}#; the chosen zone's history: BatchGet of its zone item
+ *   in every semester the manifests list.
  * - every item of a semester and province (import: exact inserted/updated after a run
  *   died; clear: what to delete): Query pk OMIS#{sem}#{prov}#{0..7}, strongly consistent.
  *   Sharded so a national import never writes more than ~1/8 of a province to one key.
@@ -241,8 +243,8 @@ export const omiKeys = {
     pk: `OMIS#${z.semester}#${z.prov}#${omiShard(z.linkZona)}`,
     sk: `Q#${z.linkZona}`,
   }),
-  zoneQuotationsIndex: (z: OmiZoneId & { comuneKey: string }) => ({
-    gsi1pk: `OMIV#${z.prov}#${z.comuneKey}`,
+  zoneQuotationsIndex: (z: OmiZoneId & { comuneId: string }) => ({
+    gsi1pk: `OMIV#${z.comuneId}`,
     gsi1sk: `${z.semester}#${z.linkZona}`,
   }),
   /** the zone identity in a zone-quotations item's keys */
@@ -251,7 +253,7 @@ export const omiKeys = {
     return { semester: semester!, prov: prov!, linkZona: sk.slice(2) };
   },
   /** valuation candidates: every semester's zones of a comune, newest first with ScanIndexForward false */
-  quotationsOfComune: (prov: string, comuneKey: string) => ({ index: 'gsi1' as const, pk: `OMIV#${prov}#${comuneKey}` }),
+  quotationsOfComune: (comuneId: string) => ({ index: 'gsi1' as const, pk: `OMIV#${comuneId}` }),
   /** identity of a record inside its semester and province */
   quotationIdentity: (q: { linkZona: string; codTip: number; stato: string | null }) => `${q.linkZona}#${q.codTip}#${omiStato(q.stato)}`,
   quotationSkPrefix: 'Q#',
@@ -260,11 +262,12 @@ export const omiKeys = {
     pk: `OMIS#${z.semester}#${z.prov}#${omiShard(z.linkZona)}`,
     sk: `Z#${z.linkZona}`,
   }),
-  zoneIndex: (z: { prov: string; comuneKey: string; linkZona: string; semester: string }) => ({
-    gsi1pk: `OMIZ#${z.prov}#${z.comuneKey}`,
+  zoneIndex: (z: { comuneId: string; linkZona: string; semester: string }) => ({
+    gsi1pk: `OMIZ#${z.comuneId}`,
     gsi1sk: `${z.semester}#${z.linkZona}`,
   }),
-  zonesOfComune: (prov: string, comuneKey: string) => ({ index: 'gsi1' as const, pk: `OMIZ#${prov}#${comuneKey}` }),
+  /** a comune's zone descriptions; `skPrefix` narrows them to one semester */
+  zonesOfComune: (comuneId: string, semester?: string) => ({ index: 'gsi1' as const, pk: `OMIZ#${comuneId}`, skPrefix: semester ? `${semester}#` : '' }),
   zoneIdentity: (z: { linkZona: string }) => `Z#${z.linkZona}`,
   zoneSkPrefix: 'Z#',
 

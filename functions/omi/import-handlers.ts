@@ -3,6 +3,8 @@
  * was counted and found not to be a duplicate: VALORI rows are gathered into one item per
  * zone, ZONE rows are written one item each.
  */
+import type { UnmatchedComune } from '../domain/omi/api';
+import { matchOmiComuneCached, type OmiComuneRef } from '../domain/omi/comune-match';
 import type { IndexEntry } from '../domain/omi/listing-index';
 import { formatValoriLine } from '../domain/omi/lines';
 import type { OmiValoriRow, OmiZoneRow } from '../domain/omi/types';
@@ -12,7 +14,8 @@ import type { OmiWriter } from '../model/omi/writer';
 
 /** The file's records of one zone (VALORI): published lines and identities, in file order. */
 interface ZoneRows {
-  comune: string;
+  /** the zone's first row: ties the zone's item to its comune */
+  comune: OmiValoriRow;
   lines: string[];
   ids: string[];
 }
@@ -43,10 +46,18 @@ export interface RowHandler<R> {
   finish(provinces: Iterable<ProvinceState>): Promise<void>;
 }
 
-/** What the handlers use of the run: its writer, and the semester (known before the first row). */
+/** What the handlers use of the run: its writer, the semester (known before the first row), the comuni tied to no current comune. */
 export interface HandlerRun {
   readonly writer: OmiWriter;
   readonly semester: string | undefined;
+  readonly unmatched: Map<string, UnmatchedComune>;
+}
+
+/** Notes the row's comune when it is tied to no current comune (the match is cached per comune). */
+function noteComune(run: HandlerRun, row: OmiComuneRef): void {
+  if (matchOmiComuneCached(row)) return;
+  const key = `${row.prov}|${row.comuneIstat}|${row.comuneDescrizione}`;
+  if (!run.unmatched.has(key)) run.unmatched.set(key, { prov: row.prov, comune: row.comuneDescrizione, istat: row.comuneIstat, cadastral: row.comuneAmm });
 }
 
 /**
@@ -93,8 +104,9 @@ export function valoriHandler(run: HandlerRun): RowHandler<OmiValoriRow> {
     duplicate: (first) => `Riga duplicata: stesso LinkZona, Cod_Tip e Stato della riga ${first}`,
     entry: (row) => indexEntryOf(row),
     accept(row, st, identity) {
+      noteComune(run, row);
       let zone = st.zones.get(row.linkZona);
-      if (!zone) st.zones.set(row.linkZona, (zone = { comune: row.comuneDescrizione, lines: [], ids: [] }));
+      if (!zone) st.zones.set(row.linkZona, (zone = { comune: row, lines: [], ids: [] }));
       zone.lines.push(formatValoriLine(row));
       zone.ids.push(identity);
       if (open && open.st === st && open.linkZona === row.linkZona) return undefined;
@@ -118,7 +130,10 @@ export function zoneHandler(run: HandlerRun): RowHandler<OmiZoneRow> {
     identity: (row) => omiKeys.zoneIdentity(row),
     duplicate: (first) => `Riga duplicata: stessa LinkZona della riga ${first}`,
     entry: () => null,
-    accept: (row) => run.writer.putZone(row, run.semester!),
+    accept: (row) => {
+      noteComune(run, row);
+      return run.writer.putZone(row, run.semester!);
+    },
     finish: async () => undefined,
   };
 }

@@ -23,6 +23,7 @@ import type { Readable } from 'node:stream';
 import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { s3 } from '../lib/aws/s3';
 import { logger } from '../lib/logger';
+import type { UnmatchedComune } from '../domain/omi/api';
 import type { IndexEntry } from '../domain/omi/listing-index';
 import { isSemester } from '../domain/omi/semester';
 import type { OmiValoriRow, OmiZoneRow } from '../domain/omi/types';
@@ -34,6 +35,9 @@ import { OmiWriter } from '../model/omi/writer';
 import { startHeartbeat, type Heartbeat } from './heartbeat';
 import { valoriHandler, zoneHandler, type ProvinceState, type RowHandler } from './import-handlers';
 import { OmiFormatError, parseOmiCsv, type OmiFileKind, type OmiFileMeta, type OmiParseEvent, type OmiParseSummary } from './parse-omi';
+
+/** Unmatched comuni listed in a job (a national file has ~160, merged comuni; the item stays far below DynamoDB's 400 KB). */
+const MAX_UNMATCHED = 1000;
 
 /** A problem with the file itself: the job fails with this message and is not retried. */
 export class OmiImportError extends Error {
@@ -72,6 +76,8 @@ interface ImportRun {
   readonly counts: { rowsRead: number; inserted: number; updated: number; rejected: number; warnings: number };
   readonly reasons: RejectedRow[];
   readonly warningReasons: RejectedRow[];
+  /** the file's comuni tied to no current comune (reported when the import completes) */
+  readonly unmatched: Map<string, UnmatchedComune>;
   bytesRead: number;
   bytesTotal: number | null;
   /** from the request, else from the file's title */
@@ -102,6 +108,7 @@ export async function runImport(req: ImportRequest, opts: { concurrency?: number
     counts: { rowsRead: 0, inserted: 0, updated: 0, rejected: 0, warnings: 0 },
     reasons: [],
     warningReasons: [],
+    unmatched: new Map(),
     bytesRead: 0,
     bytesTotal: req.size ?? null,
     semester: req.semester,
@@ -296,11 +303,12 @@ async function completeImport(run: ImportRun, summary: OmiParseSummary, heartbea
   await reportProgress(run, {
     status: 'completed',
     progress: 100,
+    unmatchedComuni: [...run.unmatched.values()].sort((a, b) => a.prov.localeCompare(b.prov) || a.comune.localeCompare(b.comune)).slice(0, MAX_UNMATCHED),
     encoding: summary.encoding,
     finishedAt: new Date().toISOString(),
     durationMs,
   });
-  logger.info('OMI import completed', { jobId: run.req.jobId, ...run.counts, durationMs, writer: run.writer.stats, existingFrom: run.existingFrom });
+  logger.info('OMI import completed', { jobId: run.req.jobId, ...run.counts, unmatchedComuni: run.unmatched.size, durationMs, writer: run.writer.stats, existingFrom: run.existingFrom });
   return { status: 'completed', ...run.counts, durationMs };
 }
 

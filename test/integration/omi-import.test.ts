@@ -208,7 +208,7 @@ describe('OMI import: idempotent and exact when a run dies mid-file', () => {
     const zones = new Map<string, string[]>();
     for (const { row } of parsed.valori.slice(0, 100)) zones.set(row.linkZona, [...(zones.get(row.linkZona) ?? []), formatValoriLine(row)]);
     for (const [linkZona, lines] of zones) {
-      await writer.put(zoneQuotationsItem({ semester: '2022-S2', prov: 'MI', linkZona, comune: 'MILANO' }, lines));
+      await writer.put(zoneQuotationsItem({ semester: '2022-S2', prov: 'MI', linkZona, comune: parsed.valori[0]!.row }, lines));
     }
     await writer.flush();
     await ddb().send(

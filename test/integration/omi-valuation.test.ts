@@ -1,7 +1,23 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, tokenForRole, useStackEnv } from '../support/helpers';
 import type { ValuationAvailable, ValuationResult } from '../../functions/domain/valuation';
+import { readFileSync } from 'node:fs';
+import { nationalSample } from '../support/omi-samples';
 import { admin, clearAll, importFile, VALORI_2024, VALORI_2025, ZONE_2025 } from './omi-support';
+
+/**
+ * The lines of the national 2017/2 file (title and header kept) of these comuni, as
+ * published: Monza still under MI, Forlì under FO, Bolzano written "BOLZANO .BOZEN.",
+ * Piovera since merged into Alluvioni Piovera.
+ */
+function nationalExtract(file: string, comuni: readonly [string, string][]): Buffer {
+  const lines = readFileSync(file, 'latin1').split(/\r?\n/);
+  const keep = lines.slice(2).filter((l) => {
+    const f = l.split(';');
+    return comuni.some(([prov, name]) => f[2] === prov && f[7] === name);
+  });
+  return Buffer.from([...lines.slice(0, 2), ...keep, ''].join('\r\n'), 'latin1');
+}
 
 async function evaluate(body: Record<string, unknown>) {
   return api<ValuationResult & { message?: string }>('POST', '/valuations/evaluate', { token: await admin(), body });
@@ -53,6 +69,26 @@ describe('POST /valuations/evaluate over the stored OMI rows', () => {
     expect(roma.body).toMatchObject({ available: false, reason: 'Nessuna quotazione OMI per Roma (RM) e la tipologia "Abitazioni civili": valutazione non disponibile.' });
     expect((await evaluate({ address: '', province: 'MI', city: 'Milano', surfaceArea: 800, omiCategory: 'capannoni_tipici' })).body).toMatchObject({ available: false, codTip: 7 });
     expect((await evaluate({ address: '', province: 'MI', city: 'Milano', surfaceArea: 800, omiCategory: 'terreni_edificabili' })).body).toMatchObject({ available: false, codTip: null });
+  });
+
+  it('finds the quotations of comuni the file writes under an old province or spelling, and reports the comuni left over', async () => {
+    const national = nationalSample();
+    const comuni = [['MI', 'MONZA'], ['FO', 'FORLI`'], ['BZ', 'BOLZANO .BOZEN.'], ['AL', 'PIOVERA']] as const;
+    const valori = await importFile('', '2017-S2', nationalExtract(national.valori, comuni), 'QI_294581_1_20172_VALORI.csv');
+    expect(valori.status).toBe('completed');
+    expect(valori.unmatchedComuni).toEqual([{ prov: 'AL', comune: 'PIOVERA', istat: '1006130', cadastral: 'G695' }]);
+    const zone = await importFile('', '2017-S2', nationalExtract(national.zone, comuni), 'QI_294581_1_20172_ZONE.csv');
+    expect(zone.status).toBe('completed');
+
+    const monza = await evaluate({ address: 'Via Boccaccio 5', province: 'MB', city: 'Monza', surfaceArea: 100, condition: 'buono', floor: '2', features: ['Ascensore'] });
+    expect(monza.body).toMatchObject({ available: true, semester: '2017-S2', omiDetails: { zona: 'B1', stato: 'NORMALE', comprMin: 1800, comprMax: 2750 } });
+    expect((monza.body as ValuationAvailable).zone).toMatchObject({ rule: 'address' });
+    for (const [province, city] of [['FC', 'Forlì'], ['BZ', 'Bolzano/Bozen'], ['BZ', 'Bolzano']]) {
+      const r = await evaluate({ address: '', province, city, surfaceArea: 80 });
+      expect(r.body, `${province} ${city}`).toMatchObject({ available: true, semester: '2017-S2' });
+    }
+    // the merged comune's rows are stored, and no comune of the form finds them
+    expect((await evaluate({ address: '', province: 'AL', city: 'Alluvioni Piovera', surfaceArea: 80 })).body).toMatchObject({ available: false });
   });
 
   it('validates the body in Italian and is for admins only', async () => {

@@ -84,8 +84,19 @@ describe('comune names', () => {
   });
 
   it('normalizes words for address matching', () => {
-    expect(normalizeWords("Via Sant'Ambrogio, 5 - Milano")).toBe('via santambrogio 5 milano');
+    expect(normalizeWords("Via Sant'Ambrogio, 5 - Milano")).toBe('via sant ambrogio 5 milano');
+    expect(normalizeWords('SANT`AMBROGIO')).toBe('sant ambrogio');
     expect(normalizeWords('C.so Magenta')).toBe('c so magenta');
+  });
+
+  it("splits address words at apostrophes: Via dell'Indipendenza matches the zone 'INDIPENDENZA'", () => {
+    expect(normalizeWords("Via dell'Indipendenza 12")).toBe('via dell indipendenza 12');
+    const zones = [
+      { linkZona: 'BO00000001', zonaDescr: 'INDIPENDENZA, MONTAGNOLA' },
+      { linkZona: 'BO00000002', zonaDescr: 'SAN DONATO' },
+    ];
+    expect(matchZones("Via dell'Indipendenza 12", zones, 'Bologna').map((m) => m.linkZona)).toEqual(['BO00000001']);
+    expect(matchZones('Via dell’Indipendenza 12', zones, 'Bologna').map((m) => m.linkZona)).toEqual(['BO00000001']);
   });
 });
 

@@ -13,6 +13,16 @@ export interface RejectedRow {
   reason: string;
 }
 
+/** A comune of an OMI file that matches no current comune. */
+export interface UnmatchedComune {
+  prov: string;
+  /** as published */
+  comune: string;
+  /** `Comune_ISTAT` and `Comune_amm` as published */
+  istat: string;
+  cadastral: string;
+}
+
 export interface OmiJob {
   id: string;
   kind: OmiJobKind;
@@ -49,6 +59,12 @@ export interface OmiJob {
   total: number | null;
   /** 0..100 */
   progress: number;
+  /**
+   * import, when completed: the comuni of the file tied to no comune the form offers
+   * (domain/omi/comune-match.ts), e.g. comuni merged since; their rows are stored and shown
+   * on the data page, and no valuation finds them
+   */
+  unmatchedComuni: UnmatchedComune[];
   durationMs: number | null;
   error: string | null;
 }

@@ -161,6 +161,7 @@ export function makeZoneReader(columns: string[]): ZoneReader {
       regione: at('Regione'),
       prov: prov.toUpperCase(),
       comuneIstat: at('Comune_ISTAT'),
+      comuneAmm: at('Comune_amm'),
       comuneDescrizione: comune,
       fascia: at('Fascia'),
       zonaDescr: at('Zona_Descr').replace(/^'(.*)'$/s, '$1').trim(),
@@ -191,7 +192,7 @@ export function formatValoriLine(r: OmiValoriRow): string {
 
 export function formatZoneLine(r: OmiZoneRow): string {
   return `${[
-    r.areaTerritoriale, r.regione, r.prov, r.comuneIstat, '', ' ', '', r.comuneDescrizione, r.fascia, `'${r.zonaDescr}'`, r.zona,
+    r.areaTerritoriale, r.regione, r.prov, r.comuneIstat, '', ' ', r.comuneAmm, r.comuneDescrizione, r.fascia, `'${r.zonaDescr}'`, r.zona,
     r.linkZona, r.codTipPrev ?? 0, r.descrTipPrev, r.statoPrev, r.microzona,
   ].join(';')};`;
 }

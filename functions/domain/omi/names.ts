@@ -15,15 +15,16 @@ export function comuneSearchKey(name: string): string {
 }
 
 /**
- * Words of a free text, normalized (lower case, no accents, apostrophes and backticks
- * dropped, punctuation as spaces), for matching an address against zone descriptions.
+ * Words of a free text, normalized (lower case, no accents, punctuation as spaces), for
+ * matching an address against zone descriptions. Apostrophes and backticks split words:
+ * "Via dell'Indipendenza" gives "via dell indipendenza", so a zone named 'INDIPENDENZA'
+ * matches it.
  */
 export function normalizeWords(text: string): string {
   return text
     .normalize('NFD')
     .replace(/[\u0300-\u036f]/g, '')
     .toLowerCase()
-    .replace(/[`'’´]/g, '')
     .replace(/[^a-z0-9]+/g, ' ')
     .trim();
 }

@@ -38,6 +38,8 @@ export interface OmiZoneRow {
   regione: string;
   prov: string;
   comuneIstat: string;
+  /** cadastral code (`Comune_amm`), e.g. `F205` */
+  comuneAmm: string;
   comuneDescrizione: string;
   fascia: string;
   /** without the surrounding single quotes */

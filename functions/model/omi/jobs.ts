@@ -20,11 +20,11 @@ export const STALE_AFTER_MS = 30_000;
 const FIELDS: (keyof OmiJob)[] = [
   'id', 'kind', 'status', 'fileName', 'semester', 's3Key', 'createdBy', 'createdAt', 'startedAt', 'finishedAt', 'updatedAt',
   'rowsRead', 'inserted', 'updated', 'rejected', 'rejectedReasons', 'warnings', 'warningReasons', 'fileKind', 'encoding', 'bytesRead', 'bytesTotal',
-  'deleted', 'total', 'progress', 'durationMs', 'error',
+  'deleted', 'total', 'progress', 'durationMs', 'error', 'unmatchedComuni',
 ];
 
 const ZERO = {
-  rowsRead: 0, inserted: 0, updated: 0, rejected: 0, rejectedReasons: [], warnings: 0, warningReasons: [], bytesRead: 0, deleted: 0, progress: 0,
+  rowsRead: 0, inserted: 0, updated: 0, rejected: 0, rejectedReasons: [], warnings: 0, warningReasons: [], bytesRead: 0, deleted: 0, progress: 0, unmatchedComuni: [],
 };
 
 export function toJob(item: Record<string, unknown>): OmiJob {
@@ -156,7 +156,7 @@ export async function claimJob(
 
 type Progress = Partial<Pick<OmiJob,
   'rowsRead' | 'inserted' | 'updated' | 'rejected' | 'rejectedReasons' | 'warnings' | 'warningReasons' | 'bytesRead' | 'bytesTotal' | 'deleted' | 'total' |
-  'progress' | 'fileKind' | 'encoding' | 'semester'>>;
+  'progress' | 'fileKind' | 'encoding' | 'semester' | 'unmatchedComuni'>>;
 
 /** Progress of the run that holds the job (a newer run takes over: this one's writes then fail). */
 export async function updateJob(

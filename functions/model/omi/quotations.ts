@@ -8,6 +8,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { requireConfig } from '../../lib/config';
 import { readValoriLine } from '../../domain/omi/lines';
 import type { IndexEntry } from '../../domain/omi/listing-index';
+import { omiComuneId, type OmiComuneRef } from '../../domain/omi/comune-match';
 import { comuneSearchKey } from '../../domain/omi/names';
 import { descrTipologia, type Stato } from '../../domain/omi/tipologia';
 import type { OmiQuotation, OmiValoriRow } from '../../domain/omi/types';
@@ -20,12 +21,15 @@ const table = () => requireConfig('TABLE_NAME');
 /** A stored record with the semester of its item. */
 export type OmiRecord = OmiValoriRow & { semester: string };
 
-/** A zone-quotations item: its keys and the zone's records of the semester, one published line each. */
-export function zoneQuotationsItem(zone: OmiZoneId & { comune: string }, lines: readonly string[]): Record<string, unknown> {
+/**
+ * A zone-quotations item: its keys and the zone's records of the semester, one published
+ * line each. `comune` is one of the zone's rows: it ties the item to its current comune.
+ */
+export function zoneQuotationsItem(zone: OmiZoneId & { comune: OmiComuneRef }, lines: readonly string[]): Record<string, unknown> {
   const id = { semester: zone.semester, prov: zone.prov, linkZona: zone.linkZona };
   return {
     ...omiKeys.zoneQuotations(id),
-    ...omiKeys.zoneQuotationsIndex({ ...id, comuneKey: comuneKeyOf(zone.comune) }),
+    ...omiKeys.zoneQuotationsIndex({ ...id, comuneId: omiComuneId(zone.comune) }),
     rows: lines.join('\n'),
   };
 }
@@ -81,14 +85,14 @@ export async function loadZonesRecords(zones: readonly OmiZoneId[]): Promise<Omi
 const usable = (q: OmiQuotation) => (q.comprMin ?? 0) > 0 && (q.comprMax ?? 0) > 0;
 
 /**
- * The valuation's candidates: a comune's quotations of one type for the newest semester
- * that has usable values (plus any newer semester with only 0s, so the engine can say so).
+ * The valuation's candidates: a comune's (by its id, comune-match.ts) quotations of one
+ * type for the newest semester that has usable values (plus any newer semester with only 0s, so the engine can say so).
  * One Query of the comune's zone items, newest first, stopping at the first item older than
  * that semester.
  */
-export async function quotationsOfComune(prov: string, comuneKey: string, codTip: number): Promise<OmiQuotation[]> {
+export async function quotationsOfComune(comuneId: string, codTip: number): Promise<OmiQuotation[]> {
   const rows: OmiQuotation[] = [];
-  const cq = omiKeys.quotationsOfComune(prov, comuneKey);
+  const cq = omiKeys.quotationsOfComune(comuneId);
   let usableSemester: string | undefined;
   await queryAll(
     {

@@ -3,6 +3,7 @@
  * of zone-quotations and zone-description items, and deletes of the keys a semester and
  * province hold (semesters.ts forEachKeyOf).
  */
+import type { OmiComuneRef } from '../../domain/omi/comune-match';
 import type { OmiZoneRow } from '../../domain/omi/types';
 import { requireConfig } from '../../lib/config';
 import { BatchWriter, type BatchWriterStats } from '../batch-writer';
@@ -24,7 +25,7 @@ export class OmiWriter {
   }
 
   /** A zone's records of a semester, one published line each (the whole item: it replaces the stored one). */
-  putZoneQuotations(zone: OmiZoneId & { comune: string }, lines: readonly string[]): Promise<void> {
+  putZoneQuotations(zone: OmiZoneId & { comune: OmiComuneRef }, lines: readonly string[]): Promise<void> {
     return this.writer.put(zoneQuotationsItem(zone, lines));
   }
 

@@ -4,7 +4,7 @@
  */
 import { requireConfig } from '../../lib/config';
 import { formatZoneLine, readZoneLine } from '../../domain/omi/lines';
-import { comuneSearchKey } from '../../domain/omi/names';
+import { omiComuneId } from '../../domain/omi/comune-match';
 import type { OmiZoneInfo, OmiZoneRow } from '../../domain/omi/types';
 import { queryAll } from '../db';
 import { omiKeys } from '../keys';
@@ -12,32 +12,43 @@ import { omiKeys } from '../keys';
 const table = () => requireConfig('TABLE_NAME');
 
 export function zoneItem(row: OmiZoneRow, semester: string): Record<string, unknown> {
-  const comuneKey = comuneSearchKey(row.comuneDescrizione);
   return {
     ...omiKeys.zone({ semester, prov: row.prov, linkZona: row.linkZona }),
-    ...omiKeys.zoneIndex({ prov: row.prov, comuneKey, linkZona: row.linkZona, semester }),
+    ...omiKeys.zoneIndex({ comuneId: omiComuneId(row), linkZona: row.linkZona, semester }),
     row: formatZoneLine(row),
   };
 }
 
-/** A comune's zone descriptions, every semester, newest first (one Query of gsi1). */
-export async function zonesOfComune(prov: string, comuneKey: string): Promise<OmiZoneInfo[]> {
+/**
+ * A comune's zone descriptions of one semester (one Query of gsi1); when that semester has
+ * none (its ZONE file was not imported), those of the newest semester that has them. Reads
+ * only what the valuation shows, however many semesters are loaded.
+ */
+export async function zonesOfComune(comuneId: string, semester: string): Promise<OmiZoneInfo[]> {
+  const own = await queryZones(comuneId, semester);
+  return own.length ? own : queryZones(comuneId, undefined);
+}
+
+async function queryZones(comuneId: string, semester: string | undefined): Promise<OmiZoneInfo[]> {
   const zones: OmiZoneInfo[] = [];
-  const zq = omiKeys.zonesOfComune(prov, comuneKey);
+  const zq = omiKeys.zonesOfComune(comuneId, semester);
+  let first: string | undefined;
   await queryAll(
     {
       TableName: table(),
       IndexName: zq.index,
-      KeyConditionExpression: 'gsi1pk = :pk',
-      ExpressionAttributeValues: { ':pk': zq.pk },
+      KeyConditionExpression: zq.skPrefix ? 'gsi1pk = :pk AND begins_with(gsi1sk, :sem)' : 'gsi1pk = :pk',
+      ExpressionAttributeValues: zq.skPrefix ? { ':pk': zq.pk, ':sem': zq.skPrefix } : { ':pk': zq.pk },
       ScanIndexForward: false,
       ProjectionExpression: 'gsi1sk, #row',
       ExpressionAttributeNames: { '#row': 'row' },
     },
     (item) => {
-      const [semester] = String(item.gsi1sk).split('#');
+      const [sem] = String(item.gsi1sk).split('#');
+      // without a semester: the newest one only
+      if ((first ??= sem) !== sem) return false;
       const z = readZoneLine(item.row as string);
-      zones.push({ linkZona: z.linkZona, zona: z.zona, fascia: z.fascia, zonaDescr: z.zonaDescr, semester: semester! });
+      zones.push({ linkZona: z.linkZona, zona: z.zona, fascia: z.fascia, zonaDescr: z.zonaDescr, semester: sem! });
     },
   );
   return zones;

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { CircleCheck, TriangleAlert } from 'lucide-react';
-import type { OmiJob, RejectedRow } from '@domain/omi/api';
+import type { OmiJob, RejectedRow, UnmatchedComune } from '@domain/omi/api';
 import { formatDuration, formatNumber } from './format';
 
 const STAT_TONES = { default: 'text-green-950', danger: 'text-red-800', warning: 'text-amber-800' } as const;
@@ -118,6 +118,43 @@ export function ImportResult({ job }: { job: OmiJob }) {
           <RowList items={job.warningReasons} total={job.warnings} what={['riga con avviso', 'righe con avviso']} testId="omi-result-warning-list" tone="warning" />
         </section>
       )}
+      <UnmatchedComuni comuni={job.unmatchedComuni ?? []} />
+    </section>
+  );
+}
+
+/**
+ * The file's comuni tied to no comune the form offers (usually comuni merged since the
+ * file's semester): stored and listed on the data page, never found by a valuation.
+ */
+function UnmatchedComuni({ comuni }: { comuni: UnmatchedComune[] }) {
+  if (comuni.length === 0) return null;
+  const n = comuni.length;
+  return (
+    <section
+      aria-labelledby="omi-import-unmatched-title"
+      className="mt-4 rounded-xl border border-amber-300 bg-amber-50 px-4 py-3 text-sm"
+      data-testid="omi-result-unmatched"
+    >
+      <h3 id="omi-import-unmatched-title" className="flex items-center gap-2 font-semibold text-amber-900">
+        <TriangleAlert aria-hidden="true" className="size-4 shrink-0" />
+        {n === 1 ? 'Un comune non abbinato' : `${formatNumber(n)} comuni non abbinati`}
+      </h3>
+      <p className="mt-1 text-slate-800">
+        {n === 1 ? 'Questo comune del file non corrisponde' : 'Questi comuni del file non corrispondono'} a nessun comune attuale
+        dell&apos;elenco ISTAT (di solito comuni fusi o soppressi dopo il semestre del file): le quotazioni sono salvate e visibili
+        nei Dati OMI, ma le valutazioni non le useranno.
+      </p>
+      <details className="mt-2" data-testid="omi-result-unmatched-list">
+        <summary className="cursor-pointer font-semibold text-amber-900">Mostra i comuni</summary>
+        <ul className="mt-2 max-h-64 space-y-1 overflow-y-auto text-slate-800">
+          {comuni.map((c) => (
+            <li key={`${c.prov}-${c.istat}-${c.comune}`} className="break-words">
+              <span className="font-semibold">{c.comune}</span> ({c.prov}) · codice ISTAT {c.istat || '—'} · codice catastale {c.cadastral || '—'}
+            </li>
+          ))}
+        </ul>
+      </details>
     </section>
   );
 }
