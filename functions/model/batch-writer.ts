@@ -3,6 +3,12 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 
 type WriteRequest = NonNullable<BatchWriteCommandInput['RequestItems']>[string][number];
 
+/** A request's table key (pk, sk): matches an UnprocessedItems entry with the request it came from. */
+function keyOf(req: WriteRequest): string {
+  const k = (req.PutRequest?.Item ?? req.DeleteRequest?.Key ?? {}) as Record<string, unknown>;
+  return `${String(k.pk)}\u0000${String(k.sk)}`;
+}
+
 const CLIENT_ERRORS = new Set([
   'ValidationException',
   'ResourceNotFoundException',
@@ -36,6 +42,8 @@ export interface BatchWriterStats {
  */
 export class BatchWriter {
   private buffer: WriteRequest[] = [];
+  /** what each buffered or in-flight request stands for (`put`'s weight; 1 by default), by table key */
+  private weights = new Map<string, number>();
   private inFlight = new Set<Promise<void>>();
   private failure: unknown;
   readonly stats: BatchWriterStats = { items: 0, batches: 0, retries: 0, unprocessedItems: 0 };
@@ -43,11 +51,15 @@ export class BatchWriter {
   constructor(
     private readonly ddb: DynamoDBDocumentClient,
     private readonly table: string,
-    private readonly opts: { concurrency?: number; maxAttempts?: number; onWritten?: (n: number) => void } = {},
+    /** `onWritten(items, weight)`: after each call that wrote something, what it wrote and their added weights */
+    private readonly opts: { concurrency?: number; maxAttempts?: number; onWritten?: (n: number, weight: number) => void } = {},
   ) {}
 
-  async put(item: Record<string, unknown>): Promise<void> {
-    await this.add({ PutRequest: { Item: item } });
+  /** `weight`: what the item stands for to the caller (e.g. the file rows it holds), reported by onWritten once written */
+  async put(item: Record<string, unknown>, weight = 1): Promise<void> {
+    const req: WriteRequest = { PutRequest: { Item: item } };
+    if (weight !== 1) this.weights.set(keyOf(req), weight);
+    await this.add(req);
   }
 
   async delete(key: Record<string, unknown>): Promise<void> {
@@ -84,7 +96,7 @@ export class BatchWriter {
         const left = res.UnprocessedItems?.[this.table] ?? [];
         const done = pending.length - left.length;
         this.stats.items += done;
-        if (done) this.opts.onWritten?.(done);
+        if (done) this.opts.onWritten?.(done, this.writtenWeight(pending, left));
         if (!left.length) return;
         this.stats.unprocessedItems += left.length;
         pending = left;
@@ -98,6 +110,27 @@ export class BatchWriter {
       const cap = Math.min(3000, 25 * 2 ** attempt);
       await new Promise((r) => setTimeout(r, Math.random() * cap));
     }
+  }
+
+  /** The weights of `pending` less those of `left` (UnprocessedItems: sent again), forgotten once written. */
+  private writtenWeight(pending: WriteRequest[], left: WriteRequest[]): number {
+    if (!this.weights.size) return pending.length - left.length;
+    const unprocessed = new Set(left.map(keyOf));
+    let weight = 0;
+    for (const req of pending) {
+      const key = keyOf(req);
+      if (unprocessed.has(key)) continue;
+      weight += this.weights.get(key) ?? 1;
+      this.weights.delete(key);
+    }
+    return weight;
+  }
+
+  /** Drops what is buffered (never sent) and waits for every write in flight; throws no failure. */
+  async discard(): Promise<void> {
+    for (const req of this.buffer) this.weights.delete(keyOf(req));
+    this.buffer = [];
+    while (this.inFlight.size) await Promise.race(this.inFlight);
   }
 
   /** Sends what is buffered and waits for every write in flight. */

@@ -18,6 +18,8 @@ interface ZoneRows {
   comune: OmiValoriRow;
   lines: string[];
   ids: string[];
+  /** the file's rows of the zone already handed to a write (a zone met again is written whole once more) */
+  counted: number;
 }
 
 /** One province of the file: what the semester held there before the run, and what the file brings. */
@@ -90,7 +92,10 @@ export function valoriHandler(run: HandlerRun): RowHandler<OmiValoriRow> {
 
   async function write(st: ProvinceState, linkZona: string): Promise<void> {
     const zone = st.zones.get(linkZona)!;
-    await run.writer.putZoneQuotations({ semester: run.semester!, prov: st.prov, linkZona, comune: zone.comune }, await zoneLines(st, linkZona));
+    // rows written counts the file's rows once: a second write of the zone adds only the rows met since
+    const rows = zone.ids.length - zone.counted;
+    zone.counted = zone.ids.length;
+    await run.writer.putZoneQuotations({ semester: run.semester!, prov: st.prov, linkZona, comune: zone.comune }, await zoneLines(st, linkZona), rows);
     st.written.add(linkZona);
   }
 
@@ -106,7 +111,7 @@ export function valoriHandler(run: HandlerRun): RowHandler<OmiValoriRow> {
     accept(row, st, identity) {
       noteComune(run, row);
       let zone = st.zones.get(row.linkZona);
-      if (!zone) st.zones.set(row.linkZona, (zone = { comune: row, lines: [], ids: [] }));
+      if (!zone) st.zones.set(row.linkZona, (zone = { comune: row, lines: [], ids: [], counted: 0 }));
       zone.lines.push(formatValoriLine(row));
       zone.ids.push(identity);
       if (open && open.st === st && open.linkZona === row.linkZona) return undefined;

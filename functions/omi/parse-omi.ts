@@ -93,8 +93,10 @@ class LineDecoder extends Transform {
   latin1Lines = 0;
   utf8Lines = 0;
   bytesRead = 0;
+  /** line feeds among the bytes read (counted where the bytes are: their ratio runs ahead of no one) */
+  lineFeeds = 0;
 
-  constructor(private readonly onBytes?: (total: number) => void) {
+  constructor(private readonly onBytes?: (total: number, lineFeeds: number) => void) {
     super({ readableObjectMode: true });
   }
 
@@ -129,7 +131,8 @@ class LineDecoder extends Transform {
 
   override _transform(chunk: Buffer, _enc: BufferEncoding, cb: TransformCallback): void {
     this.bytesRead += chunk.length;
-    this.onBytes?.(this.bytesRead);
+    for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) this.lineFeeds++;
+    this.onBytes?.(this.bytesRead, this.lineFeeds);
     let buf = this.rest ? Buffer.concat([this.rest, chunk]) : chunk;
     if (this.first && buf.length >= 3) {
       this.first = false;
@@ -228,7 +231,8 @@ export type OmiParseEngine = 'split' | 'csv-parse';
  */
 export async function* parseOmiCsv(
   source: Source,
-  opts: { onBytes?: (bytesRead: number) => void; engine?: OmiParseEngine } = {},
+  /** onBytes: the bytes that entered the parser so far and the line feeds among them */
+  opts: { onBytes?: (bytesRead: number, lineFeeds: number) => void; engine?: OmiParseEngine } = {},
 ): AsyncGenerator<OmiParseEvent[], OmiParseSummary, undefined> {
   const decoder = new LineDecoder(opts.onBytes);
   const input = source instanceof Readable ? source : Readable.from(source);

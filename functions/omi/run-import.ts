@@ -15,8 +15,26 @@
  * the event twice) converges to the same items, and the index is rebuilt from what the
  * table holds plus the file.
  *
- * Stages: claimImport -> openObject -> importRows (startFile, takeRow) -> rebuildListingIndexes
- * -> completeImport, or failImport.
+ * Stages: claimImport -> openObject -> importRows (startFile, takeRow, checkBytesRead) ->
+ * rebuildListingIndexes -> completeImport, or failImport.
+ *
+ * The object read is the object announced (object-check.ts), checked at both ends:
+ * - before any row is read, GetObject's length and ETag against the event's size and ETag:
+ *   a file still being written, cut short or replaced fails the job with nothing written,
+ *   so the data already imported is untouched (the cheap check, and the one that catches a
+ *   store that announces an object before it holds all of it);
+ * - at the end of the stream, the bytes read (counted and MD5-hashed as the parser pulls
+ *   them, no second read) against the same size and ETag (MD5 only for a single-part ETag).
+ *   Zone items are written while the file streams, so this check can only come after some
+ *   writes: a mismatch there fails the job before the last zones are written and before the
+ *   listing index is rebuilt (the data page keeps the previous index), and says that some
+ *   zones may already hold the bytes read; a new upload rewrites them. Undoing those writes
+ *   would need every overwritten item read first: not done, as only a corrupted transfer of
+ *   an object that passed the first check reaches this point.
+ *
+ * Progress (domain/omi/progress.ts estimates the time left from it): rows read, rows
+ * written (stored by DynamoDB, counted as each BatchWriteItem returns), and the phase:
+ * 'rows' while the file is read and written, 'index' while the listing index is rebuilt.
  */
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
@@ -32,8 +50,11 @@ import { writeIndexChunk } from '../model/omi/index-chunks';
 import { activeJob, claimJob, MAX_STORED_REASONS, updateJob, type RejectedRow } from '../model/omi/jobs';
 import { getSemester, loadExisting, registerProvince, type SemesterManifest } from '../model/omi/semesters';
 import { OmiWriter } from '../model/omi/writer';
+import type { OmiImportPhase } from '../domain/omi/api';
+import { importPercent } from '../domain/omi/progress';
 import { startHeartbeat, type Heartbeat } from './heartbeat';
 import { valoriHandler, zoneHandler, type ProvinceState, type RowHandler } from './import-handlers';
+import { CountingHash, openedObjectMismatch, readBytesMismatch } from './object-check';
 import { OmiFormatError, parseOmiCsv, type OmiFileKind, type OmiFileMeta, type OmiParseEvent, type OmiParseSummary } from './parse-omi';
 
 /** Unmatched comuni listed in a job (a national file has ~160, merged comuni; the item stays far below DynamoDB's 400 KB). */
@@ -46,6 +67,9 @@ export class OmiImportError extends Error {
     this.name = 'OmiImportError';
   }
 }
+
+/** The bytes read at the end of the stream are not the object announced: nothing more is written. */
+class OmiObjectMismatchError extends OmiImportError {}
 
 export interface ImportRequest {
   bucket: string;
@@ -74,11 +98,23 @@ interface ImportRun {
   readonly runId: string;
   readonly started: number;
   readonly counts: { rowsRead: number; inserted: number; updated: number; rejected: number; warnings: number };
+  /** rows whose record DynamoDB has stored */
+  rowsWritten: number;
+  phase: OmiImportPhase;
+  /** phase 'index': provinces rebuilt, of indexTotal */
+  indexDone: number;
+  indexTotal: number | null;
+  /** counts and hashes the object's bytes as the parser reads them */
+  readonly read: CountingHash;
   readonly reasons: RejectedRow[];
   readonly warningReasons: RejectedRow[];
   /** the file's comuni tied to no current comune (reported when the import completes) */
   readonly unmatched: Map<string, UnmatchedComune>;
   bytesRead: number;
+  /** line feeds among bytesRead: lines per byte measured where the bytes are counted */
+  lineFeeds: number;
+  /** the parser has handed out every row: rowsRead is the file's */
+  readDone: boolean;
   bytesTotal: number | null;
   /** from the request, else from the file's title */
   semester: string | undefined;
@@ -106,17 +142,24 @@ export async function runImport(req: ImportRequest, opts: { concurrency?: number
     runId,
     started,
     counts: { rowsRead: 0, inserted: 0, updated: 0, rejected: 0, warnings: 0 },
+    rowsWritten: 0,
+    phase: 'rows',
+    indexDone: 0,
+    indexTotal: null,
+    read: new CountingHash(),
     reasons: [],
     warningReasons: [],
     unmatched: new Map(),
     bytesRead: 0,
+    lineFeeds: 0,
+    readDone: false,
     bytesTotal: req.size ?? null,
     semester: req.semester,
     fileKind: undefined,
     manifest: undefined,
     provinces: new Map(),
     existingFrom: { none: 0, index: 0, table: 0 },
-    writer: new OmiWriter({ concurrency: opts.concurrency ?? 16 }),
+    writer: new OmiWriter({ concurrency: opts.concurrency ?? 16, onRowsWritten: (rows) => (run.rowsWritten += rows) }),
   };
   // the job item is touched every HEARTBEAT_MS whatever the row rate, until the final update
   const heartbeat = startHeartbeat(() => reportProgress(run));
@@ -156,27 +199,55 @@ function reportProgress(run: ImportRun, extra: Record<string, unknown> = {}): Pr
     warningReasons: run.warningReasons,
     bytesRead: run.bytesRead,
     bytesTotal: run.bytesTotal,
-    progress: run.bytesTotal ? Math.min(99, Math.floor((run.bytesRead / run.bytesTotal) * 100)) : 0,
+    rowsWritten: run.rowsWritten,
+    rowsExpected: expectedRows(run),
+    phase: run.phase,
+    indexDone: run.indexDone,
+    indexTotal: run.indexTotal,
+    progress: importPercent({ ...run.counts, ...run, rowsExpected: expectedRows(run), fileKind: run.fileKind ?? null, startedAt: null, updatedAt: '' }),
     ...extra,
   });
 }
 
 /**
- * Stage 2: the object to read, once nothing forbids it: no clear is running, and the file
- * is within OMI_MAX_BYTES (S3 enforces the upload policy's limit; a file that got in
- * another way is refused here).
+ * The rows the file holds: exact once the parser is done; until then from the line feeds
+ * per byte where the bytes are counted (the parser's input), less the title and header
+ * lines. Not from rowsRead per byte: the bytes run ahead of the rows parsed by what the
+ * stream buffers (about a megabyte: a ZONE file's rows were expected 7 times too few).
+ */
+function expectedRows(run: ImportRun): number | null {
+  if (run.readDone) return run.counts.rowsRead;
+  if (!run.bytesTotal || run.bytesRead <= 0 || run.lineFeeds <= 0) return null;
+  return Math.max(run.counts.rowsRead, Math.round((run.lineFeeds * run.bytesTotal) / run.bytesRead) - 2);
+}
+
+/**
+ * Stage 2: the object to read, once nothing forbids it: no clear is running, the object
+ * opened is the one the event announced (its size and ETag: else nothing is written), and
+ * the file is within OMI_MAX_BYTES (S3 enforces the upload policy's limit; a file that got
+ * in another way is refused here). The body goes through run.read (byte count and MD5).
  */
 async function openObject(run: ImportRun): Promise<Readable> {
   if (await activeJob('clear')) {
     throw new OmiImportError('È in corso la cancellazione dei dati OMI: ricarica il file al termine');
   }
   const obj = await s3().send(new GetObjectCommand({ Bucket: run.req.bucket, Key: run.req.key }));
-  run.bytesTotal = obj.ContentLength ?? run.bytesTotal;
+  const cancel = () => obj.Body?.transformToWebStream?.().cancel().catch(() => undefined);
+  const mismatch = openedObjectMismatch(run.req, { contentLength: obj.ContentLength, etag: obj.ETag });
+  if (mismatch) {
+    cancel();
+    logger.warn('OMI import: object opened is not the one announced', { key: run.req.key, size: run.req.size, etag: run.req.etag, contentLength: obj.ContentLength, objectEtag: obj.ETag });
+    throw new OmiImportError(mismatch);
+  }
+  // the event's size is the object uploaded; GetObject's length only when the event has none
+  run.bytesTotal = run.req.size ?? obj.ContentLength ?? null;
   if (run.bytesTotal !== null && run.bytesTotal > OMI_MAX_BYTES) {
-    obj.Body?.transformToWebStream?.().cancel().catch(() => undefined);
+    cancel();
     throw new OmiImportError(tooLargeMessage(OMI_MAX_BYTES));
   }
-  return obj.Body as Readable;
+  const body = obj.Body as Readable;
+  body.once('error', (err) => run.read.destroy(err));
+  return body.pipe(run.read);
 }
 
 /**
@@ -186,7 +257,12 @@ async function openObject(run: ImportRun): Promise<Readable> {
  * has to wait.
  */
 async function importRows(run: ImportRun, body: Readable): Promise<OmiParseSummary> {
-  const events = parseOmiCsv(body, { onBytes: (n) => (run.bytesRead = n) });
+  const events = parseOmiCsv(body, {
+    onBytes: (n, lineFeeds) => {
+      run.bytesRead = n;
+      run.lineFeeds = lineFeeds;
+    },
+  });
   const handlers: Handlers = { valori: valoriHandler(run), zone: zoneHandler(run) };
   let summary: OmiParseSummary;
   for (;;) {
@@ -209,9 +285,19 @@ async function importRows(run: ImportRun, body: Readable): Promise<OmiParseSumma
       if (waiting) await waiting;
     }
   }
+  run.readDone = true;
+  checkBytesRead(run);
   if (run.fileKind) await handlers[run.fileKind].finish(run.provinces.values());
   await run.writer.flush();
   return summary;
+}
+
+/** The stream has ended: every byte read is the object announced, else nothing more is written. */
+function checkBytesRead(run: ImportRun): void {
+  const mismatch = readBytesMismatch(run.req, { bytes: run.read.bytes, md5: run.read.md5() });
+  if (!mismatch) return;
+  logger.warn('OMI import: bytes read are not the object announced', { key: run.req.key, size: run.req.size, etag: run.req.etag, bytes: run.read.bytes, md5: run.read.md5() });
+  throw new OmiObjectMismatchError(mismatch);
 }
 
 /** The file's title and header are read: its kind and semester (the request's must match the title's). */
@@ -284,13 +370,18 @@ async function rebuildListingIndexes(run: ImportRun): Promise<void> {
   if (run.fileKind !== 'valori') return;
   const version = run.runId.slice(0, 8);
   const work = [...run.provinces.entries()];
+  run.phase = 'index';
+  run.indexTotal = work.length;
+  await reportProgress(run); // the page shows the rebuild as soon as it starts
   for (let i = 0; i < work.length; i += 8) {
     await Promise.all(
       work.slice(i, i + 8).map(([prov, st]) => {
         const merged = new Map<string, IndexEntry>();
         for (const [id, e] of st.existing) if (e) merged.set(id, e);
         for (const [id, f] of st.fromFile) if (f.entry) merged.set(id, f.entry);
-        return writeIndexChunk(run.semester!, prov, merged.values(), version);
+        return writeIndexChunk(run.semester!, prov, merged.values(), version).then(() => {
+          run.indexDone++;
+        });
       }),
     );
   }
@@ -304,6 +395,7 @@ async function completeImport(run: ImportRun, summary: OmiParseSummary, heartbea
     status: 'completed',
     progress: 100,
     unmatchedComuni: [...run.unmatched.values()].sort((a, b) => a.prov.localeCompare(b.prov) || a.comune.localeCompare(b.comune)).slice(0, MAX_UNMATCHED),
+    phase: null,
     encoding: summary.encoding,
     finishedAt: new Date().toISOString(),
     durationMs,
@@ -321,9 +413,10 @@ async function failImport(run: ImportRun, err: unknown, heartbeat: Heartbeat): P
   const known = err instanceof OmiFormatError || err instanceof OmiImportError;
   const message = known ? (err as Error).message : "Errore durante l'importazione: si è verificato un errore interno. Riprova; se il problema persiste contatta l'assistenza.";
   const durationMs = Date.now() - run.started;
-  await run.writer.flush().catch(() => undefined);
+  // the bytes read are not the object: what is buffered is dropped, never sent
+  await (err instanceof OmiObjectMismatchError ? run.writer.discard() : run.writer.flush()).catch(() => undefined);
   await heartbeat.stop();
-  await reportProgress(run, { status: 'failed', error: message, finishedAt: new Date().toISOString(), durationMs }).catch((e: unknown) =>
+  await reportProgress(run, { status: 'failed', phase: null, error: message, finishedAt: new Date().toISOString(), durationMs }).catch((e: unknown) =>
     logger.error('OMI job update failed', { error: e as Error }),
   );
   logger.error('OMI import failed', { jobId: run.req.jobId, error: err as Error });

@@ -212,7 +212,51 @@ function postPolicyMiddleware() {
   };
 }
 
-/** s3rver in this process. `onEvent` receives the standard S3 event records. */
+/** What whenStored reads of s3rver's filesystem store. */
+export interface ObjectStore {
+  getMetadata: (bucket: string, key: string) => Promise<Record<string, string>>;
+}
+
+/** How long an announced object may take to reach its size on disk before its event goes on all the same. */
+const STORED_WAIT_MS = 30_000;
+
+/**
+ * Resolves once every object an ObjectCreated event announces is stored whole: its size on
+ * disk is the event's size. s3rver 3.7 emits the event too early: its filesystem store's
+ * putObject resolves on the 'finish' of the MD5 Transform it pipes the body through (or
+ * at once for a Buffer body: `writeStream.end(content)` is not awaited), not when the file's
+ * write stream has flushed, so a large upload's event reached the import while the object
+ * was still being written (the import then read a shorter file). S3 sends ObjectCreated
+ * only for a complete object; so does the local runtime. After STORED_WAIT_MS the event
+ * goes on anyway (logged): the import's own check then fails the job with nothing written.
+ */
+export async function whenStored(store: ObjectStore, event: { Records: unknown[] }, waitMs = STORED_WAIT_MS): Promise<void> {
+  type Rec = { eventName?: string; s3?: { bucket?: { name?: string }; object?: { key?: string; size?: number } } };
+  const records = (event.Records ?? []) as Rec[];
+  await Promise.all(
+    records.map(async (r) => {
+      const bucket = r.s3?.bucket?.name;
+      const key = r.s3?.object?.key;
+      const size = r.s3?.object?.size;
+      if (!r.eventName?.startsWith('ObjectCreated') || !bucket || !key || typeof size !== 'number') return;
+      const deadline = Date.now() + waitMs;
+      for (;;) {
+        const stored = await store.getMetadata(bucket, key).then(
+          (m) => Number(m['content-length']),
+          () => -1,
+        );
+        if (stored === size) return;
+        if (Date.now() > deadline) {
+          console.warn(`[s3] ${bucket}/${key}: ${stored} byte su disco invece di ${size} dopo ${waitMs} ms: evento inoltrato comunque`);
+          return;
+        }
+        await new Promise((res) => setTimeout(res, 20));
+      }
+    }),
+  );
+}
+
+/** s3rver in this process. `onEvent` receives the standard S3 event records, once the objects they announce are stored whole. */
 export async function startS3(opts: {
   port: number;
   dir: string;
@@ -234,7 +278,11 @@ export async function startS3(opts: {
     vhostBuckets: false,
     configureBuckets: opts.buckets.map((b) => ({ name: b.name, configs: [Buffer.from(b.cors)] })),
   });
-  if (opts.onEvent) server.on('event', opts.onEvent);
+  if (opts.onEvent) {
+    const onEvent = opts.onEvent;
+    const store = (server as unknown as { store: ObjectStore }).store;
+    server.on('event', (event) => void whenStored(store, event).then(() => onEvent(event)));
+  }
   server.middleware.unshift(postPolicyMiddleware());
   await server.run();
   return { name: 'S3 (s3rver)', url: `http://127.0.0.1:${opts.port}`, server, stop: () => server.close() };

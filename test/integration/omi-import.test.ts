@@ -1,7 +1,9 @@
+import { createHash, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import { Readable } from 'node:stream';
+import { GetObjectCommand, HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { api, stack, useStackEnv } from '../support/helpers';
 import { ddb } from '../../functions/model/db';
 import { s3 } from '../../functions/lib/aws/s3';
@@ -11,6 +13,7 @@ import { zoneQuotationsItem } from '../../functions/model/omi/quotations';
 import { registerProvince } from '../../functions/model/omi/semesters';
 import { formatValoriLine, parseOmiFile } from '../../functions/omi/parse-omi';
 import { claimJob, createJob, updateJob, type OmiJob } from '../../functions/model/omi/jobs';
+import { runImport } from '../../functions/omi/run-import';
 import {
   admin, clearAll, createUpload, importFile, postToS3, quotations, VALORI_2024, VALORI_2025, waitForJob, ZONE_2025,
 } from './omi-support';
@@ -29,6 +32,7 @@ describe('OMI import: drop a file -> job completes -> rows queryable', () => {
     expect(job).toMatchObject({
       kind: 'import', status: 'completed', semester: '2025-S1', fileName: 'QI_1292013_1_20251_VALORI.csv', fileKind: 'valori',
       encoding: 'ascii', rowsRead: 446, inserted: 446, updated: 0, rejected: 0, rejectedReasons: [], progress: 100, error: null,
+      rowsWritten: 446, rowsExpected: 446, phase: null, indexTotal: 1, indexDone: 1,
     });
     expect(job.bytesRead).toBe(readFileSync(VALORI_2025).length);
     const page = await quotations({ semestre: '2025-S1' });
@@ -178,6 +182,80 @@ describe('OMI import: bad files', () => {
   it('fails a file that is not a CSV at all', async () => {
     const job = await importFile('', '2025-S1', Buffer.alloc(200_000, 0x41), 'finto.csv');
     expect(job).toMatchObject({ status: 'failed', error: 'Una riga supera 64 KB senza andare a capo: il file non è un CSV OMI' });
+  });
+});
+
+describe('OMI import: the object read is the object uploaded', () => {
+  // Milano 2025/1 with other prices, same length: imported, it would change what 2025-S1 holds
+  const original = readFileSync(VALORI_2025);
+  const changed = Buffer.from(original.toString('latin1').replace(/;11100;15300;/g, ';99100;99300;'), 'latin1');
+  const md5 = (b: Buffer) => createHash('md5').update(b).digest('hex');
+  /** Every record of 2025-S1 as the data page lists it. */
+  async function semester2025(): Promise<Record<string, unknown>[]> {
+    const first = (await quotations({ semestre: '2025-S1' })).body;
+    const all = [...first.items];
+    for (let page = 2; page <= first.pages; page++) all.push(...(await quotations({ semestre: '2025-S1', page })).body.items);
+    return all;
+  }
+  /** The object in the drop bucket under a key the trigger ignores, then the import of an event that says `announced`. */
+  async function importAnnounced(stored: Buffer, announced: { size: number; etag: string }) {
+    const key = `verifica/${randomUUID()}.bin`;
+    await s3().send(new PutObjectCommand({ Bucket: OMI_BUCKET(), Key: key, Body: stored }));
+    const jobId = randomUUID();
+    const outcome = await runImport({ bucket: OMI_BUCKET(), key, jobId, semester: '2025-S1', fileName: 'QI_1292013_1_20251_VALORI.csv', ...announced });
+    return { outcome, job: await waitForJob(`/omi/imports/${jobId}`) };
+  }
+
+  it('an event whose size says more than the object holds (a truncated body) fails with nothing written', async () => {
+    expect(changed.length).toBe(original.length);
+    const before = await semester2025();
+    expect(before).toHaveLength(446);
+    const cut = Math.floor(changed.length * 0.6);
+    const { outcome, job } = await importAnnounced(changed.subarray(0, cut), { size: changed.length, etag: `"${md5(changed)}"` });
+    expect(outcome.status).toBe('failed');
+    expect(job).toMatchObject({
+      status: 'failed', rowsRead: 0, rowsWritten: 0, inserted: 0, updated: 0, phase: null,
+      error: `Il file letto non corrisponde a quello caricato (disponibili ${cut.toLocaleString('it-IT')} byte su ${changed.length.toLocaleString('it-IT')}): nessun dato è stato modificato. Ricarica il file.`,
+    });
+    expect(await semester2025()).toEqual(before);
+  });
+
+  it('an event whose ETag is not the stored bytes (same size, other content) fails with nothing written', async () => {
+    const before = await semester2025();
+    const { job } = await importAnnounced(changed, { size: changed.length, etag: `"${md5(original)}"` });
+    expect(job).toMatchObject({
+      status: 'failed', rowsRead: 0, inserted: 0, updated: 0,
+      error: 'Il file letto non corrisponde a quello caricato (contenuto diverso da quello caricato): nessun dato è stato modificato. Ricarica il file.',
+    });
+    expect(await semester2025()).toEqual(before);
+  });
+
+  it('a body cut short in transfer (object and event agree) fails at the end of the stream', async () => {
+    const before = await semester2025();
+    const cut = Math.floor(original.length * 0.6);
+    // GetObject answers for the whole object but its stream ends early
+    const client = s3();
+    const send = client.send.bind(client);
+    const spy = vi.spyOn(client, 'send').mockImplementation((async (cmd: unknown) => {
+      const res = (await send(cmd as never)) as unknown as Record<string, unknown>;
+      if (!(cmd instanceof GetObjectCommand)) return res;
+      (res.Body as Readable).destroy();
+      return { ...res, Body: Readable.from([original.subarray(0, cut)]) };
+    }) as never);
+    try {
+      const { outcome, job } = await importAnnounced(original, { size: original.length, etag: `"${md5(original)}"` });
+      expect(outcome.status).toBe('failed');
+      expect(job.status).toBe('failed');
+      expect(job.error).toBe(
+        `Il file letto non corrisponde a quello caricato (letti ${cut.toLocaleString('it-IT')} byte su ${original.length.toLocaleString('it-IT')}): ` +
+          "l'importazione è stata interrotta e l'indice della pagina Dati OMI non è stato aggiornato, ma alcune zone potrebbero essere già state riscritte. Ricarica il file.",
+      );
+      expect(job.rowsRead).toBeGreaterThan(0);
+    } finally {
+      spy.mockRestore();
+    }
+    // the bytes read were the stored file's own: whatever was written holds the same records
+    expect(await semester2025()).toEqual(before);
   });
 });
 

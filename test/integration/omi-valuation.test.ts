@@ -10,7 +10,7 @@ import { admin, clearAll, importFile, VALORI_2024, VALORI_2025, ZONE_2025 } from
  * published: Monza still under MI, Forlì under FO, Bolzano written "BOLZANO .BOZEN.",
  * Piovera since merged into Alluvioni Piovera.
  */
-function nationalExtract(file: string, comuni: readonly [string, string][]): Buffer {
+function nationalExtract(file: string, comuni: readonly (readonly [string, string])[]): Buffer {
   const lines = readFileSync(file, 'latin1').split(/\r?\n/);
   const keep = lines.slice(2).filter((l) => {
     const f = l.split(';');
@@ -97,5 +97,25 @@ describe('POST /valuations/evaluate over the stored OMI rows', () => {
     expect(bad.body.message).toBe('La provincia deve essere la sigla di 2 lettere (es. MI)');
     const seller = await api('POST', '/valuations/evaluate', { token: await tokenForRole('seller'), body: { province: 'MI', city: 'Milano', surfaceArea: 80 } });
     expect(seller.status).toBe(403);
+  });
+
+  it('values from the newest semester with values when a newer one holds only 0s, and says so', async () => {
+    // Milano 2025/1 relabelled 2025/2 with every Compr written 0 (AdE's "missing")
+    const lines = readFileSync(VALORI_2025, 'latin1').split(/\r?\n/);
+    const zeroed = lines.map((l, i) => {
+      if (i === 0) return l.replace('Semestre 2025/1', 'Semestre 2025/2');
+      const f = l.split(';');
+      if (i < 2 || f.length < 17) return l;
+      f[15] = '0';
+      f[16] = '0';
+      return f.join(';');
+    });
+    const job = await importFile('', '2025-S2', Buffer.from(zeroed.join('\r\n'), 'latin1'), 'QI_1292013_1_20252_VALORI.csv');
+    expect(job.status).toBe('completed');
+    const res = await evaluate({ address: 'Via Brera 10', province: 'MI', city: 'Milano', surfaceArea: 80, condition: 'buono' });
+    const r = res.body as ValuationAvailable;
+    expect(r).toMatchObject({ available: true, semester: '2025-S1', omiDetails: { zona: 'B15', comprMin: 9000, comprMax: 11_400 } });
+    expect(r.zone).toMatchObject({ rule: 'address', zonaDescr: 'CENTRO STORICO - BRERA' });
+    expect(JSON.stringify(r)).toContain('Il semestre 2025-S2 non riporta valori per questa tipologia: usato il semestre 2025-S1.');
   });
 });

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import iconv from 'iconv-lite';
 import { decodeWin1252 } from '../../functions/omi/win1252';
 import { MILANO } from '../support/omi-samples';
-import { formatValoriLine, formatZoneLine, OmiFormatError, parseOmiFile, readValoriLine, readZoneLine } from '../../functions/omi/parse-omi';
+import { formatValoriLine, formatZoneLine, OmiFormatError, parseOmiCsv, parseOmiFile, readValoriLine, readZoneLine } from '../../functions/omi/parse-omi';
 
 const S2025 = MILANO.valori2025;
 const S2024 = MILANO.valori2024;
@@ -224,3 +224,19 @@ describe('stored row lines', () => {
   });
 });
 
+
+describe('bytes and line feeds as they enter the parser', () => {
+  it('reports both at the same point, whatever the chunking (the import expects the rows from their ratio)', async () => {
+    const bytes = readFileSync(S2025);
+    const seen: [number, number][] = [];
+    const chunks = [bytes.subarray(0, 1000), bytes.subarray(1000, 1001), bytes.subarray(1001, 30_000), bytes.subarray(30_000)];
+    const events = parseOmiCsv(Readable.from(chunks), { onBytes: (n, lineFeeds) => seen.push([n, lineFeeds]) });
+    let rows = 0;
+    for await (const batch of events) rows += batch.filter((e) => e.type === 'valori').length;
+    const feeds = (b: Buffer) => b.toString('latin1').split('\n').length - 1;
+    expect(seen).toEqual(chunks.map((_, i) => [Buffer.concat(chunks.slice(0, i + 1)).length, feeds(Buffer.concat(chunks.slice(0, i + 1)))]));
+    // title + header + 446 rows, each ended by a line feed
+    expect(rows).toBe(446);
+    expect(seen.at(-1)).toEqual([bytes.length, 448]);
+  });
+});

@@ -23,6 +23,8 @@ export interface UnmatchedComune {
   cadastral: string;
 }
 
+export type OmiImportPhase = 'rows' | 'index';
+
 export interface OmiJob {
   id: string;
   kind: OmiJobKind;
@@ -37,6 +39,15 @@ export interface OmiJob {
   updatedAt: string;
   /** import: data rows read so far; = inserted + updated + rejected when completed */
   rowsRead: number;
+  /** import: rows read whose record DynamoDB has stored (a rejected row is never written) */
+  rowsWritten: number;
+  /** import, while running: the rows the file is expected to hold (exact once it is read); null before the first bytes */
+  rowsExpected: number | null;
+  /** import, while running: 'rows' (the file read and written), then 'index' (the listing index rebuilt); null otherwise */
+  phase: OmiImportPhase | null;
+  /** import, phase 'index': provinces whose listing index is rebuilt, of `indexTotal` */
+  indexDone: number;
+  indexTotal: number | null;
   inserted: number;
   updated: number;
   rejected: number;

@@ -6,12 +6,15 @@
 import { formatDecimal, formatNumber } from '../format';
 import type { OmiJob } from './api';
 
-export type ImportProgressFields = Pick<OmiJob, 'rowsRead' | 'startedAt' | 'updatedAt' | 'bytesRead' | 'bytesTotal'>;
+export type ImportProgressFields = Pick<
+  OmiJob,
+  'rowsRead' | 'rowsWritten' | 'rowsExpected' | 'rejected' | 'startedAt' | 'updatedAt' | 'bytesRead' | 'bytesTotal' | 'fileKind' | 'phase' | 'indexDone' | 'indexTotal'
+>;
 
 export interface ImportSpeed {
-  /** rows read per second so far; null until it can be measured */
+  /** rows written (stored) per second so far; null until it can be measured */
   rowsPerSecond: number | null;
-  /** seconds until the whole file is read at the pace so far; null when unknown */
+  /** seconds until the job completes at the pace so far (rows, then the index); null when unknown */
   secondsLeft: number | null;
 }
 
@@ -19,8 +22,50 @@ export interface ImportSpeed {
 export const MIN_ELAPSED_MS = 1000;
 
 /**
- * rows/s = rowsRead / (updatedAt - startedAt); time left = the bytes still to read at the
- * bytes/s so far (rows differ in length, bytes are what is known of the whole file).
+ * The listing index rebuilt after a VALORI file's rows (phase 'index'), in rows' worth of
+ * work: its time as a share of the rows' time, measured on the national 2017/2 file on the
+ * local stack (bench/omi-eta.ts). A ZONE file has no index.
+ */
+export const INDEX_WORK_SHARE = 0.1;
+
+export interface ImportWork {
+  /** work done: rows written or rejected (a rejected row needs no write), then the index's share */
+  done: number;
+  /** all the work: the rows the file is expected to hold, plus the index's share */
+  total: number;
+}
+
+/**
+ * How much of the import is done, in rows. The file's rows are known only once it is read:
+ * until then they are expected (`rowsExpected`: from the lines per byte the run counted
+ * as the bytes came in; rows differ in length, a file's rows are alike). Done are the rows
+ * written, not read: reading runs ahead of the writes. Null before the first row, or when
+ * the file's size is unknown.
+ */
+export function importWork(job: ImportProgressFields): ImportWork | null {
+  const total = job.bytesTotal;
+  if (!total || total <= 0 || job.bytesRead <= 0 || job.rowsRead <= 0) return null;
+  // a job written before rowsExpected: rows read per byte read (runs ahead of the rows parsed)
+  const expected = job.rowsExpected ?? (job.bytesRead >= total ? job.rowsRead : (job.rowsRead * total) / job.bytesRead);
+  const rows = Math.max(job.rowsRead, expected);
+  const index = job.fileKind === 'valori' ? rows * INDEX_WORK_SHARE : 0;
+  if (job.phase === 'index') {
+    const share = job.indexTotal ? Math.min(1, job.indexDone / job.indexTotal) : 0;
+    return { done: rows + index * share, total: rows + index };
+  }
+  return { done: Math.min(rows, job.rowsWritten + job.rejected), total: rows + index };
+}
+
+/** 0..99 while running: the share of the work done (importWork), else from the bytes read. */
+export function importPercent(job: ImportProgressFields): number {
+  const work = importWork(job);
+  if (work) return Math.min(99, Math.floor((work.done / work.total) * 100));
+  return job.bytesTotal ? Math.min(99, Math.floor((job.bytesRead / job.bytesTotal) * 100)) : 0;
+}
+
+/**
+ * rows/s = rows written / (updatedAt - startedAt); time left = the work still to do
+ * (importWork) at the pace of the work done so far.
  */
 export function importSpeed(job: ImportProgressFields): ImportSpeed {
   const started = job.startedAt ? Date.parse(job.startedAt) : Number.NaN;
@@ -30,11 +75,10 @@ export function importSpeed(job: ImportProgressFields): ImportSpeed {
     return { rowsPerSecond: null, secondsLeft: null };
   }
   const seconds = elapsedMs / 1000;
-  const rowsPerSecond = job.rowsRead / seconds;
-  const total = job.bytesTotal;
-  if (!total || total <= 0 || job.bytesRead <= 0) return { rowsPerSecond, secondsLeft: null };
-  const remaining = Math.max(0, total - job.bytesRead);
-  return { rowsPerSecond, secondsLeft: remaining / (job.bytesRead / seconds) };
+  const rowsPerSecond = job.rowsWritten / seconds;
+  const work = importWork(job);
+  if (!work || work.done <= 0) return { rowsPerSecond, secondsLeft: null };
+  return { rowsPerSecond, secondsLeft: Math.max(0, work.total - work.done) / (work.done / seconds) };
 }
 
 /** 1234.5 -> "1.235 righe al secondo"; 2.25 -> "2,3 righe al secondo" */
@@ -61,10 +105,14 @@ export function formatTimeLeftPhrase(secondsLeft: number): string {
   return `tempo rimanente: ${secondsLeft < 1 ? 'pochi istanti' : `circa ${formatTimeLeft(secondsLeft)}`}`;
 }
 
-/** The line under the progress bar: "1.235 righe al secondo · tempo rimanente: circa 2 min 5 s", or null. */
+/**
+ * The line under the progress bar: "1.235 righe al secondo · tempo rimanente: circa 2 min 5 s"
+ * (rows written); during the index rebuild the time left only. Null when nothing is known.
+ */
 export function describeImportSpeed(job: ImportProgressFields): string | null {
   const { rowsPerSecond, secondsLeft } = importSpeed(job);
   if (rowsPerSecond === null) return null;
+  if (job.phase === 'index') return secondsLeft === null ? null : formatTimeLeftPhrase(secondsLeft);
   const rate = formatRowsPerSecond(rowsPerSecond);
   return secondsLeft === null ? rate : `${rate} · ${formatTimeLeftPhrase(secondsLeft)}`;
 }

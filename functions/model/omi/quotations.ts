@@ -4,7 +4,7 @@
  * (domain/omi/lines.ts), one per line. One item per zone: the import writes ~24,400 items
  * for a national semester, not ~162,000.
  */
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { requireConfig } from '../../lib/config';
 import { readValoriLine } from '../../domain/omi/lines';
 import type { IndexEntry } from '../../domain/omi/listing-index';
@@ -83,14 +83,50 @@ export async function loadZonesRecords(zones: readonly OmiZoneId[]): Promise<Omi
 }
 
 const usable = (q: OmiQuotation) => (q.comprMin ?? 0) > 0 && (q.comprMax ?? 0) > 0;
+export const hasUsable = (rows: readonly OmiQuotation[]) => rows.some(usable);
+
+/** The newest semester a comune (by its id, comune-match.ts) has quotations of; one key read. */
+export async function newestSemesterOf(comuneId: string): Promise<string | undefined> {
+  const cq = omiKeys.quotationsOfComune(comuneId);
+  const res = await ddb().send(
+    new QueryCommand({
+      TableName: table(),
+      IndexName: cq.index,
+      KeyConditionExpression: 'gsi1pk = :pk',
+      ExpressionAttributeValues: { ':pk': cq.pk },
+      ScanIndexForward: false,
+      Limit: 1,
+      ProjectionExpression: 'gsi1sk',
+    }),
+  );
+  const sk = res.Items?.[0]?.gsi1sk;
+  return sk === undefined ? undefined : String(sk).split('#')[0];
+}
+
+/** A comune's quotations of one type in one semester: one Query of that semester's zone items. */
+export async function quotationsOfSemester(comuneId: string, semester: string, codTip: number): Promise<OmiQuotation[]> {
+  const rows: OmiQuotation[] = [];
+  const cq = omiKeys.quotationsOfComune(comuneId);
+  await queryAll(
+    {
+      TableName: table(),
+      IndexName: cq.index,
+      KeyConditionExpression: 'gsi1pk = :pk AND begins_with(gsi1sk, :sem)',
+      ExpressionAttributeValues: { ':pk': cq.pk, ':sem': `${semester}#` },
+    },
+    (item) => {
+      for (const q of toQuotations(item)) if (q.codTip === codTip) rows.push(q);
+    },
+  );
+  return rows;
+}
 
 /**
- * The valuation's candidates: a comune's (by its id, comune-match.ts) quotations of one
- * type for the newest semester that has usable values (plus any newer semester with only 0s, so the engine can say so).
- * One Query of the comune's zone items, newest first, stopping at the first item older than
- * that semester.
+ * A comune's quotations of one type in the semesters before `before`, newest first,
+ * stopping after the newest semester that has usable values (so the valuation can say
+ * which newer semesters held only 0s). One Query, paged.
  */
-export async function quotationsOfComune(comuneId: string, codTip: number): Promise<OmiQuotation[]> {
+export async function quotationsBefore(comuneId: string, codTip: number, before: string): Promise<OmiQuotation[]> {
   const rows: OmiQuotation[] = [];
   const cq = omiKeys.quotationsOfComune(comuneId);
   let usableSemester: string | undefined;
@@ -98,8 +134,8 @@ export async function quotationsOfComune(comuneId: string, codTip: number): Prom
     {
       TableName: table(),
       IndexName: cq.index,
-      KeyConditionExpression: 'gsi1pk = :pk',
-      ExpressionAttributeValues: { ':pk': cq.pk },
+      KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk < :before',
+      ExpressionAttributeValues: { ':pk': cq.pk, ':before': `${before}#` },
       ScanIndexForward: false,
       Limit: 200,
     },

@@ -61,6 +61,31 @@ export async function listSemesters(): Promise<SemesterManifest[]> {
 }
 
 /**
+ * The semesters holding data of a province, newest first: the manifests' names and
+ * provinces only (one strongly consistent Query, filtered on the province), for the
+ * valuation's history.
+ */
+export async function semestersOfProvince(prov: string): Promise<string[]> {
+  const q = omiKeys.semesters();
+  const out: string[] = [];
+  await queryAll(
+    {
+      TableName: table(),
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      FilterExpression: 'contains(provinces, :prov)',
+      ExpressionAttributeValues: { ':pk': q.pk, ':prefix': q.skPrefix, ':prov': prov },
+      ProjectionExpression: 'semester',
+      ScanIndexForward: false,
+      ConsistentRead: true,
+    },
+    (item) => {
+      out.push(item.semester as string);
+    },
+  );
+  return out;
+}
+
+/**
  * Records a province as holding data of a semester, and as dirty, before any of its records
  * is written: clear then finds every record, and a run after one that died knows it must
  * read the table rather than trust the listing index.

@@ -2,8 +2,9 @@
  * The valuation use case: reads the comune's OMI data and runs the pure engine
  * (functions/domain/valuation.ts). The comune is found by identity (its ISTAT code, then its
  * province and name: domain/omi/comune-match.ts). Reads only what the valuation shows: the
- * candidates of the newest usable semester, the zone descriptions of that semester (with
- * the semester list, in parallel), then one BatchGetItem for the chosen zone's history.
+ * newest semester's key, then its candidates and zone descriptions in parallel, then the
+ * names of the semesters holding the zone's province and one BatchGetItem for the zone's
+ * history.
  * Shared by the admin's POST /valuations/evaluate, the valuation on submission
  * (model/valuation.ts) and the admin's valuation of a property (review).
  */
@@ -11,36 +12,42 @@ import { comuneIdsOf } from '../../domain/omi/comune-match';
 import { codTipForCategory } from '../../domain/omi/tipologia';
 import type { OmiQuotation, OmiZoneInfo } from '../../domain/omi/types';
 import { evaluateProperty, selectQuotation, type ValuationRequest, type ValuationResult } from '../../domain/valuation';
-import { loadZoneHistory, quotationsOfComune } from './quotations';
-import { listSemesters, type SemesterManifest } from './semesters';
+import { hasUsable, loadZoneHistory, newestSemesterOf, quotationsBefore, quotationsOfSemester } from './quotations';
+import { semestersOfProvince } from './semesters';
 import { zonesOfComune } from './zones';
 
 /**
- * The valuation's data: the comune's quotations of one type for the newest semester that
- * has usable values (plus any newer semester with only 0s, so the engine can say so), under
- * the first of the comune's ids that has any, and the zone descriptions of that semester.
+ * The valuation's data, under the first of the comune's ids that has any: the quotations of
+ * one type of the newest semester and that semester's zone descriptions (in parallel, once
+ * the newest semester is known from one key read). When that semester has no usable value
+ * of the type, the older semesters down to the newest usable one, and its zone descriptions.
  */
 export async function loadValuationData(prov: string, comune: string, codTip: number): Promise<{ rows: OmiQuotation[]; zones: OmiZoneInfo[] }> {
   for (const id of comuneIdsOf(prov, comune)) {
-    const rows = await quotationsOfComune(id, codTip);
-    if (!rows.length) continue;
-    return { rows, zones: await zonesOfComune(id, oldestSemester(rows)) };
+    const newest = await newestSemesterOf(id);
+    if (!newest) continue;
+    const [rows, zones] = await Promise.all([quotationsOfSemester(id, newest, codTip), zonesOfComune(id, newest)]);
+    if (hasUsable(rows)) return { rows, zones };
+    const older = await quotationsBefore(id, codTip, newest);
+    if (!older.length) return { rows, zones };
+    return { rows: [...rows, ...older], zones: await zonesOfComune(id, oldestSemester(older)) };
   }
   return { rows: [], zones: [] };
 }
 
-/** The semester the engine values from: the rows stop at the newest usable one (newer ones hold only 0s). */
+/** The semester the engine values from: older rows stop at the newest usable one. */
 const oldestSemester = (rows: readonly OmiQuotation[]) => rows.reduce((a, r) => (r.semester < a ? r.semester : a), rows[0]!.semester);
 
 export async function valuate(req: ValuationRequest): Promise<ValuationResult> {
   const codTip = codTipForCategory(req.omiCategory);
   if (codTip === null) return evaluateProperty(req, { rows: [] });
-  const manifests: Promise<SemesterManifest[]> = listSemesters();
-  manifests.catch(() => undefined); // awaited below, or not needed
+  // the zone's province is the form's but for a file that wrote the comune under an old one (Monza under MI)
+  const sameProvince = semestersOfProvince(req.province.toUpperCase());
+  sameProvince.catch(() => undefined); // awaited below when needed
   const { rows, zones } = await loadValuationData(req.province, req.city, codTip);
   const selection = selectQuotation(req, rows, zones);
   if (!selection.ok) return selection.result;
-  const semesters = (await manifests).filter((m) => m.provinces.includes(selection.row.prov)).map((m) => m.semester);
+  const semesters = selection.row.prov === req.province.toUpperCase() ? await sameProvince : await semestersOfProvince(selection.row.prov);
   const history = await loadZoneHistory(selection.row.prov, selection.row.linkZona, codTip, semesters);
   return evaluateProperty(req, { rows, zones, history }, selection);
 }

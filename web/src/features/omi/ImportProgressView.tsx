@@ -36,7 +36,41 @@ function UploadView({ progress }: { progress: Extract<ImportProgress, { phase: '
   );
 }
 
+/** After a VALORI file's rows: the listing index of the data page, province by province. */
+function IndexView({ job }: { job: OmiJob }) {
+  const total = job.indexTotal ?? 0;
+  const done = Math.min(job.indexDone, total);
+  const left = describeImportSpeed(job);
+  const pct = total ? (done / total) * 100 : 0;
+  return (
+    <ProgressBar
+      className="mt-6"
+      label="Ricostruzione dell'indice"
+      value={pct}
+      valueText={`${formatNumber(done)} di ${formatNumber(total)} province`}
+      data-testid="omi-import-progress"
+    >
+      <span data-testid="omi-import-rows">{formatNumber(job.rowsWritten)} righe salvate</span> · indice di {formatNumber(done)} di{' '}
+      {formatNumber(total)} province
+      {left && (
+        <span className="block text-slate-600" data-testid="omi-import-speed">
+          {left}
+        </span>
+      )}
+      <span className="sr-only" aria-live="polite" aria-atomic="true">
+        Ricostruzione dell'indice in corso
+      </span>
+    </ProgressBar>
+  );
+}
+
 function ProcessingView({ job }: { job: OmiJob | null }) {
+  const running = job?.status === 'running';
+  if (job && running && job.phase === 'index') return <IndexView job={job} />;
+  return <RowsView job={job} />;
+}
+
+function RowsView({ job }: { job: OmiJob | null }) {
   const running = job?.status === 'running';
   const rows = job?.rowsRead ?? 0;
   const value = job?.progress ?? 0;
@@ -56,6 +90,7 @@ function ProcessingView({ job }: { job: OmiJob | null }) {
       data-testid="omi-import-progress"
     >
       <span data-testid="omi-import-rows">{formatNumber(rows)} righe lette</span>
+      {job && job.rowsWritten > 0 && <> · {formatNumber(job.rowsWritten)} salvate</>}
       {job && (job.inserted > 0 || job.updated > 0) && (
         <>
           {' '}· {formatNumber(job.inserted)} nuove · {formatNumber(job.updated)} aggiornate
@@ -80,7 +115,10 @@ function ProcessingView({ job }: { job: OmiJob | null }) {
   );
 }
 
-/** The import's progress: the upload (1/2), then the rows processed on the server (2/2) with speed and time left. */
+/**
+ * The import's progress: the upload (1/2), then the rows processed on the server (2/2) with
+ * speed and time left, then (VALORI) the rebuild of the listing index as a phase of its own.
+ */
 export function ImportProgressView({ progress }: { progress: ImportProgress }) {
   return progress.phase === 'upload' ? <UploadView progress={progress} /> : <ProcessingView job={progress.job} />;
 }
