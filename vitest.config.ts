@@ -16,6 +16,7 @@ const TABLE_ALONE = [
   'test/integration/security-uploads.test.ts',
   'test/integration/omi-import.test.ts',
   'test/integration/omi-valuation.test.ts',
+  'test/integration/omi-trend.test.ts',
   'test/integration/review.test.ts',
   'test/integration/submission-valuation.test.ts',
   // counts the total of every request before and after its own submissions

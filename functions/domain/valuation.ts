@@ -42,6 +42,7 @@ import {
   type Stato,
 } from './omi/tipologia';
 import type { OmiQuotation, OmiZoneInfo } from './omi/types';
+import { priceTrend, type PriceTrend } from './omi/trend';
 import { matchZones } from './omi/zone-match';
 
 const DEFAULT_CAUTIOUS_DISCOUNT = -10;
@@ -151,6 +152,11 @@ export interface ValuationAvailable {
   adjustedAvg: number;
   /** the zone's quotations of this type and state, newest semester first */
   history: HistoryPoint[];
+  /**
+   * the history drawn: min-max band per semester, oldest first, changes, zone redraw
+   * (absent on valuations saved before it existed)
+   */
+  trend?: PriceTrend;
   /** the spec's valuation notes: first 4 features, terrace as +5% */
   notes: string[];
   /** the reasoning, line by line, in Italian */
@@ -422,7 +428,13 @@ export function selectQuotation(
  */
 export function evaluateProperty(
   input: ValuationRequest,
-  data: { rows: readonly OmiQuotation[]; zones?: readonly OmiZoneInfo[]; history?: readonly OmiQuotation[] },
+  data: {
+    rows: readonly OmiQuotation[];
+    zones?: readonly OmiZoneInfo[];
+    history?: readonly OmiQuotation[];
+    /** the chosen zone's ZONE items in the history's semesters, for the redraw check */
+    historyZones?: readonly OmiZoneInfo[];
+  },
   sel: Selection = selectQuotation(input, data.rows, data.zones),
 ): ValuationResult {
   if (!sel.ok) return sel.result;
@@ -516,6 +528,7 @@ export function evaluateProperty(
     adjustedMax,
     adjustedAvg,
     history,
+    trend: priceTrend(history, data.historyZones?.filter((z) => z.linkZona === row.linkZona)),
     notes,
     explanation,
   };

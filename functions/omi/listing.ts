@@ -7,11 +7,14 @@
  * so a stale chunk is never used) -> filter in memory for the exact total -> one
  * BatchGetItem of the zone items holding the page's records. No Scan.
  */
-import type { QuotationListItem, QuotationPage } from '../domain/omi/api';
+import type { QuotationListItem, QuotationPage, ZoneHistory } from '../domain/omi/api';
+import type { IndexZone } from '../domain/omi/listing-index';
+import { zoneHistory } from '../domain/omi/zone-history';
 import { omiKeys } from '../model/keys';
 import { readIndexChunks, type IndexRef } from '../model/omi/index-chunks';
 import { loadZonesRecords, type OmiRecord } from '../model/omi/quotations';
-import { listSemesters } from '../model/omi/semesters';
+import { listSemesters, type SemesterManifest } from '../model/omi/semesters';
+import { loadZoneHistory } from '../model/omi/zone-history';
 import { selectPage, type IndexChunk } from '../domain/omi/listing-index';
 import { comuneSearchKey } from '../domain/omi/names';
 import type { Stato } from '../domain/omi/tipologia';
@@ -25,8 +28,12 @@ export interface QuotationFilters {
   codTip?: number;
   stato?: Stato;
   semestre?: string;
+  /** LinkZona or Zona code */
+  zona?: string;
   page: number;
 }
+
+const MAX_ZONE_MATCHES = 20;
 
 export type { QuotationListItem, QuotationPage };
 
@@ -67,10 +74,20 @@ export async function listQuotations(f: QuotationFilters): Promise<QuotationPage
       throw new Error('Indice OMI in aggiornamento: riprova');
     }
     const comuneKey = f.comune ? comuneSearchKey(f.comune) : undefined;
-    const { total, hits } = selectPage(chunks, { comuneKey: comuneKey || undefined, codTip: f.codTip, stato: f.stato }, (f.page - 1) * PAGE_SIZE, PAGE_SIZE);
+    const { total, hits, zones } = selectPage(
+      chunks,
+      { comuneKey: comuneKey || undefined, codTip: f.codTip, stato: f.stato, zona: f.zona },
+      (f.page - 1) * PAGE_SIZE,
+      PAGE_SIZE,
+    );
+    // one zone named: its history over every semester stored, read beside the page's zones
+    const [pageRecords, history] = await Promise.all([
+      loadZonesRecords(hits),
+      zones?.length === 1 ? historyOf(zones[0]!, manifests, f) : undefined,
+    ]);
     // the page's rows live in a few zone items: one BatchGet of those, then each row by identity
     const records = new Map<string, OmiRecord>();
-    for (const q of await loadZonesRecords(hits)) records.set(`${q.semester}|${q.prov}|${omiKeys.quotationIdentity(q)}`, q);
+    for (const q of pageRecords) records.set(`${q.semester}|${q.prov}|${omiKeys.quotationIdentity(q)}`, q);
     const items: QuotationListItem[] = [];
     hits.forEach((h) => {
       const q = records.get(`${h.semester}|${h.prov}|${omiKeys.quotationIdentity(h)}`);
@@ -95,7 +112,7 @@ export async function listQuotations(f: QuotationFilters): Promise<QuotationPage
         regione: q.regione,
       });
     });
-    return {
+    const page: QuotationPage = {
       items,
       total,
       page: f.page,
@@ -103,5 +120,20 @@ export async function listQuotations(f: QuotationFilters): Promise<QuotationPage
       pages: Math.max(1, Math.ceil(total / PAGE_SIZE)),
       semesters: manifests.map((m) => m.semester),
     };
+    if (zones) {
+      page.zoneHistory = history ?? null;
+      page.zoneMatches = zones.slice(0, MAX_ZONE_MATCHES).map((z) => ({ linkZona: z.linkZona, zona: z.zona, comune: z.comune, prov: z.prov }));
+    }
+    return page;
   }
+}
+
+/**
+ * A zone's history whatever the semester filter: its zone items and its ZONE items (the
+ * redraw check) in every semester that has its province, one BatchGetItem.
+ */
+async function historyOf(zone: IndexZone, manifests: readonly SemesterManifest[], f: QuotationFilters): Promise<ZoneHistory | undefined> {
+  const semesters = manifests.filter((m) => m.provinces.includes(zone.prov)).map((m) => m.semester);
+  const { records, descriptions } = await loadZoneHistory(zone.prov, zone.linkZona, semesters);
+  return zoneHistory(records, descriptions, { codTip: f.codTip, stato: f.stato });
 }

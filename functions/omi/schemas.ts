@@ -91,6 +91,16 @@ export const quotationsQuery = z.object({
       .refine(isSemester, SEMESTER_FORMAT_MESSAGE)
       .optional(),
   ),
+  /** one zone: its LinkZona (e.g. MI00003228) or its Zona code (e.g. B12, within the comune filter) */
+  zona: z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .trim()
+      .toUpperCase()
+      .regex(/^[A-Z0-9]{1,20}$/, 'Zona non valida: indica il codice della zona (es. B12) o il LinkZona (es. MI00003228)')
+      .optional(),
+  ),
   page: z.preprocess(
     blankToUndefined,
     z.coerce.number({ error: 'Pagina non valida' }).int('Pagina non valida').min(1, 'Pagina non valida').max(100_000, 'Pagina non valida').default(1),

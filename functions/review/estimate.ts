@@ -12,6 +12,7 @@ import { deliverOutbox } from '../model/outbox';
 import { renderEstimateEmail } from '../domain/review/estimate-email';
 import { REVIEW_MESSAGES } from '../domain/review/rules';
 import type { EstimateSent } from '../domain/review/schemas';
+import type { ValuationResult } from '../domain/valuation';
 import { newToken } from '../model/tokens';
 import { requireDossier } from '../model/dossier';
 import { deliverNow, recordEstimate, sellerEmailOf, sellerNameOf } from '../model/review';
@@ -26,6 +27,11 @@ export async function sendEstimate(propertyId: string, now = new Date()): Promis
   const at = now.toISOString();
   const token = newToken();
   const oldToken = typeof property.invitationToken === 'string' && property.invitationToken ? property.invitationToken : null;
+  const result = valuation.result as ValuationResult | undefined;
+  const trend =
+    result?.available && result.trend?.points.length
+      ? { trend: result.trend, zoneLabel: `${result.zone.zona}, ${result.descrTipologia}, stato ${result.stato.used ?? 'senza indicazione'}` }
+      : null;
   const mail = renderEstimateEmail({
     customerName: sellerNameOf(property),
     propertyAddress: (property.address as string) ?? '',
@@ -37,6 +43,7 @@ export async function sendEstimate(propertyId: string, now = new Date()): Promis
     adjustedAvg: valuation.adjustedAvg as number,
     registrationToken: token,
     appUrl: config().APP_URL,
+    trend,
   });
   const outboxId = `estimate-${propertyId}-${now.getTime()}`;
   const recorded = await recordEstimate({ propertyId, valuation, token, oldToken, now, outboxId, mail: { to: [to], ...mail } });

@@ -3,11 +3,14 @@
  * result box, toasts, clear) and /omi-data (filters, exact totals, pages of 50), with the
  * real Milano files of the Agenzia Entrate. Expected totals are counted from the files.
  */
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { expectAccessible, launchBrowser, MOBILE, newPage, signIn } from '../support/browser';
 import { api, stack, tokenForRole } from '../support/helpers';
+import { importOmi } from '../support/omi-import';
 import { MILANO } from '../support/omi-samples';
 
 const VALORI_2025 = MILANO.valori2025;
@@ -305,6 +308,36 @@ describe('/omi-data (admin)', () => {
     const region = page.getByRole('region', { name: 'Tabella dei dati OMI' });
     const { scrollWidth, clientWidth } = await region.evaluate((el) => ({ scrollWidth: el.scrollWidth, clientWidth: el.clientWidth }));
     expect(scrollWidth).toBeGreaterThan(clientWidth);
+    await page.close();
+  });
+
+  it("the zone filter draws one zone's history, and says where the zone was redrawn instead of joining two areas", async () => {
+    // the zone descriptions: 2025/1 real, 2024/2 crafted with B12 another area (test/fixtures/omi/README.md)
+    await importOmi(MILANO.zone2025, '2025-S1');
+    await importOmi(MILANO.zone2024Redrawn, '2024-S2');
+    const shots = path.join(os.tmpdir(), 'omi-shots');
+    mkdirSync(shots, { recursive: true });
+    const page = await adminPage('/omi-data');
+    await page.getByTestId('omi-filter-comune').fill('milano');
+    await page.getByTestId('omi-filter-zona').fill('b13');
+    const trend = page.getByTestId('omi-zone-trend');
+    await trend.getByTestId('omi-zone-trend-chart').locator('path.recharts-area-area').waitFor();
+    expect(await trend.getByRole('heading').textContent()).toBe('Andamento delle quotazioni della zona B13 di MILANO (MI)');
+    expect(await trend.getByTestId('omi-zone-trend-note').count()).toBe(0); // reworded, not redrawn
+    await trend.getByText('Valori per semestre in tabella').click();
+    expect(await trend.locator('tbody th[scope="row"]').allTextContents()).toEqual(['2024-S2', '2025-S1']);
+    await expect.poll(async () => new Set((await page.getByTestId('omi-row').locator('td:nth-child(3)').allTextContents()).map((z) => z.slice(0, 3)))).toEqual(new Set(['B13']));
+    await expectAccessible(page);
+    // full page: the sticky header would be drawn where the page is scrolled, over the chart
+    const noHeader = 'header { visibility: hidden !important; }';
+    await page.screenshot({ path: path.join(shots, 'omi-zone-history.png'), fullPage: true, style: noHeader });
+
+    await page.getByTestId('omi-filter-zona').fill('b12');
+    await trend.getByTestId('omi-zone-trend-note').getByText("Zone OMI ridisegnate dall'Agenzia delle Entrate nel semestre 2025-S1").waitFor();
+    expect(await trend.getByTestId('omi-zone-trend-chart').count()).toBe(0); // one semester left: a table, no drawing
+    expect(await trend.locator('tbody th[scope="row"]').allTextContents()).toEqual(['2025-S1']);
+    await expectAccessible(page);
+    await trend.screenshot({ path: path.join(shots, 'omi-zone-redrawn.png'), style: noHeader });
     await page.close();
   });
 });

@@ -20,6 +20,8 @@ import { importOmi } from '../support/omi-import';
 import { MILANO } from '../support/omi-samples';
 
 const PHONE = { width: 390, height: 844 };
+/** element screenshots scroll under the sticky header: hide it for the picture */
+const HIDE_STICKY_HEADER = 'header { visibility: hidden !important; }';
 const SHOTS = path.join(os.tmpdir(), 'review-shots');
 let browser: Browser;
 let admin: BrowserContext;
@@ -53,6 +55,8 @@ beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
   await importOmi(MILANO.valori2025, '2025-S1');
   await importOmi(MILANO.zone2025, '2025-S1');
+  // a second semester: the valuation's zone history has two points to draw
+  await importOmi(MILANO.valori2024, '2024-S2');
   browser = await launchBrowser();
   admin = await signedInContext(browser, web(), stack().accounts.find((a) => a.role === 'admin')!, '/admin');
 });
@@ -79,6 +83,21 @@ describe('Istruttoria Immobile (admin)', () => {
     await page.getByText('Terrazzo: +5%').first().waitFor();
     await page.getByTestId('valuation-hint').getByText('Ricalcola').waitFor();
     const before = await page.getByTestId('valuation-adjusted').textContent();
+    // the zone's price history: the band drawn, the changes in words, the same figures as a table
+    const trend = page.getByTestId('valuation-trend');
+    await trend.getByTestId('valuation-trend-chart').locator('svg.recharts-surface path.recharts-area-area').waitFor();
+    expect(await trend.getByTestId('valuation-trend-chart').getAttribute('aria-hidden')).toBe('true');
+    expect(await trend.getByTestId('valuation-trend-changes').textContent()).toContain('Dal primo semestre disponibile (dal 2024-S2 al 2025-S1)');
+    await trend.getByText('Valori per semestre in tabella').click();
+    const trendTable = trend.getByRole('table');
+    expect(await trendTable.locator('caption').textContent()).toContain('quotazioni in euro al metro quadro per semestre');
+    expect(await trendTable.locator('tbody th[scope="row"]').allTextContents()).toEqual(['2024-S2', '2025-S1']);
+    expect(await trendTable.locator('thead th[scope="col"]').count()).toBe(4);
+    // no smooth scrolling (the element screenshot scrolls to it) and no tooltip under the pointer
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    await page.mouse.move(0, 0);
+    await trend.screenshot({ path: path.join(SHOTS, 'review-price-trend.png'), style: HIDE_STICKY_HEADER });
+    await page.emulateMedia({ reducedMotion: null });
     await expectAccessible(page);
 
     // bad discount: the Italian message, nothing sent
@@ -157,6 +176,8 @@ describe('Istruttoria Immobile (admin)', () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
     await expectAccessible(page);
     await shot(page, 'review-390');
+    await page.mouse.move(0, 0);
+    await page.getByTestId('valuation-trend').screenshot({ path: path.join(SHOTS, 'review-price-trend-390.png'), style: HIDE_STICKY_HEADER });
     await page.close();
 
     // /active-options: the new option first, edited through the dialog

@@ -17,6 +17,8 @@ export const MILANO = {
   valori2025: path.join(OMI_FIXTURES, 'QI_1292013_1_20251_VALORI.csv'),
   valori2024: path.join(OMI_FIXTURES, 'QI_1292023_1_20242_VALORI.csv'),
   zone2025: path.join(OMI_FIXTURES, 'QI_1292013_1_20251_ZONE.csv'),
+  /** crafted from zone2025 (test/fixtures/omi/README.md): B12 described as another area, B13 reworded */
+  zone2024Redrawn: path.join(OMI_FIXTURES, 'QI_1292023_1_20242_ZONE.csv'),
 };
 
 export const NATIONAL_ZIP = path.join(OMI_FIXTURES, 'national-2017-2.zip');

@@ -315,7 +315,7 @@ export const RULES: Record<string, RouteRule> = {
     touches: () => [`gsi3:${omiKeys.recentJobs().pk}`],
   },
   omiGetClear: { allowed: ADMIN, params: () => ({ jobId: randomUUID() }), touches: () => [] },
-  omiListQuotations: { allowed: ADMIN, query: () => ({ comune: 'Milano', provincia: 'MI', stato: 'NORMALE', semestre: '2024-S1', page: '1' }), touches: () => [] },
+  omiListQuotations: { allowed: ADMIN, query: () => ({ comune: 'Milano', provincia: 'MI', stato: 'NORMALE', semestre: '2024-S1', zona: 'B12', page: '1' }), touches: () => [] },
   createSource: {
     allowed: ADMIN,
     body: () => ({ name: 'Fonte di prova' }),

@@ -3,6 +3,9 @@
  * the admin pages of the SPA.
  */
 import type { Stato } from './tipologia';
+import type { ZoneHistory } from './zone-history';
+
+export type { ZoneHistory };
 
 export type OmiJobKind = 'import' | 'clear';
 export type OmiJobStatus = 'pending' | 'running' | 'completed' | 'failed';
@@ -108,4 +111,10 @@ export interface QuotationPage {
   pages: number;
   /** every semester stored, newest first */
   semesters: string[];
+  /**
+   * with the zone filter: the zone's history when the filter names exactly one zone, else
+   * null and the zones it matched (at most 20) to choose from
+   */
+  zoneHistory?: ZoneHistory | null;
+  zoneMatches?: { linkZona: string; zona: string; comune: string; prov: string }[];
 }

@@ -105,6 +105,16 @@ export interface ListingFilter {
   comuneKey?: string;
   codTip?: number;
   stato?: Stato;
+  /** one zone: its LinkZona or its Zona code, upper case */
+  zona?: string;
+}
+
+/** A zone some matching row belongs to (listed only with the zone filter). */
+export interface IndexZone {
+  prov: string;
+  linkZona: string;
+  zona: string;
+  comune: string;
 }
 
 export interface IndexHit {
@@ -119,9 +129,15 @@ export interface IndexHit {
  * Exact total of the rows matching the filter across the chunks (already in display
  * order: newest semester first, then province), and the hits of rows [offset, offset+limit).
  */
-export function selectPage(chunks: readonly IndexChunk[], filter: ListingFilter, offset: number, limit: number): { total: number; hits: IndexHit[] } {
+export function selectPage(
+  chunks: readonly IndexChunk[],
+  filter: ListingFilter,
+  offset: number,
+  limit: number,
+): { total: number; hits: IndexHit[]; zones?: IndexZone[] } {
   let total = 0;
   const hits: IndexHit[] = [];
+  const zones = filter.zona ? new Map<string, IndexZone>() : undefined;
   const stato = filter.stato ? STATO_CODE[filter.stato]! : 0;
   const codTip = filter.codTip ?? 0;
   const end = offset + limit;
@@ -134,11 +150,29 @@ export function selectPage(chunks: readonly IndexChunk[], filter: ListingFilter,
       zoneOk = new Uint8Array(chunk.zoneLinks.length);
       for (let z = 0; z < zoneOk.length; z++) zoneOk[z] = comuneOk[chunk.zoneComune[z]!] ? 1 : 0;
     }
+    if (filter.zona) {
+      const wanted = filter.zona;
+      const ok = zoneOk ?? new Uint8Array(chunk.zoneLinks.length).fill(1);
+      let any = false;
+      for (let z = 0; z < ok.length; z++) {
+        if (ok[z] && chunk.zoneLinks[z] !== wanted && chunk.zoneNames[z]!.toUpperCase() !== wanted) ok[z] = 0;
+        any ||= ok[z] === 1;
+      }
+      if (!any) continue;
+      zoneOk = ok;
+    }
     const { rowZone, rowCodTip, rowStato, size } = chunk;
     for (let i = 0; i < size; i++) {
       if (codTip && rowCodTip[i] !== codTip) continue;
       if (stato && rowStato[i] !== stato) continue;
       if (zoneOk && !zoneOk[rowZone[i]!]) continue;
+      if (zones) {
+        const z = rowZone[i]!;
+        const key = `${chunk.prov}#${chunk.zoneLinks[z]}`;
+        if (!zones.has(key)) {
+          zones.set(key, { prov: chunk.prov, linkZona: chunk.zoneLinks[z]!, zona: chunk.zoneNames[z]!, comune: chunk.comuni[chunk.zoneComune[z]!]! });
+        }
+      }
       if (total >= offset && total < end) {
         hits.push({
           semester: chunk.semester,
@@ -151,5 +185,5 @@ export function selectPage(chunks: readonly IndexChunk[], filter: ListingFilter,
       total++;
     }
   }
-  return { total, hits };
+  return zones ? { total, hits, zones: [...zones.values()] } : { total, hits };
 }

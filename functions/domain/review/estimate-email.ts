@@ -1,4 +1,6 @@
 import { formatEuro } from '../format';
+import type { PriceTrend } from '../omi/trend';
+import { renderTrendMail } from '../omi/trend-mail';
 import { appLink, renderSellerMail, type RenderedEmail } from './mail-layout';
 
 /**
@@ -18,6 +20,8 @@ export interface EstimateEmailInput {
   adjustedAvg: number;
   registrationToken: string;
   appUrl: string;
+  /** the valuation's price trend and what it is of (zone, type, state), when it has one */
+  trend?: { trend: PriceTrend; zoneLabel: string } | null;
 }
 
 export function registrationUrl(appUrl: string, token: string): string {
@@ -27,6 +31,7 @@ export function registrationUrl(appUrl: string, token: string): string {
 export function renderEstimateEmail(i: EstimateEmailInput): RenderedEmail {
   const where = [i.propertyAddress, i.propertyCity].filter(Boolean).join(', ');
   const url = registrationUrl(i.appUrl, i.registrationToken);
+  const trend = i.trend ? renderTrendMail(i.trend.trend, `Andamento dei prezzi nella zona OMI (${i.trend.zoneLabel})`) : undefined;
   return renderSellerMail({
     subject: `La valutazione del tuo immobile: ${where}`,
     title: 'La valutazione del tuo immobile',
@@ -43,6 +48,7 @@ export function renderEstimateEmail(i: EstimateEmailInput): RenderedEmail {
       ['Ribasso prudenziale', `${i.cautiousDiscount}%`],
       ['Valore proposto', formatEuro(i.adjustedAvg)],
     ],
+    blocks: trend ? [trend] : [],
     action: { label: 'Registrati e prosegui', url },
   });
 }

@@ -21,6 +21,8 @@ export function renderSellerMail(m: {
   rows?: readonly MailRow[];
   action?: { label: string; url: string };
   closing?: readonly string[];
+  /** blocks after the figures, built and escaped by their own renderer (e.g. domain/omi/trend-mail.ts) */
+  blocks?: readonly { html: string; text: readonly string[] }[];
 }): RenderedEmail {
   const subject = m.subject.replace(/[\r\n]+/g, ' ').trim();
   const th = 'style="text-align:left;padding:4px 12px 4px 0;color:#555;font-weight:normal;vertical-align:top;white-space:nowrap"';
@@ -39,6 +41,7 @@ ${m.rows.map(([k, v]) => `<tr><th scope="row" ${th}>${escapeHtml(k)}</th><td ${t
 </table>`
     : ''
 }
+${(m.blocks ?? []).map((b) => b.html).join('\n')}
 ${
   m.action
     ? `<p style="margin:20px 0"><a href="${escapeHtml(m.action.url)}" style="display:inline-block;background:#ff6603;color:#fff;padding:10px 18px;border-radius:6px;text-decoration:none;font-weight:bold">${escapeHtml(m.action.label)}</a></p>
@@ -52,6 +55,7 @@ ${
     '',
     ...m.paragraphs.flatMap((p) => [p, '']),
     ...(m.rows?.length ? [...m.rows.map(([k, v]) => `${k}: ${v}`), ''] : []),
+    ...(m.blocks ?? []).flatMap((b) => [...b.text, '']),
     ...(m.action ? [`${m.action.label}: ${m.action.url}`, ''] : []),
     ...closing,
   ].join('\n');

@@ -151,9 +151,3 @@ export async function quotationsBefore(comuneId: string, codTip: number, before:
   );
   return rows;
 }
-
-/** A zone's quotations of one type in the given semesters, every state: one BatchGetItem of its zone items. */
-export async function loadZoneHistory(prov: string, linkZona: string, codTip: number, semesters: readonly string[]): Promise<OmiQuotation[]> {
-  const got = await batchGet(semesters.map((semester) => omiKeys.zoneQuotations({ semester, prov, linkZona })));
-  return [...got.values()].flatMap(toQuotations).filter((q) => q.codTip === codTip);
-}

@@ -4,7 +4,7 @@
  * province and name: domain/omi/comune-match.ts). Reads only what the valuation shows: the
  * newest semester's key, then its candidates and zone descriptions in parallel, then the
  * names of the semesters holding the zone's province and one BatchGetItem for the zone's
- * history.
+ * history and descriptions (the price trend).
  * Shared by the admin's POST /valuations/evaluate, the valuation on submission
  * (model/valuation.ts) and the admin's valuation of a property (review).
  */
@@ -12,8 +12,9 @@ import { comuneIdsOf } from '../../domain/omi/comune-match';
 import { codTipForCategory } from '../../domain/omi/tipologia';
 import type { OmiQuotation, OmiZoneInfo } from '../../domain/omi/types';
 import { evaluateProperty, selectQuotation, type ValuationRequest, type ValuationResult } from '../../domain/valuation';
-import { hasUsable, loadZoneHistory, newestSemesterOf, quotationsBefore, quotationsOfSemester } from './quotations';
+import { hasUsable, newestSemesterOf, quotationsBefore, quotationsOfSemester } from './quotations';
 import { semestersOfProvince } from './semesters';
+import { loadZoneHistory } from './zone-history';
 import { zonesOfComune } from './zones';
 
 /**
@@ -48,6 +49,8 @@ export async function valuate(req: ValuationRequest): Promise<ValuationResult> {
   const selection = selectQuotation(req, rows, zones);
   if (!selection.ok) return selection.result;
   const semesters = selection.row.prov === req.province.toUpperCase() ? await sameProvince : await semestersOfProvince(selection.row.prov);
-  const history = await loadZoneHistory(selection.row.prov, selection.row.linkZona, codTip, semesters);
-  return evaluateProperty(req, { rows, zones, history }, selection);
+  // the zone's rows and descriptions in those semesters: the history and the trend's redraw check
+  const { records, descriptions } = await loadZoneHistory(selection.row.prov, selection.row.linkZona, semesters);
+  const history = records.filter((q) => q.codTip === codTip);
+  return evaluateProperty(req, { rows, zones, history, historyZones: descriptions }, selection);
 }

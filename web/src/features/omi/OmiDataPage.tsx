@@ -8,6 +8,7 @@ import { listQuotations, omiKeys } from './api';
 import { OmiFiltersForm } from './OmiFiltersForm';
 import { OmiPagination } from './OmiPagination';
 import { OmiResults, OmiResultsSummary } from './OmiResults';
+import { OmiZoneHistory } from './OmiZoneHistory';
 import { useOmiFilters } from './use-omi-filters';
 
 export default function OmiDataPage() {
@@ -42,6 +43,7 @@ export default function OmiDataPage() {
     <div className="mx-auto w-full max-w-6xl px-4 py-8 sm:px-6 sm:py-10">
       <OmiDataHeader />
       <OmiFiltersForm values={values} semesters={semesters} anyFilter={anyFilter} onChange={setValue} onReset={reset} />
+      {filters.zona && <OmiZoneHistory data={data} onPick={(linkZona) => setValue('zona', linkZona)} />}
       <Card className="mt-6 overflow-hidden">
         <OmiResultsSummary data={data} updating={updating} />
         <OmiResults query={query} page={page} updating={updating} anyFilter={anyFilter} onGoTo={goTo} />

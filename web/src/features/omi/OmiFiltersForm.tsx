@@ -35,7 +35,7 @@ export function OmiFiltersForm({
           role="search"
           aria-label="Filtri dei dati OMI"
           onSubmit={(e) => e.preventDefault()}
-          className="grid grid-cols-6 gap-4 lg:grid-cols-[minmax(0,2fr)_minmax(0,0.8fr)_minmax(0,2fr)_minmax(0,1.3fr)_minmax(0,1.3fr)]"
+          className="grid grid-cols-6 gap-4 lg:grid-cols-[minmax(0,1.8fr)_minmax(0,0.8fr)_minmax(0,1.3fr)_minmax(0,1.8fr)_minmax(0,1.2fr)_minmax(0,1.2fr)]"
         >
           <Field label="Comune" id="omi-filter-comune" className="col-span-4 lg:col-span-1">
             <Input
@@ -58,6 +58,18 @@ export function OmiFiltersForm({
               maxLength={2}
               className="uppercase placeholder:normal-case"
               data-testid="omi-filter-provincia"
+            />
+          </Field>
+          <Field label="Zona o LinkZona" id="omi-filter-zona" className="col-span-6 lg:col-span-1">
+            <Input
+              value={values.zona}
+              onChange={(e) => onChange('zona', e.target.value.toUpperCase().replace(/[^A-Z0-9]/g, '').slice(0, 20))}
+              placeholder="es. B12"
+              autoComplete="off"
+              autoCapitalize="characters"
+              maxLength={20}
+              className="uppercase placeholder:normal-case"
+              data-testid="omi-filter-zona"
             />
           </Field>
           <Field label="Tipologia" id="omi-filter-tipologia" className="col-span-6 lg:col-span-1">

@@ -20,6 +20,8 @@ export interface QuotationFilters {
   stato: string;
   /** YYYY-S1 / YYYY-S2, '' = all */
   semestre: string;
+  /** LinkZona or Zona code, '' = every zone */
+  zona: string;
 }
 
 export const omiKeys = {

@@ -11,6 +11,7 @@ import type { DossierValuation, RequestDossier } from '@domain/requests';
 import { defaultCorrectionFlags, DEFAULT_CORRECTIONS, REVIEW_MESSAGES, TERRACE_BONUS } from '@domain/review/rules';
 import { createValuationSchema } from '@domain/review/schemas';
 import type { ValuationAvailable } from '@domain/valuation';
+import { PriceTrend } from '@/components/price-trend/PriceTrend';
 import { Button, Field, Input, Select } from '@/components/ui';
 import { errorMessage } from '@/lib/api';
 import { createValuation, requestKeys } from './api';
@@ -113,6 +114,14 @@ function ValuationResultView({ valuation, result }: { valuation: DossierValuatio
       <p className="text-sm text-slate-700">
         <span className="font-semibold">Scelta della zona:</span> {result.zone.reason}
       </p>
+      {result.trend && result.trend.points.length > 0 && (
+        <PriceTrend
+          trend={result.trend}
+          title="Andamento delle quotazioni OMI della zona"
+          subtitle={`Zona ${result.zone.zona} (fascia ${result.zone.fascia}), ${result.descrTipologia}, stato ${result.stato.used ?? 'senza indicazione'}: euro al m²`}
+          testId="valuation-trend"
+        />
+      )}
       <div className="grid gap-4 md:grid-cols-2">
         <div>
           <h3 className="font-semibold text-slate-900">Correzioni applicate</h3>
