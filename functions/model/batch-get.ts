@@ -9,15 +9,20 @@ import type { Item } from './item';
 
 const table = () => requireConfig('TABLE_NAME');
 
-/** BatchGetItem of any number of keys (100 per call, in parallel), retrying UnprocessedKeys; results by `pk|sk`. */
+/**
+ * BatchGetItem of any number of keys (100 per call, or `perCall`, the calls in parallel),
+ * retrying UnprocessedKeys; results by `pk|sk`. A latency-bound reader splits its keys into
+ * smaller calls that the table serves side by side.
+ */
 export async function batchGet(
   keyList: readonly { pk: string; sk: string }[],
-  opts: { projection?: string; names?: Record<string, string>; consistent?: boolean } = {},
+  opts: { projection?: string; names?: Record<string, string>; consistent?: boolean; perCall?: number } = {},
 ): Promise<Map<string, Item>> {
   const out = new Map<string, Item>();
   const calls: Promise<void>[] = [];
-  for (let i = 0; i < keyList.length; i += 100) {
-    let pending: Record<string, unknown>[] = keyList.slice(i, i + 100).map((k) => ({ pk: k.pk, sk: k.sk }));
+  const perCall = Math.min(100, Math.max(1, opts.perCall ?? 100));
+  for (let i = 0; i < keyList.length; i += perCall) {
+    let pending: Record<string, unknown>[] = keyList.slice(i, i + perCall).map((k) => ({ pk: k.pk, sk: k.sk }));
     calls.push(
       (async () => {
         for (let attempt = 0; pending.length; attempt++) {

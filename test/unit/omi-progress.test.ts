@@ -142,6 +142,14 @@ describe('it-IT formats', () => {
     );
     expect(
       describeImportSpeed(job({ rowsRead: 1000, rowsWritten: 1000, bytesRead: 10, bytesTotal: 10, fileKind: 'valori', phase: 'index', indexDone: 0, indexTotal: 10, updatedAt: at(50) })),
-    ).toBe('tempo rimanente: circa 5 s');
+    ).toBe('tempo rimanente: circa 3 s');
+  });
+
+  it('estimates at the recent pace the run measured, not the average dragged by a slow start', () => {
+    // 40,000 of 100,000 rows in 20 s (2,000/s on average), 5,000/s over the last 10 s
+    const running = { rowsRead: 41_000, rowsWritten: 40_000, rowsExpected: 100_000, bytesRead: 4_100_000, bytesTotal: 10_000_000, fileKind: 'zone' as const, phase: 'rows' as const, updatedAt: at(20) };
+    expect(importSpeed(job(running)).secondsLeft).toBe(30);
+    expect(importSpeed(job({ ...running, recentRowsPerSecond: 5000 })).secondsLeft).toBe(12);
+    expect(importSpeed(job({ ...running, recentRowsPerSecond: 5000 })).rowsPerSecond).toBe(2000);
   });
 });

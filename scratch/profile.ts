@@ -1,0 +1,172 @@
+/**
+ * `npm run bench:omi-history` (tsx bench/omi-history.ts): the valuation's latency with many
+ * semesters loaded, on the local stack as `npm start` runs it (DynamoDB Local on disk).
+ *
+ * Data: the real rows of three comuni of the national 2017/2 files (test/fixtures/omi):
+ * Napoli (a large comune, 68 zones), Milano (55 zones) and Clusone (a small
+ * one), imported as 30 semesters (2011/1 to 2025/2) through the real path (presigned
+ * POST -> S3 event -> import Lambda), VALORI and ZONE each. The repository holds one
+ * national semester, so the 30 semesters carry the same real rows under 30 labels: the
+ * valuation reads as many items as with 30 published semesters.
+ *
+ * Then, per comune, 100 valuations on streets of its zone descriptions (10 more first, not
+ * counted, to warm the Lambda): p50 / p95 / max. Goal: p95 <= 25 ms for every comune.
+ * Results in bench/results/omi-history.json.
+ */
+import { readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import '../bench/quiet';
+import { startLocalStack } from '../infra/local/stack';
+import { nationalSample } from '../test/support/omi-samples';
+import { evaluatePropertySchema } from '../functions/domain/valuation';
+import { valuate, loadValuationData } from '../functions/model/omi/valuation';
+import { newestSemesterOf, quotationsOfSemester } from '../functions/model/omi/quotations';
+import { zonesOfComune } from '../functions/model/omi/zones';
+import { semestersOfProvince } from '../functions/model/omi/semesters';
+import { loadZoneHistory } from '../functions/model/omi/zone-history';
+import { comuneIdsOf } from '../functions/domain/omi/comune-match';
+import { evaluateProperty, selectQuotation } from '../functions/domain/valuation';
+import { call, demoAccount, latency, machine, postForm, signIn, startEdge, writeResults, type Latency } from '../bench/support';
+
+
+const SEMESTERS = Array.from({ length: 30 }, (_, i) => `${2011 + Math.floor(i / 2)}-S${(i % 2) + 1}`);
+const COMUNI = [
+  { prov: 'NA', omi: 'NAPOLI', province: 'NA', city: 'Napoli' },
+  { prov: 'MI', omi: 'MILANO', province: 'MI', city: 'Milano' },
+  { prov: 'BG', omi: 'CLUSONE', province: 'BG', city: 'Clusone' },
+] as const;
+const CALLS = 100;
+const WARMUP = 10;
+const GOAL_P95_MS = 25;
+
+/** The national file's lines of the three comuni, as one file per semester (title relabelled). */
+function extract(file: string): { title: string; header: string; lines: string[] } {
+  const all = readFileSync(file, 'latin1').split(/\r?\n/);
+  const lines = all.slice(2).filter((l) => {
+    const f = l.split(';');
+    return COMUNI.some((c) => f[2] === c.prov && f[7] === c.omi);
+  });
+  return { title: all[0]!, header: all[1]!, lines };
+}
+
+function asSemester(x: { title: string; header: string; lines: string[] }, semester: string): Buffer {
+  const [year, s] = semester.split('-S');
+  const title = x.title.replace(/Semestre \d{4}\/\d/, `Semestre ${year}/${s}`);
+  return Buffer.from([title, x.header, ...x.lines, ''].join('\r\n'), 'latin1');
+}
+
+/** Streets named in a comune's zone descriptions: "VIA ROMA 12". */
+function streetsOf(zoneLines: string[], omi: string): string[] {
+  const out: string[] = [];
+  for (const line of zoneLines) {
+    if (line.split(';')[7] !== omi) continue;
+    const descr = line.slice(line.indexOf("'") + 1, line.lastIndexOf("'"));
+    for (const part of descr.split(/[,:-]/).map((s) => s.trim())) if (/^(VIA|VIALE|PIAZZA|CORSO|LARGO)\b/i.test(part)) out.push(`${part} 12`);
+  }
+  return out.length ? out : ['Via Roma 12'];
+}
+
+async function main() {
+  const started = Date.now();
+  const national = nationalSample();
+  const valori = extract(national.valori);
+  const zone = extract(national.zone);
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'opzione-casa-bench-history-'));
+  const stack = await startLocalStack({ appOrigin: 'http://localhost:5173', dataDir });
+  const edge = await startEdge(stack);
+  const results: Record<string, unknown> = { at: new Date().toISOString(), machine: machine(), dynamodb: '-dbPath (as npm start)' };
+  try {
+    const admin = demoAccount(stack, 'admin');
+    const token = await signIn(stack, admin.email, admin.password);
+    const api = <T>(method: string, route: string, body?: unknown) => call<T>(edge.url, method, `/api${route}`, { token, body });
+
+    const importOne = async (bytes: Buffer, fileName: string, semester: string) => {
+      const up = await api<{ jobId: string; upload: { url: string; fields: Record<string, string> } }>('POST', '/omi/uploads', { fileName, semester });
+      if (up.status !== 201) throw new Error(`upload ${fileName}: ${up.status} ${JSON.stringify(up.body)}`);
+      const posted = await postForm(up.body.upload, bytes, fileName);
+      if (posted.status !== 204) throw new Error(`S3 POST ${fileName}: ${posted.status}`);
+      for (;;) {
+        const job = await api<{ status: string; error: string | null }>('GET', `/omi/imports/${up.body.jobId}`);
+        if (job.body.status === 'completed') return;
+        if (job.body.status === 'failed') throw new Error(`import ${fileName}: ${job.body.error}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    };
+    const t0 = Date.now();
+    for (const sem of SEMESTERS) {
+      const code = sem.replace('-S', '');
+      await importOne(asSemester(valori, sem), `QI_bench_1_${code}_VALORI.csv`, sem);
+      await importOne(asSemester(zone, sem), `QI_bench_1_${code}_ZONE.csv`, sem);
+    }
+    results.loaded = {
+      semesters: SEMESTERS.length,
+      valoriRowsPerSemester: valori.lines.length,
+      zoneRowsPerSemester: zone.lines.length,
+      importSeconds: Math.round((Date.now() - t0) / 100) / 10,
+    };
+    console.log('loaded', results.loaded);
+
+    const perComune: Record<string, Latency & { available: number; historyPoints: number; readsAndEngine: Latency }> = {};
+    for (const c of COMUNI) {
+      const streets = streetsOf(zone.lines, c.omi);
+      const ms: number[] = [];
+      let available = 0;
+      let historyPoints = 0;
+      for (let i = 0; i < WARMUP + CALLS; i++) {
+        const body = { address: streets[i % streets.length], province: c.province, city: c.city, surfaceArea: 60 + (i % 7) * 15, condition: 'buono', floor: '2', features: ['Ascensore'] };
+        const res = await api<{ available: boolean; history?: unknown[] }>('POST', '/valuations/evaluate', body);
+        if (res.status !== 200) throw new Error(`valuation ${c.city}: ${res.status} ${JSON.stringify(res.body)}`);
+        if (i < WARMUP) continue;
+        ms.push(res.ms);
+        if (res.body.available) available++;
+        historyPoints = Math.max(historyPoints, res.body.history?.length ?? 0);
+      }
+      // the same valuations in this process, without HTTP, session check and JSON: the reads and the engine alone
+      const direct: number[] = [];
+      for (let i = 0; i < CALLS; i++) {
+        const t = performance.now();
+        await valuate(evaluatePropertySchema.parse({ address: streets[i % streets.length], province: c.province, city: c.city, surfaceArea: 80, condition: 'buono', floor: '2', features: ['Ascensore'] }));
+        direct.push(performance.now() - t);
+      }
+      perComune[c.city] = { ...latency(ms), available, historyPoints, readsAndEngine: latency(direct) };
+      const id = comuneIdsOf(c.province, c.city)[0]!;
+      const stage: Record<string, number[]> = {};
+      const time = async <T>(name: string, f: () => Promise<T>): Promise<T> => { const t = performance.now(); const r = await f(); (stage[name] ??= []).push(performance.now() - t); return r; };
+      for (let i = 0; i < 50; i++) {
+        const newest = (await time('newest', () => newestSemesterOf(id)))!;
+        const rows = await time('quotations', () => quotationsOfSemester(id, newest, 20));
+        const zones = await time('zones', () => zonesOfComune(id, newest));
+        const sems = await time('semesters', () => semestersOfProvince(c.province));
+        const req = evaluatePropertySchema.parse({ address: streets[i % streets.length], province: c.province, city: c.city, surfaceArea: 80, condition: 'buono', floor: '2', features: ['Ascensore'] });
+        const sel = selectQuotation(req, rows, zones);
+        if (!sel.ok) throw new Error('x');
+        const h = await time('history', () => loadZoneHistory(sel.row.prov, sel.row.linkZona, sems));
+        await time('engine', async () => evaluateProperty(req, { rows, zones, history: h.records.filter((q) => q.codTip === 20), historyZones: h.descriptions }, sel));
+        await time('json', async () => JSON.stringify(evaluateProperty(req, { rows, zones, history: h.records.filter((q) => q.codTip === 20), historyZones: h.descriptions }, sel)).length);
+        stage.rows ??= []; stage.rows.push(rows.length); stage.zonesN ??= []; stage.zonesN.push(zones.length);
+      }
+      console.log(c.city, Object.fromEntries(Object.entries(stage).map(([k, v]) => [k, latency(v).p50Ms])));
+      console.log(c.city, perComune[c.city]);
+    }
+    results.valuation = perComune;
+    const worst = Math.max(...Object.values(perComune).map((l) => l.p95Ms));
+    results.goal = { p95Ms: GOAL_P95_MS, worstP95Ms: worst, met: worst <= GOAL_P95_MS };
+    results.totalSeconds = Math.round((Date.now() - started) / 1000);
+    console.table(
+      Object.entries(perComune).map(([city, l]) => ({
+        city, p50Ms: l.p50Ms, p95Ms: l.p95Ms, maxMs: l.maxMs, available: `${l.available}/${l.calls}`, history: l.historyPoints,
+        readsAndEngineP50Ms: l.readsAndEngine.p50Ms, readsAndEngineP95Ms: l.readsAndEngine.p95Ms,
+      })),
+    );
+    console.log(`valuation p95 with ${SEMESTERS.length} semesters: worst ${worst} ms (goal <= ${GOAL_P95_MS} ms): ${worst <= GOAL_P95_MS ? 'met' : 'NOT met'}`);
+    console.log(`-> ${'(not written)'}`);
+  } finally {
+    await edge.stop();
+    await stack.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+await main();
