@@ -11,7 +11,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { expectAccessible, launchBrowser, MOBILE, newPage, signIn } from '../support/browser';
 import { api, stack, tokenForRole } from '../support/helpers';
 import { importOmi } from '../support/omi-import';
-import { MILANO } from '../support/omi-samples';
+import { MILANO, nationalSample } from '../support/omi-samples';
 
 const VALORI_2025 = MILANO.valori2025;
 const VALORI_2024 = MILANO.valori2024;
@@ -111,7 +111,7 @@ async function watch(page: Page, area: string): Promise<() => Promise<Snapshot[]
   return () => page.evaluate(() => (window as unknown as { __seen: Snapshot[] }).__seen);
 }
 
-async function importFile(page: Page, file: string, semester: string) {
+async function importFile(page: Page, file: string | { name: string; mimeType: string; buffer: Buffer }, semester: string) {
   await page.getByTestId('omi-file').setInputFiles(file);
   await expect.poll(() => page.getByTestId('omi-semester').inputValue()).toBe(semester);
   const seen = await watch(page, 'omi-import-progress');
@@ -343,6 +343,29 @@ describe('/omi-data (admin)', () => {
 });
 
 describe('re-import and "Cancella Tutti i Dati"', () => {
+  it('lists the comuni of a file that match no comune of the form (Piovera, merged in 2018), and ties Monza (under MI in 2017) to MB', async () => {
+    // the national 2017/2 lines of Monza and Piovera, as published
+    const lines = readFileSync(nationalSample().valori, 'latin1').split(/\r?\n/);
+    const keep = lines.slice(2).filter((l) => /^[^;]*;[^;]*;(MI;3015149;|AL;1006130;)/.test(l));
+    const buffer = Buffer.from([...lines.slice(0, 2), ...keep, ''].join('\r\n'), 'latin1');
+    const page = await adminPage('/omi-import');
+    await importFile(page, { name: 'QI_294581_1_20172_VALORI.csv', mimeType: 'text/csv', buffer }, '2017-S2');
+    const box = page.getByTestId('omi-result-unmatched');
+    await box.getByRole('heading', { name: 'Un comune non abbinato' }).waitFor();
+    await box.getByText('Mostra i comuni').click();
+    expect(await box.getByRole('listitem').allInnerTexts()).toEqual(['PIOVERA (AL) · codice ISTAT 1006130 · codice catastale G695']);
+    await expectAccessible(page);
+    const shots = path.join(os.tmpdir(), 'omi-shots');
+    mkdirSync(shots, { recursive: true });
+    await page.getByTestId('omi-import-result').screenshot({ path: path.join(shots, 'omi-unmatched.png') });
+    const monza = await api<{ available: boolean; semester?: string }>('POST', '/valuations/evaluate', {
+      token: await tokenForRole('admin'),
+      body: { address: 'Via Boccaccio 5', province: 'MB', city: 'Monza', surfaceArea: 90 },
+    });
+    expect(monza.body).toMatchObject({ available: true, semester: '2017-S2' });
+    await page.close();
+  });
+
   it('a re-import updates every record; clearing asks the spec confirmation, shows progress and empties the data', async () => {
     const page = await adminPage('/omi-import');
     await importFile(page, VALORI_2025, '2025-S1');
