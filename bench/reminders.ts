@@ -22,7 +22,7 @@ import { resetConfig } from '../functions/lib/config';
 import { BatchWriter } from '../functions/model/batch-writer';
 import { logger } from '../functions/lib/logger';
 import { keys, normalizeForSort } from '../functions/model/keys';
-import { DAY_MS, romeMonth } from '../functions/domain/reminders/rules';
+import { availabilityMonth, DAY_MS } from '../functions/domain/reminders/rules';
 import { handler as sendReminders } from '../functions/notifications/send-reminders';
 import type { ReminderSummary } from '../functions/notifications/reminders';
 import { writeResults } from './support';
@@ -199,8 +199,8 @@ function seedRequest(i: number, rand: () => number, now: number, count: Record<s
       option.availabilityToken = availToken;
       option.availabilityLinkSentAt = iso(linkAt);
       items.push({ ...keys.availabilityToken(availToken), entity: 'availability-link', propertyId: id, optionId, createdAt: iso(linkAt), expiresAt: availExpires, ...keys.tokenExpiryIndex(availExpires) });
-      // this month: from no slot to above the minimum of 4
-      const month = romeMonth(new Date(now));
+      // the month the reminder asks for: from no slot to above the minimum of 4
+      const month = availabilityMonth(new Date(now));
       const slots = Math.floor(rand() * 7);
       for (let s = 0; s < slots; s++) {
         const date = `${month.key}-${String(1 + ((s * 4) % 28)).padStart(2, '0')}`;

@@ -57,18 +57,48 @@ export const runtimeConfigSchema = z.object({
 
 export type RuntimeConfig = z.infer<typeof runtimeConfigSchema>;
 
-export const DEFAULT_COMPANY: RuntimeConfig['company'] = {
+/**
+ * DEMO company details (placeholder VAT number and address): what the local runtime shows in
+ * the footer. A deploy to AWS must set its own (`company` context), and refuses these.
+ */
+export const DEMO_COMPANY: RuntimeConfig['company'] = {
   name: 'Opzione Casa S.r.l.',
   address: 'Via Alessandro Manzoni 12, 20121 Milano (MI)',
   vatNumber: 'IT12345678901',
   email: 'info@opzionecasa.it',
 };
 
+/** The company that buys the purchase option: named in the option PDF. */
+export interface GranteeConfig {
+  name: string;
+  vatNumber: string;
+  address: string;
+}
+
+/** DEMO grantee of the local runtime; a deploy must set its own (`grantee` context). */
+export const DEMO_GRANTEE: GranteeConfig = {
+  name: DEMO_COMPANY.name,
+  vatNumber: DEMO_COMPANY.vatNumber,
+  address: DEMO_COMPANY.address,
+};
+
+/** The company the seller's land-registry delegations are signed over to, and its administrator. */
+export interface DelegateeConfig {
+  company: string;
+  administrator: string;
+}
+
+/** DEMO delegatee of the local runtime (a made-up administrator); a deploy must set its own (`delegatee` context). */
+export const DEMO_DELEGATEE: DelegateeConfig = {
+  company: DEMO_COMPANY.name,
+  administrator: 'Marco Ferrari',
+};
+
 /**
- * DEMO bank details, NOT a real account: what the local runtime shows, and what a deploy
- * without the `bankTransfer` context would show. Set the real ones at deploy (docs/deploy.md).
+ * DEMO bank details, NOT a real account: what the local runtime shows. A deploy to AWS must
+ * set the real ones (`bankTransfer` context, docs/deploy.md), and refuses these.
  */
 export const DEMO_BANK_TRANSFER: BankTransferConfig = {
   iban: 'IT60 X054 2811 1010 0000 0123 456',
-  beneficiary: DEFAULT_COMPANY.name,
+  beneficiary: DEMO_COMPANY.name,
 };

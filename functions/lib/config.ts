@@ -21,9 +21,17 @@ const schema = z.object({
   BACKOFFICE_EMAIL: z.string().email().default('backoffice@opzionecasa.it'),
   APP_URL: z.string().url().default('http://localhost:5173'),
   TOKEN_TTL_DAYS: z.coerce.number().int().positive().default(30),
-  /** the company the seller's delegations are signed over to, and its administrator (spec 000) */
-  DELEGATEE_COMPANY: z.string().min(1).default('Opzione Casa S.r.l.'),
-  DELEGATEE_ADMINISTRATOR: z.string().min(1).default('Marco Ferrari'),
+  /**
+   * The company the seller's delegations are signed over to, and its administrator (spec 000);
+   * the company that buys the purchase option (the grantee of the option PDF). Deploy
+   * configuration with no default: the CDK context on AWS (infra/stacks/deploy-config.ts),
+   * the demo values locally (infra/local/stack.ts); the PDFs require them.
+   */
+  DELEGATEE_COMPANY: z.string().min(1).optional(),
+  DELEGATEE_ADMINISTRATOR: z.string().min(1).optional(),
+  GRANTEE_NAME: z.string().min(1).optional(),
+  GRANTEE_VAT_NUMBER: z.string().min(1).optional(),
+  GRANTEE_ADDRESS: z.string().min(1).optional(),
   /**
    * The identity check's face matcher: Amazon Rekognition on AWS (unset), the local face-api
    * engine on the emulators (infra/local/stack.ts sets 'local'). functions/identity/face-matcher.ts

@@ -3,7 +3,8 @@
  *
  * 1. onboarding incomplete 3 and 7 days after the invitation (the estimate e-mail);
  * 2. option unsigned 3 days after its notification;
- * 3. availability of a signed 'rateale' option below this month's quota, once a month;
+ * 3. availability of a signed 'rateale' option below the quota of the month asked for (the
+ *    current one, the next in its last days: availabilityMonth), once per month asked for;
  * 4. link tokens past their expiry deleted (expired-tokens.ts).
  *
  * Candidates come from Queries of the gsi2 lists with a filter (reminder-store.ts); each due
@@ -17,13 +18,13 @@ import { config } from '../lib/config';
 import { logger } from '../lib/logger';
 import { mapLimit } from '../lib/media-storage';
 import { deliverOutbox } from '../model/outbox';
-import { formatMonthYear } from '../domain/format';
 import { coOwnersDone, delegationsDone, identityDone, STEP_TITLES, type OnboardingStepId } from '../domain/onboarding/rules';
 import { renderAvailabilityReminder, renderOnboardingReminder, renderOptionReminder } from '../domain/reminders/emails';
 import {
   anchorRange,
   AVAILABILITY_GRACE_DAYS,
   availabilityKind,
+  availabilityMonth,
   availabilityReminderApplies,
   DAY_MS,
   dueOnboardingReminder,
@@ -33,7 +34,7 @@ import {
   OPTION_REMINDER,
   optionAwaitsSignature,
   quotaReached,
-  romeMonth,
+  monthLabelOf,
   type ReminderGroup,
   type ReminderKind,
 } from '../domain/reminders/rules';
@@ -172,10 +173,11 @@ async function remindOnboarding(run: ReminderRun): Promise<number> {
   return properties.scanned;
 }
 
-/** 2 and 3. Options: unsigned after the notification; availability of signed 'rateale' ones below the month's quota. */
+/** 2 and 3. Options: unsigned after the notification; availability of signed 'rateale' ones below the quota of the month asked for. */
 async function remindOptions(run: ReminderRun): Promise<number> {
   const { now } = run;
-  const month = romeMonth(now);
+  // the month asked for, whose slots and quota are counted
+  const month = availabilityMonth(now);
   const availability = availabilityKind(now);
   const createdUpTo = new Date(now.getTime() - Math.min(OPTION_REMINDER.afterDays, AVAILABILITY_GRACE_DAYS) * DAY_MS).toISOString();
   const options = await optionCandidates(anchorRange([OPTION_REMINDER], now), createdUpTo);
@@ -209,7 +211,7 @@ async function remindOptions(run: ReminderRun): Promise<number> {
     }
     const linkToken = str(o.availabilityToken);
     const link = linkToken && (await availabilityLinkValid(linkToken, now)) ? linkToken : null;
-    const mail = renderAvailabilityReminder({ ...seller, monthLabel: formatMonthYear(now), slotsCount: monthSlots!.slots, minMonthlySlots: monthSlots!.min, token: link });
+    const mail = renderAvailabilityReminder({ ...seller, monthLabel: monthLabelOf(month), slotsCount: monthSlots!.slots, minMonthlySlots: monthSlots!.min, token: link });
     await run.send({ ...write, still: 'signedRateale', mail });
   });
   return options.scanned;

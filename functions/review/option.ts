@@ -77,6 +77,7 @@ export async function createOption(propertyId: string, body: CreateOptionBody, n
       surfaceArea: (property.surfaceArea as number | null) ?? null,
     },
     seller: { firstName: (property.firstName as string) ?? '', lastName: (property.lastName as string) ?? '', email: (property.email as string | null) ?? null },
+    grantee: { name: requireConfig('GRANTEE_NAME'), vatNumber: requireConfig('GRANTEE_VAT_NUMBER'), address: requireConfig('GRANTEE_ADDRESS') },
     propertyValue: option.propertyValue,
     optionAmount,
     paymentType: terms.paymentType,

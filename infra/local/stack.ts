@@ -16,7 +16,8 @@ import { triggers, type TriggerDef } from '../../functions/routes';
 import { MIN_PASSWORD_LENGTH } from '../../functions/domain/roles';
 import { resetConfig } from '../../functions/lib/config';
 import { resetAws } from '../../functions/lib/aws';
-import { DEFAULT_COMPANY, DEMO_BANK_TRANSFER, type RuntimeConfig } from '../../functions/domain/runtime-config';
+import { DEMO_COMPANY, DEMO_BANK_TRANSFER, DEMO_DELEGATEE, DEMO_GRANTEE, type RuntimeConfig } from '../../functions/domain/runtime-config';
+import { partiesEnvironment } from '../stacks/deploy-config';
 
 export const TABLE_NAME = 'opzione-casa';
 /** the local Stripe webhook signing secret (not a secret: only the local runtime and tests use it) */
@@ -213,6 +214,8 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       ORIGIN_SECRET: newOriginSecret(),
       // the per-IP rate limit's hash key: one per data folder, as one per deployment on AWS
       IP_HASH_SALT: await ensureIpHashSalt(root),
+      // the demo parties of the option and delegation PDFs (a deploy must set real ones)
+      ...partiesEnvironment({ grantee: DEMO_GRANTEE, delegatee: DEMO_DELEGATEE }),
       // the demo admin works without an authenticator app (docs/architecture.md, section 4)
       MFA_EXEMPT_EMAILS: DEMO_ACCOUNTS.filter((a) => a.role === 'admin').map((a) => a.email).join(','),
     };
@@ -259,7 +262,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       userPoolId: pool.userPoolId,
       userPoolClientId: pool.userPoolClientId,
       cognitoEndpoint: cognito.url,
-      company: DEFAULT_COMPANY,
+      company: DEMO_COMPANY,
       privacyUrl: '/privacy',
       voiceWidget: null,
       // DEMO bank account (not real); the card only with a Stripe key in the shell

@@ -4,7 +4,7 @@ import { ApiStack, type RouteThrottle } from './api-stack';
 import { AuthStack } from './auth-stack';
 import { DataStack } from './data-stack';
 import { EDGE_REGION, EdgeStack } from './edge-stack';
-import { readDeployConfig, type DeployConfig } from './deploy-config';
+import { partiesEnvironment, readDeployConfig, type DeployConfig } from './deploy-config';
 import { WebStack } from './web-stack';
 
 export interface ProductStacks {
@@ -53,6 +53,8 @@ export function createProductStacks(app: App, options: ProductStacksOptions = {}
     BACKOFFICE_EMAIL: config.backofficeEmail,
     APP_URL: config.appUrl,
     TOKEN_TTL_DAYS: String(config.tokenTtlDays),
+    // grantee and delegatee named in the option and delegation PDFs
+    ...partiesEnvironment(config),
   };
   const baseResources = {
     table: data.table,

@@ -16,6 +16,12 @@ const API_ENVIRONMENT = [
   'BACKOFFICE_EMAIL',
   'APP_URL',
   'TOKEN_TTL_DAYS',
+  // the parties of the option and delegation PDFs (CDK context, infra/stacks/deploy-config.ts)
+  'GRANTEE_NAME',
+  'GRANTEE_VAT_NUMBER',
+  'GRANTEE_ADDRESS',
+  'DELEGATEE_COMPANY',
+  'DELEGATEE_ADMINISTRATOR',
   'NODE_OPTIONS',
 ];
 

@@ -7,8 +7,22 @@ import type { RouteDef, TriggerDef } from '../../functions/routes';
 import { createProductStacks, type ProductStacksOptions } from '../../infra/stacks';
 import { FEATURE_FLAGS } from '../../infra/stacks/deploy-config';
 
+/**
+ * A complete deploy context with valid, non-demo values (a made-up company): what a deploy
+ * must set (infra/stacks/deploy-config.ts, REQUIRED_CONTEXT). Every test app gets it unless
+ * it asks for `requiredContext: false`; `context` overrides it key by key.
+ */
+export const VALID_DEPLOY_CONTEXT = {
+  company: { name: 'Casa Esempio S.r.l.', address: 'Via Roma 1, 10121 Torino (TO)', vatNumber: 'IT09876543217', email: 'info@casa-esempio.test' },
+  grantee: { name: 'Acquisti Esempio S.p.A.', vatNumber: '11223344554', address: 'Corso Italia 5, 20122 Milano (MI)' },
+  delegatee: { company: 'Pratiche Esempio S.r.l.', administrator: 'Anna Verdi' },
+  bankTransfer: { iban: 'IT13L0306909606100000012345' },
+} as const;
+
 export interface BuildOptions extends ProductStacksOptions {
   context?: Record<string, unknown>;
+  /** false: no VALID_DEPLOY_CONTEXT, only `context` (the synth must then refuse) */
+  requiredContext?: boolean;
   /** CDK's own CloudFormation template checks: thorough but ~3 s, so only where asked */
   cloudFormationValidation?: boolean;
 }
@@ -26,7 +40,7 @@ export function buildApp(options: BuildOptions = {}) {
 let shared: ReturnType<typeof synthesizeApp> | undefined;
 
 /**
- * The default app (the real manifest, no context) is built once per test worker and shared
+ * The default app (the real manifest, VALID_DEPLOY_CONTEXT) is built once per test worker and shared
  * by every file that asks for it (the infra project runs without isolation): its templates
  * are only read. Its `dispose()` does nothing; the assembly goes when the worker exits.
  */
@@ -44,7 +58,7 @@ function synthesizeApp(options: BuildOptions) {
   const app = new App({
     outdir,
     builtinCloudFormationValidation: options.cloudFormationValidation ?? false,
-    context: { ...FEATURE_FLAGS, 'aws:cdk:bundling-stacks': [], ...options.context },
+    context: { ...FEATURE_FLAGS, 'aws:cdk:bundling-stacks': [], ...(options.requiredContext === false ? {} : VALID_DEPLOY_CONTEXT), ...options.context },
   });
   const dispose = () => rmSync(outdir, { recursive: true, force: true });
   try {

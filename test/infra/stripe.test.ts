@@ -6,15 +6,14 @@
 import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { routes, type RouteDef } from '../../functions/routes';
-import { DEMO_BANK_TRANSFER } from '../../functions/domain/runtime-config';
-import { buildApp, functionIdOf } from './helpers';
+import { buildApp, functionIdOf, VALID_DEPLOY_CONTEXT } from './helpers';
 
 const withStripe = (def: RouteDef) => def.stripe === true;
 
 describe('Stripe and the bank transfer at deploy', () => {
   it('names the Stripe secret only to the functions with stripe: true', () => {
     const built = buildApp({
-      context: { stripe: '{"secretName":"opzionecasa/stripe"}', bankTransfer: '{"iban":"IT02L1234512345123456789012"}', company: '{"name":"Casa Esempio S.r.l."}' },
+      context: { stripe: '{"secretName":"opzionecasa/stripe"}', bankTransfer: '{"iban":"IT73Z0200801600000012345678"}', company: JSON.stringify({ ...VALID_DEPLOY_CONTEXT.company, name: 'Casa Esempio Due S.r.l.' }) },
     });
     try {
       const template = Template.fromStack(built.api);
@@ -32,18 +31,18 @@ describe('Stripe and the bank transfer at deploy', () => {
         }
       }
       expect(JSON.stringify(template.toJSON())).not.toMatch(/sk_(live|test)_/);
-      expect(built.web.runtimeConfig.payments).toEqual({ card: true, bankTransfer: { iban: 'IT02L1234512345123456789012', beneficiary: 'Casa Esempio S.r.l.' } });
+      expect(built.web.runtimeConfig.payments).toEqual({ card: true, bankTransfer: { iban: 'IT73Z0200801600000012345678', beneficiary: 'Casa Esempio Due S.r.l.' } });
     } finally {
       built.dispose();
     }
   });
 
-  it('without context: no card and the demo account', () => {
+  it('without stripe: no card, the configured account', () => {
     const built = buildApp();
     try {
       const template = Template.fromStack(built.api);
       expect(JSON.stringify(template.toJSON())).not.toMatch(/STRIPE_SECRET_KEY|STRIPE_SECRET_ID/);
-      expect(built.web.runtimeConfig.payments).toEqual({ card: false, bankTransfer: DEMO_BANK_TRANSFER });
+      expect(built.web.runtimeConfig.payments).toEqual({ card: false, bankTransfer: { iban: VALID_DEPLOY_CONTEXT.bankTransfer.iban, beneficiary: VALID_DEPLOY_CONTEXT.company.name } });
     } finally {
       built.dispose();
     }

@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { Construct } from 'constructs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_COMPANY, runtimeConfigSchema } from '../../functions/domain/runtime-config';
+import { runtimeConfigSchema } from '../../functions/domain/runtime-config';
 import { DEFAULT_APP_URL, readDeployConfig } from '../../infra/stacks/deploy-config';
 import { SPA_REWRITE_CODE, VIEWER_IP_CODE } from '../../infra/stacks/web-stack';
-import { buildApp } from './helpers';
+import { buildApp, VALID_DEPLOY_CONTEXT } from './helpers';
 
 /** AWS managed policy ids (the same in every account). */
 const CACHING_DISABLED = '4135ea2d-6df8-44a3-9df3-4b5a84be39ad';
@@ -97,7 +97,7 @@ describe('web stack', () => {
       DistributionPaths: ['/*'],
     });
     const config = runtimeConfigSchema.parse(stacks.web.runtimeConfig);
-    expect(config).toMatchObject({ apiUrl: '/api', privacyUrl: '/privacy', voiceWidget: null, company: DEFAULT_COMPANY });
+    expect(config).toMatchObject({ apiUrl: '/api', privacyUrl: '/privacy', voiceWidget: null, company: VALID_DEPLOY_CONTEXT.company });
     expect(stacks.web.resolve(config.userPoolId)).toEqual({ 'Fn::ImportValue': expect.stringMatching(/^OpzioneCasaAuth:.*UserPool/) });
     expect(stacks.web.resolve(config.userPoolClientId)).toEqual({ 'Fn::ImportValue': expect.stringMatching(/^OpzioneCasaAuth:.*WebClient/) });
     // the stacks have an explicit region (infra/stacks/index.ts, DEFAULT_REGION without the CLI's)
@@ -118,7 +118,7 @@ describe('web stack with a built SPA and context', () => {
     stacks = buildApp({
       webDistPath: dist,
       context: {
-        company: { name: 'Casa Prova S.r.l.' },
+        company: { ...VALID_DEPLOY_CONTEXT.company, name: 'Casa Prova S.r.l.' },
         voiceWidget: { projectId: 'vw-123', scriptUrl: 'https://widget.example.test/voice.js' },
         domainName: 'www.example.test',
         certificateArn: 'arn:aws:acm:us-east-1:123456789012:certificate/abc',
@@ -145,7 +145,7 @@ describe('web stack with a built SPA and context', () => {
   });
 
   it('takes company data and the voice widget from context', () => {
-    expect(stacks.web.runtimeConfig.company).toEqual({ ...DEFAULT_COMPANY, name: 'Casa Prova S.r.l.' });
+    expect(stacks.web.runtimeConfig.company).toEqual({ ...VALID_DEPLOY_CONTEXT.company, name: 'Casa Prova S.r.l.' });
     expect(stacks.web.runtimeConfig.voiceWidget).toEqual({ projectId: 'vw-123', scriptUrl: 'https://widget.example.test/voice.js', color: '#ff6603', ballSize: 64 });
   });
 
@@ -165,24 +165,22 @@ describe('deploy configuration', () => {
     return readDeployConfig(root);
   };
 
-  it('has defaults that work with no context at all', () => {
-    expect(read({})).toMatchObject({
+  it('has defaults for everything but the parties a deploy must name', () => {
+    expect(read({ ...VALID_DEPLOY_CONTEXT })).toMatchObject({
       appUrl: DEFAULT_APP_URL,
       mailFrom: 'noreply@opzionecasa.it',
       backofficeEmail: 'backoffice@opzionecasa.it',
       tokenTtlDays: 30,
-      company: DEFAULT_COMPANY,
+      company: VALID_DEPLOY_CONTEXT.company,
       voiceWidget: null,
     });
   });
 
   it('accepts values given with -c (strings) and refuses wrong ones', () => {
-    expect(read({ tokenTtlDays: '14', company: '{"email":"info@example.test"}' })).toMatchObject({
-      tokenTtlDays: 14,
-      company: { ...DEFAULT_COMPANY, email: 'info@example.test' },
-    });
-    expect(() => read({ mailFrom: 'not-an-address' })).toThrow(/mailFrom/);
-    expect(() => read({ domainName: 'www.example.test' })).toThrow(/go together/);
+    const company = { ...VALID_DEPLOY_CONTEXT.company, email: 'info@example.test' };
+    expect(read({ ...VALID_DEPLOY_CONTEXT, tokenTtlDays: '14', company: JSON.stringify(company) })).toMatchObject({ tokenTtlDays: 14, company });
+    expect(() => read({ ...VALID_DEPLOY_CONTEXT, mailFrom: 'not-an-address' })).toThrow(/mailFrom/);
+    expect(() => read({ ...VALID_DEPLOY_CONTEXT, domainName: 'www.example.test' })).toThrow(/go together/);
   });
 });
 

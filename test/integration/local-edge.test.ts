@@ -12,7 +12,7 @@ import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RATE_LIMITS } from '../../functions/domain/property/limits';
-import { DEFAULT_COMPANY, type RuntimeConfig } from '../../functions/domain/runtime-config';
+import { DEMO_COMPANY, type RuntimeConfig } from '../../functions/domain/runtime-config';
 import { ORIGIN_HEADER, VIEWER_IP_HEADER } from '../../functions/lib/origin';
 import { freePort } from '../../infra/local/emulators';
 import { startStaticWeb } from '../../infra/local/web-server';
@@ -35,7 +35,7 @@ beforeAll(async () => {
     userPoolId: stack().pool.userPoolId,
     userPoolClientId: stack().pool.userPoolClientId,
     cognitoEndpoint: stack().urls.cognito,
-    company: DEFAULT_COMPANY,
+    company: DEMO_COMPANY,
     privacyUrl: '/privacy',
     voiceWidget: null,
   } as RuntimeConfig;

@@ -18,7 +18,7 @@ import { keys } from '../../functions/model/keys';
 import { triggers } from '../../functions/routes';
 import { handler as sendRemindersHandler } from '../../functions/notifications/send-reminders';
 import type { ReminderSummary } from '../../functions/notifications/reminders';
-import { DAY_MS, romeMonth } from '../../functions/domain/reminders/rules';
+import { availabilityMonth, DAY_MS, monthLabelOf } from '../../functions/domain/reminders/rules';
 import { sendEstimate } from '../../functions/review/estimate';
 import { createOption } from '../../functions/review/option';
 import { notifySeller, sendAvailabilityLink } from '../../functions/review/seller-mail';
@@ -235,7 +235,8 @@ describe('monthly availability', () => {
     for (const p of [below, atQuota, flagged]) await sendAvailabilityLink(p.id, new Date(t0));
 
     const when = t0 + 4 * DAY_MS; // 3 days after the link, and after the unsigned window
-    const month = romeMonth(new Date(when));
+    // the month asked for: this one, or the next in the last days of this one
+    const month = availabilityMonth(new Date(when));
     const day = (d: number) => `${month.key}-${String(d).padStart(2, '0')}`;
     await slot(below.id, day(20));
     for (const d of [3, 10, 17, 24]) await slot(atQuota.id, day(d));
@@ -255,14 +256,15 @@ describe('monthly availability', () => {
     expect((await get(keys.option(below.id)))!.reminders).toMatchObject({ [`availability-${month.key}`]: new Date(when).toISOString() });
     for (const p of [atQuota, flagged, withKeys]) expect(await remindersTo(p.email)).toEqual([]);
 
-    // the next month: a new reminder for the month still empty
-    const next = romeMonth(new Date(Date.UTC(month.year, month.month, 1, 12)));
-    const nextRun = Date.UTC(next.year, next.month - 1, 2, 8);
+    // near the end of that month: a new reminder for the next one, still empty
+    const nextRun = Date.UTC(month.year, month.month - 1, 25, 8);
+    const next = availabilityMonth(new Date(nextRun));
+    expect(next.key).not.toBe(month.key);
     await run(nextRun);
     await run(nextRun + HOUR);
     const later = await remindersTo(below.email);
     expect(later).toHaveLength(2);
-    expect(later[1]!.subject).toContain(new Intl.DateTimeFormat('it-IT', { month: 'long', year: 'numeric', timeZone: 'Europe/Rome' }).format(new Date(nextRun)));
+    expect(later[1]!.subject).toBe(`Promemoria: le tue disponibilità per le visite di ${monthLabelOf(next)}`);
   });
 });
 

@@ -2,11 +2,13 @@ import { describe, expect, it } from 'vitest';
 import {
   anchorRange,
   availabilityKind,
+  availabilityMonth,
   availabilityReminderApplies,
   DAY_MS,
   dueOnboardingReminder,
   dueOptionReminder,
   groupOf,
+  monthLabelOf,
   ONBOARDING_REMINDERS,
   optionAwaitsSignature,
   quotaReached,
@@ -56,6 +58,37 @@ describe('monthly availability', () => {
     expect(romeMonth(new Date('2026-03-31T23:30:00Z'))).toEqual({ year: 2026, month: 4, key: '2026-04' });
     expect(romeMonth(new Date('2026-12-31T22:59:00Z'))).toEqual({ year: 2026, month: 12, key: '2026-12' });
     expect(availabilityKind(new Date('2027-01-01T00:30:00+01:00'))).toBe('availability-2027-01');
+  });
+
+  it('asks for the coming month once the current one is nearly over (last 10 days, Europe/Rome)', () => {
+    const asked = (iso: string) => monthLabelOf(availabilityMonth(new Date(iso)));
+    // 29 November: the visits of November are almost over, December is asked for
+    expect(asked('2026-11-29T08:00:00Z')).toBe('dicembre 2026');
+    expect(availabilityKind(new Date('2026-11-29T08:00:00Z'))).toBe('availability-2026-12');
+    // 10 November: November itself
+    expect(asked('2026-11-10T08:00:00Z')).toBe('novembre 2026');
+    expect(availabilityKind(new Date('2026-11-10T08:00:00Z'))).toBe('availability-2026-11');
+    // 31 December: January of the next year
+    expect(availabilityMonth(new Date('2026-12-31T10:00:00Z'))).toEqual({ year: 2027, month: 1, key: '2027-01' });
+    expect(asked('2026-12-31T10:00:00Z')).toBe('gennaio 2027');
+  });
+
+  it('switches at midnight in Italy, not in UTC', () => {
+    const asked = (iso: string) => monthLabelOf(availabilityMonth(new Date(iso)));
+    // 20 November 23:59 in Rome (11 days left): November; 00:30 on the 21st (10 days left): December
+    expect(asked('2026-11-20T22:59:00Z')).toBe('novembre 2026');
+    expect(asked('2026-11-20T23:30:00Z')).toBe('dicembre 2026');
+    // 31 December 23:30 UTC is already 1 January in Rome: January, the whole month ahead
+    expect(availabilityMonth(new Date('2026-12-31T23:30:00Z'))).toEqual({ year: 2027, month: 1, key: '2027-01' });
+    // 31 March 23:30 UTC is 1 April in Rome (summer time): April
+    expect(availabilityMonth(new Date('2026-03-31T23:30:00Z')).key).toBe('2026-04');
+    // 31-day months from the 22nd, February from the 19th (the 20th in a leap year)
+    expect(availabilityMonth(new Date('2026-10-21T10:00:00Z')).key).toBe('2026-10');
+    expect(availabilityMonth(new Date('2026-10-22T10:00:00Z')).key).toBe('2026-11');
+    expect(availabilityMonth(new Date('2026-02-18T10:00:00Z')).key).toBe('2026-02');
+    expect(availabilityMonth(new Date('2026-02-19T10:00:00Z')).key).toBe('2026-03');
+    expect(availabilityMonth(new Date('2028-02-19T10:00:00Z')).key).toBe('2028-02');
+    expect(availabilityMonth(new Date('2028-02-20T10:00:00Z')).key).toBe('2028-03');
   });
 
   it('applies to signed, open rateale options without keys, 3 days after the link (or the signature)', () => {
@@ -111,5 +144,12 @@ describe('reminder e-mails', () => {
     const noLink = renderAvailabilityReminder({ ...base, monthLabel: 'marzo 2026', slotsCount: 0, minMonthlySlots: 2, token: null });
     expect(noLink.text).not.toContain('/availability/');
     expect(noLink.text).toContain('contatta il nostro team');
+  });
+
+  it('availability on 29 November: the mail asks for December', () => {
+    const month = availabilityMonth(new Date('2026-11-29T08:00:00Z'));
+    const m = renderAvailabilityReminder({ ...base, monthLabel: monthLabelOf(month), slotsCount: 0, minMonthlySlots: 4, token: 'av_1' });
+    expect(m.subject).toBe('Promemoria: le tue disponibilità per le visite di dicembre 2026');
+    expect(m.text).toContain('per dicembre 2026 hai indicato 0 slot di visita');
   });
 });

@@ -152,11 +152,11 @@ describe('option document', () => {
   it('names property, seller, value, amount, terms and percentages in Italian, encodable by the PDF fonts', () => {
     const doc = optionDocument({
       optionId: 'o-1', createdAt: '2026-11-23T10:00:00.000Z', property: { address: 'Via Verdi 12', city: 'Milano', province: 'MI', surfaceArea: 92 },
-      seller: { firstName: 'Giulia', lastName: 'Bianchi', email: 'g@example.it' }, propertyValue: 300_000, optionAmount: 3000, paymentType: 'rateale',
+      seller: { firstName: 'Giulia', lastName: 'Bianchi', email: 'g@example.it' }, grantee: { name: 'Acquisti Esempio S.p.A.', vatNumber: 'IT11223344554', address: 'Corso Italia 5, Milano' }, propertyValue: 300_000, optionAmount: 3000, paymentType: 'rateale',
       installments: 12, hasKeys: false, agentCommissionPercentage: 3, minAgentCommissionPercentage: 2, salePricePercentage: 10, minMonthlySlots: 4,
     });
     const all = [doc.title, doc.subtitle, ...doc.sections.flatMap((s) => [s.title, ...s.lines])].join('\n');
-    for (const t of ['Via Verdi 12, Milano (MI)', 'Giulia Bianchi', '300.000', '3.000', 'Rateale: 12 rate mensili da', '330.000', 'Condivisione agenti: 3% (minima 2%)', 'almeno 4 slot al mese']) {
+    for (const t of ['Via Verdi 12, Milano (MI)', 'Giulia Bianchi', 'Società: Acquisti Esempio S.p.A.', 'Partita IVA: IT11223344554', 'Sede: Corso Italia 5, Milano', 'concede a Acquisti Esempio S.p.A. l\'opzione', '300.000', '3.000', 'Rateale: 12 rate mensili da', '330.000', 'Condivisione agenti: 3% (minima 2%)', 'almeno 4 slot al mese']) {
       expect(all).toContain(t);
     }
     expect(winAnsi(all)).not.toMatch(/[^\x20-\x7E\u00A0-\u00FF€—–’‘“”…•\n]/);
@@ -165,7 +165,7 @@ describe('option document', () => {
   it('renders a real PDF with pdf-lib, whatever the characters of the names', async () => {
     const bytes = await renderOptionPdf({
       optionId: 'o-2', createdAt: '2026-11-23T10:00:00.000Z', property: { address: 'Via dell\'Università 3 — int. 2 “B”', city: 'Forlì', province: 'FC', surfaceArea: null },
-      seller: { firstName: 'Zoë', lastName: 'Łukasz 李', email: null }, propertyValue: 150_000, optionAmount: 1500, paymentType: 'anticipato',
+      seller: { firstName: 'Zoë', lastName: 'Łukasz 李', email: null }, grantee: { name: 'Società “Prova” S.r.l.', vatNumber: '11223344554', address: 'Via Università 1' }, propertyValue: 150_000, optionAmount: 1500, paymentType: 'anticipato',
       installments: null, hasKeys: true, agentCommissionPercentage: 2.5, minAgentCommissionPercentage: 1.5, salePricePercentage: 8, minMonthlySlots: 2,
     });
     expect(Buffer.from(bytes.subarray(0, 5)).toString('latin1')).toBe('%PDF-');

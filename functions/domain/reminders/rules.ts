@@ -9,13 +9,16 @@
  *   notification comes only once those steps are done (an option needs them), so it
  *   starts the next reminder instead.
  * - Option unsigned 3 days after the notification with its link (`option.notifiedAt`).
- * - Availability of a signed 'rateale' option (no keys) below the month's quota, once per
- *   option and month (Europe/Rome), from 3 days after the availability link (or signature).
+ * - Availability of a signed 'rateale' option (no keys) below the quota of the month asked
+ *   for (availabilityMonth: the current month, the next one in the last days of the month),
+ *   once per option and month asked for (Europe/Rome), from 3 days after the availability
+ *   link (or signature).
  *
  * Each reminder may be sent only inside its window: a run that was missed catches up the
  * next day, but a reminder long overdue (older items when the job first runs) is not sent.
  */
-import { isQuotaReached, monthOf, todayInRome } from '../availability';
+import { addDays, isQuotaReached, monthOf, todayInRome } from '../availability';
+import { formatMonthYear } from '../format';
 
 export const DAY_MS = 86_400_000;
 
@@ -99,8 +102,39 @@ export function romeMonth(now: Date): { year: number; month: number; key: string
   return { year: Number(key.slice(0, 4)), month: Number(key.slice(5, 7)), key };
 }
 
+/**
+ * From this many days before the end of the month (today included, Europe/Rome) the
+ * availability reminder asks for the next month. The seller gives slots for visits that can
+ * still be booked: in the last 10 days the current month has few bookable days left (an
+ * agent books a visit days ahead), so its quota would ask for slots that are mostly useless,
+ * while the next month is the one agents are planning. 10 days also leaves the seller a week
+ * or more to fill the next month before it starts.
+ */
+export const AVAILABILITY_NEXT_MONTH_DAYS = 10;
+
+/**
+ * The month the availability reminder asks slots for at `now`: the current month in Italy,
+ * or the next one when at most AVAILABILITY_NEXT_MONTH_DAYS days of it are left (today
+ * included): from the 21st of a 30-day month, the 22nd of a 31-day one, the 19th of February.
+ */
+export function availabilityMonth(now: Date): { year: number; month: number; key: string } {
+  const today = todayInRome(now);
+  const current = romeMonth(now);
+  const daysInMonth = new Date(Date.UTC(current.year, current.month, 0)).getUTCDate();
+  const daysLeft = daysInMonth - Number(today.slice(8, 10)) + 1;
+  if (daysLeft > AVAILABILITY_NEXT_MONTH_DAYS) return current;
+  const key = monthOf(addDays(today, daysLeft)); // the 1st of the next month
+  return { year: Number(key.slice(0, 4)), month: Number(key.slice(5, 7)), key };
+}
+
+/** The reminder of the month asked for (availabilityMonth): one per option and month asked for. */
 export function availabilityKind(now: Date): AvailabilityReminderKind {
-  return `availability-${romeMonth(now).key}`;
+  return `availability-${availabilityMonth(now).key}`;
+}
+
+/** "dicembre 2026": the month asked for, named in the reminder. */
+export function monthLabelOf(m: { year: number; month: number }): string {
+  return formatMonthYear(Date.UTC(m.year, m.month - 1, 15, 12));
 }
 
 /** The option facts the availability reminder depends on. */

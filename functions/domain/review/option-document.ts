@@ -7,6 +7,8 @@ export interface OptionDocumentInput {
   createdAt: string;
   property: { address: string; city: string | null; province: string | null; surfaceArea: number | null };
   seller: { firstName: string; lastName: string; email: string | null };
+  /** the company that buys the option (deploy configuration) */
+  grantee: { name: string; vatNumber: string; address: string };
   propertyValue: number;
   optionAmount: number;
   paymentType: 'anticipato' | 'rateale';
@@ -47,6 +49,10 @@ export function optionDocument(i: OptionDocumentInput): { title: string; subtitl
         lines: [`Nome e cognome: ${`${i.seller.firstName} ${i.seller.lastName}`.trim() || '—'}`, ...(i.seller.email ? [`Email: ${i.seller.email}`] : [])],
       },
       {
+        title: "Beneficiario dell'opzione",
+        lines: [`Società: ${i.grantee.name}`, `Partita IVA: ${i.grantee.vatNumber}`, `Sede: ${i.grantee.address}`],
+      },
+      {
         title: 'Condizioni economiche',
         lines: [
           `Valore dell'immobile: ${formatEuro(i.propertyValue)}`,
@@ -61,7 +67,7 @@ export function optionDocument(i: OptionDocumentInput): { title: string; subtitl
       {
         title: 'Firma',
         lines: [
-          'Il venditore concede l\'opzione di acquisto alle condizioni sopra indicate.',
+          `Il venditore concede a ${i.grantee.name} l'opzione di acquisto alle condizioni sopra indicate.`,
           'Luogo e data: ______________________________',
           'Firma del venditore: ______________________________',
         ],

@@ -5,7 +5,7 @@
  */
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { s3 } from '../../lib/aws/s3';
-import { config, requireConfig } from '../../lib/config';
+import { requireConfig } from '../../lib/config';
 import { ValidationError } from '../../lib/errors';
 import { findComune } from '../../domain/places/comuni';
 import { provinceByCode } from '../../domain/places/provinces';
@@ -39,7 +39,7 @@ export async function generateDelegations(
     ...(body.delegator.birthPlace ? { birthPlace: body.delegator.birthPlace } : {}),
     ...(body.delegator.address ? { address: body.delegator.address } : {}),
   };
-  const delegatee = { company: config().DELEGATEE_COMPANY, administrator: config().DELEGATEE_ADMINISTRATOR };
+  const delegatee = { company: requireConfig('DELEGATEE_COMPANY'), administrator: requireConfig('DELEGATEE_ADMINISTRATOR') };
   const existing = new Map(raw.delegations.map(toDelegationRecord).map((d) => [d.type, d]));
   const sameContent = (d: DelegationRecord | undefined) =>
     d !== undefined &&
