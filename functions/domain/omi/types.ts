@@ -72,6 +72,8 @@ export interface OmiQuotation {
 
 /** A zone's published description (from a ZONE file). */
 export interface OmiZoneInfo {
+  /** the province the file wrote it under, when read from the table */
+  prov?: string;
   linkZona: string;
   zona: string;
   fascia: string;

@@ -11,23 +11,38 @@
 import { comuneIdsOf } from '../../domain/omi/comune-match';
 import { codTipForCategory } from '../../domain/omi/tipologia';
 import type { OmiQuotation, OmiZoneInfo } from '../../domain/omi/types';
+import { matchZones } from '../../domain/omi/zone-match';
 import { evaluateProperty, selectQuotation, type ValuationRequest, type ValuationResult } from '../../domain/valuation';
 import { hasUsable, newestSemesterOf, quotationsBefore, quotationsOfSemester } from './quotations';
 import { semestersOfProvince } from './semesters';
 import { loadZoneHistory } from './zone-history';
 import { zonesOfComune } from './zones';
 
+/** The zone the valuation will most likely choose, known from the zone descriptions alone: the admin's, else the best address match. */
+type ZoneGuess = (zones: readonly OmiZoneInfo[]) => string | undefined;
+
 /**
  * The valuation's data, under the first of the comune's ids that has any: the quotations of
  * one type of the newest semester and that semester's zone descriptions (in parallel, once
  * the newest semester is known from one key read). When that semester has no usable value
  * of the type, the older semesters down to the newest usable one, and its zone descriptions.
+ * `onZones` hears the newest semester's descriptions as soon as they arrive (before the
+ * quotations, usually).
  */
-export async function loadValuationData(prov: string, comune: string, codTip: number): Promise<{ rows: OmiQuotation[]; zones: OmiZoneInfo[] }> {
+export async function loadValuationData(
+  prov: string,
+  comune: string,
+  codTip: number,
+  onZones?: (zones: readonly OmiZoneInfo[]) => void,
+): Promise<{ rows: OmiQuotation[]; zones: OmiZoneInfo[] }> {
   for (const id of comuneIdsOf(prov, comune)) {
     const newest = await newestSemesterOf(id);
     if (!newest) continue;
-    const [rows, zones] = await Promise.all([quotationsOfSemester(id, newest, codTip), zonesOfComune(id, newest)]);
+    const zonesRead = zonesOfComune(id, newest).then((zones) => {
+      onZones?.(zones);
+      return zones;
+    });
+    const [rows, zones] = await Promise.all([quotationsOfSemester(id, newest, codTip), zonesRead]);
     if (hasUsable(rows)) return { rows, zones };
     const older = await quotationsBefore(id, codTip, newest);
     if (!older.length) return { rows, zones };
@@ -39,18 +54,51 @@ export async function loadValuationData(prov: string, comune: string, codTip: nu
 /** The semester the engine values from: older rows stop at the newest usable one. */
 const oldestSemester = (rows: readonly OmiQuotation[]) => rows.reduce((a, r) => (r.semester < a ? r.semester : a), rows[0]!.semester);
 
+type ZoneHistory = Awaited<ReturnType<typeof loadZoneHistory>>;
+
+/**
+ * The valuation. The chosen zone's history (its rows and descriptions in every semester of
+ * its province) is read as soon as the zone descriptions tell which zone it will most
+ * likely be (the admin's, or the one the address names), alongside the quotations; when
+ * the engine then chooses another zone (no usable row there, or no match), it is read
+ * after the choice.
+ */
 export async function valuate(req: ValuationRequest): Promise<ValuationResult> {
   const codTip = codTipForCategory(req.omiCategory);
   if (codTip === null) return evaluateProperty(req, { rows: [] });
+  const province = req.province.toUpperCase();
   // the zone's province is the form's but for a file that wrote the comune under an old one (Monza under MI)
-  const sameProvince = semestersOfProvince(req.province.toUpperCase());
-  sameProvince.catch(() => undefined); // awaited below when needed
-  const { rows, zones } = await loadValuationData(req.province, req.city, codTip);
+  const semestersOf = new Map<string, Promise<string[]>>();
+  const semesters = (prov: string) => {
+    let p = semestersOf.get(prov);
+    if (!p) semestersOf.set(prov, (p = semestersOfProvince(prov)));
+    return p;
+  };
+  const historyOf = (prov: string, linkZona: string) => semesters(prov).then((list) => loadZoneHistory(prov, linkZona, list));
+  semesters(province).catch(() => undefined); // awaited below when needed
+  const guess = zoneGuess(req);
+  let early: { prov: string; linkZona: string; history: Promise<ZoneHistory> } | undefined;
+  const { rows, zones } = await loadValuationData(req.province, req.city, codTip, (newestZones) => {
+    const linkZona = guess(newestZones);
+    const zone = linkZona ? newestZones.find((z) => z.linkZona === linkZona) : undefined;
+    if (!zone?.prov) return;
+    early = { prov: zone.prov, linkZona: zone.linkZona, history: historyOf(zone.prov, zone.linkZona) };
+    early.history.catch(() => undefined); // awaited below when the guess was right
+  });
   const selection = selectQuotation(req, rows, zones);
   if (!selection.ok) return selection.result;
-  const semesters = selection.row.prov === req.province.toUpperCase() ? await sameProvince : await semestersOfProvince(selection.row.prov);
-  // the zone's rows and descriptions in those semesters: the history and the trend's redraw check
-  const { records, descriptions } = await loadZoneHistory(selection.row.prov, selection.row.linkZona, semesters);
+  const { prov, linkZona } = selection.row;
+  const guessed = early && early.prov === prov && early.linkZona === linkZona ? early.history : undefined;
+  const { records, descriptions } = await (guessed ?? historyOf(prov, linkZona));
   const history = records.filter((q) => q.codTip === codTip);
   return evaluateProperty(req, { rows, zones, history, historyZones: descriptions }, selection);
+}
+
+/** The admin's zone when given, else the zone whose description best matches the address (as the engine's rule 3b ranks them). */
+function zoneGuess(req: ValuationRequest): ZoneGuess {
+  return (zones) => {
+    if (req.linkZona) return req.linkZona;
+    if (!req.address) return undefined;
+    return matchZones(req.address, zones, req.city)[0]?.linkZona;
+  };
 }

@@ -48,7 +48,7 @@ async function queryZones(comuneId: string, semester: string | undefined): Promi
       // without a semester: the newest one only
       if ((first ??= sem) !== sem) return false;
       const z = readZoneLine(item.row as string);
-      zones.push({ linkZona: z.linkZona, zona: z.zona, fascia: z.fascia, zonaDescr: z.zonaDescr, semester: sem! });
+      zones.push({ prov: z.prov, linkZona: z.linkZona, zona: z.zona, fascia: z.fascia, zonaDescr: z.zonaDescr, semester: sem! });
     },
   );
   return zones;
