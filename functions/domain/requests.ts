@@ -237,6 +237,11 @@ export interface RequestDossier {
       assignedUserId: string | null;
       invitationToken: string | null;
       privacyConsentAt: string | null;
+      /**
+       * set when the seller deleted their account while the option was signed or assigned:
+       * what the contract and the payment need is kept, the login and the rest are gone
+       */
+      erasedAccountAt: string | null;
     };
   lifecycle: Lifecycle;
   rooms: DossierRoom[];

@@ -155,6 +155,7 @@ function mapProperty(item: DossierItem, propertyId: string): RequestDossier['pro
     assignedUserId: str(item.assignedUserId),
     invitationToken: str(item.invitationToken),
     privacyConsentAt: str(item.privacyConsentAt),
+    erasedAccountAt: str(item.erasedAccountAt),
     valuedAt: str(item.valuedAt),
     estimateSentAt: str(item.estimateSentAt),
     optionCreatedAt: str(item.optionCreatedAt),

@@ -160,6 +160,10 @@ describe('DELETE /me with a signed option assigned to an agent', () => {
     expect(outbox).toMatchObject({ kind: 'seller-account-erased', ref: id, mail: { to: [stack().env.BACKOFFICE_EMAIL ?? 'backoffice@opzionecasa.it'] } });
     const mails = (await sentMail()).filter((m) => m.subject.startsWith('Account venditore eliminato') && (m.body.text ?? '').includes(id));
     expect(mails).toHaveLength(1);
+    // the admin's dossier says the account was erased, and when
+    const dossier = await api<{ property: { erasedAccountAt: string | null; userId: string | null } }>('GET', `/admin/properties/${id}`, { token: await tokenForRole('admin') });
+    expect(dossier.status).toBe(200);
+    expect(dossier.body.property).toMatchObject({ erasedAccountAt: property!.erasedAccountAt, userId: null });
     // the agent still has the option in charge
     const assigned = await api<{ items: { propertyId: string }[] }>('GET', '/agent/options/assigned', { token: agent.token });
     expect(assigned.body.items.some((o) => o.propertyId === id)).toBe(true);

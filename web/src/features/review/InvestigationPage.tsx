@@ -90,6 +90,16 @@ function Review({ dossier }: { dossier: RequestDossier }) {
         </Badge>
       </header>
 
+      {p.erasedAccountAt && (
+        <div role="note" className="mt-4 rounded-xl border border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-950" data-testid="review-erased-account">
+          <p className="font-semibold">Il venditore ha cancellato il proprio account il {formatDateTime(p.erasedAccountAt)}.</p>
+          <p className="mt-1">
+            Sono conservati solo i dati che servono al contratto e al pagamento (opzione, documenti firmati, identità, deleghe,
+            richiesta dell&apos;agente); l&apos;accesso del venditore e gli altri dati sono stati cancellati.
+          </p>
+        </div>
+      )}
+
       <nav aria-label="Avanzamento dell'istruttoria" className="mt-6">
         <p className="sr-only" data-testid="review-step">
           Passo {step} di 3
