@@ -101,22 +101,14 @@ export function ImportResult({ job }: { job: OmiJob }) {
         <RowList items={job.rejectedReasons} total={job.rejected} what={['riga scartata', 'righe scartate']} testId="omi-result-rejected" tone="danger" />
       )}
       {job.warnings > 0 && (
-        <section
-          aria-labelledby="omi-import-warnings-title"
-          className="mt-4 rounded-xl border border-amber-300 bg-amber-50 px-4 py-3 text-sm"
-          data-testid="omi-result-warning-rows"
-        >
-          <h3 id="omi-import-warnings-title" className="flex items-center gap-2 font-semibold text-amber-900">
-            <TriangleAlert aria-hidden="true" className="size-4 shrink-0" />
-            Righe importate con avviso
-          </h3>
+        <Notice id="omi-import-warnings-title" testId="omi-result-warning-rows" title="Righe importate con avviso">
           <p className="mt-1 text-slate-800">
             {job.warnings === 1 ? 'Una riga è stata importata' : `${formatNumber(job.warnings)} righe sono state importate`}, ma un
             valore secondario (per esempio un canone di locazione o l&apos;indicazione della superficie) non era leggibile ed è stato
             salvato vuoto. Il motivo è indicato riga per riga.
           </p>
           <RowList items={job.warningReasons} total={job.warnings} what={['riga con avviso', 'righe con avviso']} testId="omi-result-warning-list" tone="warning" />
-        </section>
+        </Notice>
       )}
       <UnmatchedComuni comuni={job.unmatchedComuni ?? []} />
     </section>
@@ -131,15 +123,11 @@ function UnmatchedComuni({ comuni }: { comuni: UnmatchedComune[] }) {
   if (comuni.length === 0) return null;
   const n = comuni.length;
   return (
-    <section
-      aria-labelledby="omi-import-unmatched-title"
-      className="mt-4 rounded-xl border border-amber-300 bg-amber-50 px-4 py-3 text-sm"
-      data-testid="omi-result-unmatched"
+    <Notice
+      id="omi-import-unmatched-title"
+      testId="omi-result-unmatched"
+      title={n === 1 ? 'Un comune non abbinato' : `${formatNumber(n)} comuni non abbinati`}
     >
-      <h3 id="omi-import-unmatched-title" className="flex items-center gap-2 font-semibold text-amber-900">
-        <TriangleAlert aria-hidden="true" className="size-4 shrink-0" />
-        {n === 1 ? 'Un comune non abbinato' : `${formatNumber(n)} comuni non abbinati`}
-      </h3>
       <p className="mt-1 text-slate-800">
         {n === 1 ? 'Questo comune del file non corrisponde' : 'Questi comuni del file non corrispondono'} a nessun comune attuale
         dell&apos;elenco ISTAT (di solito comuni fusi o soppressi dopo il semestre del file): le quotazioni sono salvate e visibili
@@ -155,6 +143,19 @@ function UnmatchedComuni({ comuni }: { comuni: UnmatchedComune[] }) {
           ))}
         </ul>
       </details>
+    </Notice>
+  );
+}
+
+/** An amber box inside the result, with its heading (h3) and a warning icon. */
+function Notice({ id, testId, title, children }: { id: string; testId: string; title: string; children: ReactNode }) {
+  return (
+    <section aria-labelledby={id} className="mt-4 rounded-xl border border-amber-300 bg-amber-50 px-4 py-3 text-sm" data-testid={testId}>
+      <h3 id={id} className="flex items-center gap-2 font-semibold text-amber-900">
+        <TriangleAlert aria-hidden="true" className="size-4 shrink-0" />
+        {title}
+      </h3>
+      {children}
     </section>
   );
 }
