@@ -5,6 +5,7 @@
  * the seller's personal data; and the photos and videos of one option, only when it is listed
  * or in the caller's charge (anyone else: 404, as for a missing option).
  */
+import { toOptionDuration } from '../domain/fees';
 import { str } from '../model/item';
 import { NotFoundError } from '../lib/errors';
 import { listedOptionItems, optionItemsOfAgent, propertyItemsById } from '../model/agent-options';
@@ -33,6 +34,8 @@ function toAgentOption(option: Item, property: Item, agentId: string, mine: Map<
     features: Array.isArray(property.features) ? property.features.filter((f): f is string => typeof f === 'string') : [],
     propertyValue: num(option.propertyValue),
     optionAmount: num(option.optionAmount),
+    optionDuration: toOptionDuration(option.optionDuration),
+    expiresAt: str(option.expiresAt),
     minAgentCommissionPercentage: num(option.minAgentCommissionPercentage),
     agentCommissionPercentage: num(option.agentCommissionPercentage),
     paymentType: option.paymentType === 'anticipato' ? 'anticipato' : 'rateale',

@@ -4,6 +4,7 @@
  * rule, the payment reference and the shapes of the /agent and /admin/agent-requests routes.
  * Shared by the handlers and the SPA.
  */
+import type { OptionDuration } from './fees';
 import * as z from 'zod';
 import type { DossierRoom } from './requests';
 
@@ -160,6 +161,10 @@ export interface AgentOption {
   features: string[];
   propertyValue: number;
   optionAmount: number;
+  /** null: an option stored before the duration was recorded */
+  optionDuration: OptionDuration | null;
+  /** yyyy-MM-dd, set at the signature */
+  expiresAt: string | null;
   minAgentCommissionPercentage: number;
   agentCommissionPercentage: number;
   paymentType: 'anticipato' | 'rateale';

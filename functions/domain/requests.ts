@@ -3,6 +3,7 @@
  * /admin/properties routes, shared by the handlers and the SPA (Dashboard Admin and
  * Istruttoria Immobile), and the lifecycle every screen shows the same way.
  */
+import type { OptionDuration } from './fees';
 import type { PropertyAttributes } from './property/schema';
 import type { RoomType } from './property/enums';
 import type { ValuationResult } from './valuation';
@@ -201,6 +202,10 @@ export interface PurchaseOption {
   assignedAgentId: string | null;
   propertyValue: number;
   optionAmount: number;
+  /** 6, 8 or 12 months; null on an option stored before the duration was recorded (1% of the value) */
+  optionDuration: OptionDuration | null;
+  /** yyyy-MM-dd (Italy): the signature's day plus the duration, set when the signed copy is accepted */
+  expiresAt: string | null;
   agentCommissionPercentage: number;
   minAgentCommissionPercentage: number;
   salePricePercentage: number;

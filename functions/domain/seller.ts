@@ -3,6 +3,7 @@
  * the profile and account-deletion inputs, the identity badge. Shared by the server
  * (functions/seller) and the SPA (web/src/features/seller).
  */
+import type { OptionDuration } from './fees';
 import * as z from 'zod';
 import { formatDateTime } from './format';
 import { renderSellerMail, type RenderedEmail } from './review/mail-layout';
@@ -52,6 +53,10 @@ export interface SellerOptionSummary {
   status: string;
   propertyValue: number | null;
   optionAmount: number | null;
+  /** null: an option stored before the duration was recorded */
+  optionDuration: OptionDuration | null;
+  /** yyyy-MM-dd, set at the signature */
+  expiresAt: string | null;
   signedAt: string | null;
   createdAt: string | null;
 }

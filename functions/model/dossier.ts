@@ -5,6 +5,7 @@
  * sorted by kind; `toDossier` maps them to the RequestDossier contract with fresh presigned
  * GET URLs (functions/lib/presigned-download.ts) for every file. The review area reuses both.
  */
+import { DEFAULT_DURATION, toOptionDuration } from '../domain/fees';
 import { str } from './item';
 import { queryAll, table } from './db';
 import { NotFoundError } from '../lib/errors';
@@ -160,6 +161,8 @@ function mapProperty(item: DossierItem, propertyId: string): RequestDossier['pro
     estimateSentAt: str(item.estimateSentAt),
     optionCreatedAt: str(item.optionCreatedAt),
     optionSignedAt: str(item.optionSignedAt),
+    // the seller's choice in the simulator / wizard; properties submitted before it: the default
+    optionDuration: toOptionDuration(item.optionDuration) ?? DEFAULT_DURATION,
   };
 }
 
@@ -278,6 +281,8 @@ function mapOption(o: DossierItem | null, propertyId: string): PurchaseOption | 
     assignedAgentId: str(o.assignedAgentId),
     propertyValue: num(o.propertyValue) ?? 0,
     optionAmount: num(o.optionAmount) ?? 0,
+    optionDuration: toOptionDuration(o.optionDuration),
+    expiresAt: str(o.expiresAt),
     agentCommissionPercentage: num(o.agentCommissionPercentage) ?? 0,
     minAgentCommissionPercentage: num(o.minAgentCommissionPercentage) ?? 0,
     salePricePercentage: num(o.salePricePercentage) ?? 0,

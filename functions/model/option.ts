@@ -6,6 +6,7 @@
  * the property guard (model/property.ts) at index 0 of its transaction. The option's own
  * files are DOCUMENT items of the dossier (keys.document), written in the same transactions.
  */
+import { toOptionDuration } from '../domain/fees';
 import { str, type Item } from './item';
 import { BatchGetCommand, GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, isConditionFailure, queryAll, table } from './db';
@@ -31,6 +32,8 @@ export function toPurchaseOption(item: Record<string, unknown>): PurchaseOption 
     assignedAgentId: str(item.assignedAgentId),
     propertyValue: num(item.propertyValue),
     optionAmount: num(item.optionAmount),
+    optionDuration: toOptionDuration(item.optionDuration),
+    expiresAt: str(item.expiresAt),
     agentCommissionPercentage: num(item.agentCommissionPercentage),
     minAgentCommissionPercentage: num(item.minAgentCommissionPercentage),
     salePricePercentage: num(item.salePricePercentage),
@@ -259,7 +262,8 @@ export async function recordOptionNotification(propertyId: string, at: string, o
 
 /**
  * The seller's physical signature in ONE transaction guarded by the owner: the property's
- * optionSignedAt, the OPTION's signatureType 'fisica', signedAt and signatureData (only once)
+ * optionSignedAt, the OPTION's signatureType 'fisica', signedAt, signatureData (only once) and,
+ * for an option with a duration, expiresAt (signature day + duration, computed by the caller)
  * and the DOCUMENT item of the signed copy. A failed guard is 404 'Immobile non trovato'; an
  * option signed meanwhile (or the document already there) 409 'Opzione già firmata'.
  */
@@ -267,6 +271,7 @@ export async function signOption(
   guard: { propertyId: string; owner: string },
   signatureData: { signedDocumentKey: string; uploadedAt: string; sha256: string },
   document: OptionDocument,
+  expiry: { expiresAt: string; optionDuration: number } | null = null,
 ): Promise<void> {
   const { propertyId } = guard;
   const at = signatureData.uploadedAt;
@@ -287,9 +292,16 @@ export async function signOption(
             Update: {
               TableName: T,
               Key: keys.option(propertyId),
-              UpdateExpression: 'SET signatureType = :fisica, signedAt = :at, signatureData = :sig, updatedAt = :at',
-              ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(signedAt) OR signedAt = :null)',
-              ExpressionAttributeValues: { ':fisica': 'fisica', ':at': at, ':sig': signatureData, ':null': null },
+              // the expiry is computed from the duration read before: the condition holds it unchanged
+              UpdateExpression: `SET signatureType = :fisica, signedAt = :at, signatureData = :sig, updatedAt = :at${expiry ? ', expiresAt = :expiresAt' : ''}`,
+              ConditionExpression: `attribute_exists(pk) AND (attribute_not_exists(signedAt) OR signedAt = :null)${expiry ? ' AND optionDuration = :duration' : ''}`,
+              ExpressionAttributeValues: {
+                ':fisica': 'fisica',
+                ':at': at,
+                ':sig': signatureData,
+                ':null': null,
+                ...(expiry ? { ':expiresAt': expiry.expiresAt, ':duration': expiry.optionDuration } : {}),
+              },
             },
           },
           documentPut(propertyId, document),

@@ -83,6 +83,7 @@ const OPTION_FIELDS = [
   'availabilityToken',
   'minMonthlySlots',
   'optionAmount',
+  'optionDuration',
   'propertyValue',
   REMINDERS_ATTRIBUTE,
 ];

@@ -3,6 +3,7 @@
  * (the account's erasure is model/erasure.ts). Only the caller's own data: every function
  * takes the caller's id from the token, never from the request.
  */
+import { toOptionDuration } from '../domain/fees';
 import { str } from './item';
 import { BatchGetCommand, type BatchGetCommandOutput, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, isConditionFailure, queryAll, table } from './db';
@@ -66,6 +67,8 @@ function optionSummary(o: Item | undefined): SellerOptionSummary | null {
     status: str(o.status) ?? 'pending',
     propertyValue: num(o.propertyValue),
     optionAmount: num(o.optionAmount),
+    optionDuration: toOptionDuration(o.optionDuration),
+    expiresAt: str(o.expiresAt),
     signedAt: str(o.signedAt),
     createdAt: str(o.createdAt),
   };

@@ -13,6 +13,7 @@
  * is delivered (a failure stays pending for retryOutbox). `now` is injectable for tests and
  * `npm run invoke`; the schedule uses the real clock.
  */
+import { toOptionDuration } from '../domain/fees';
 import { str } from '../model/item';
 import { config } from '../lib/config';
 import { logger } from '../lib/logger';
@@ -206,7 +207,7 @@ async function remindOptions(run: ReminderRun): Promise<number> {
     if (kind === 'option-unsigned') {
       const token = str(property.invitationToken);
       if (!token) return run.skip();
-      const mail = renderOptionReminder({ ...seller, token, optionAmount: Number(o.optionAmount ?? 0), propertyValue: Number(o.propertyValue ?? 0) });
+      const mail = renderOptionReminder({ ...seller, token, optionAmount: Number(o.optionAmount ?? 0), optionDuration: toOptionDuration(o.optionDuration), propertyValue: Number(o.propertyValue ?? 0) });
       return run.send({ ...write, still: 'unsigned', invitationToken: token, mail });
     }
     const linkToken = str(o.availabilityToken);

@@ -10,6 +10,7 @@
  * - Anything else (unknown, expired, another seller's property, a property being deleted, a
  *   co-owner token of another e-mail): 404 'Proprietà non trovata o link scaduto'.
  */
+import { toOptionDuration } from '../domain/fees';
 import type { Caller } from '../lib/auth';
 import { NotFoundError } from '../lib/errors';
 import { str, type Item } from '../model/item';
@@ -76,6 +77,8 @@ export function toKycOption(o: Item): KycOption {
     id: String(o.id ?? ''),
     propertyValue: num(o.propertyValue),
     optionAmount: num(o.optionAmount),
+    optionDuration: toOptionDuration(o.optionDuration),
+    expiresAt: str(o.expiresAt),
     paymentType: o.paymentType === 'anticipato' ? 'anticipato' : 'rateale',
     installments: typeof o.installments === 'number' ? o.installments : null,
     hasKeys: o.hasKeys === true,

@@ -12,11 +12,14 @@ import { requireConfig } from '../lib/config';
 import { ConflictError } from '../lib/errors';
 import { logger } from '../lib/logger';
 import { DELEGATION_LABELS, type DelegationType, type OptionStatus, type PurchaseOption } from '../domain/requests';
-import { optionAmountOf, paymentTermsOf, REVIEW_MESSAGES, subStepsOf } from '../domain/review/rules';
+import { DEFAULT_DURATION, toOptionDuration, upfrontFee } from '../domain/fees';
+import { paymentTermsOf, REVIEW_MESSAGES, subStepsOf } from '../domain/review/rules';
+import type { OptionOwner } from '../domain/review/option-document';
 import type { CreateOptionBody } from '../domain/review/schemas';
 import { renderOptionPdf } from './option-pdf';
 import { requireDossier, type RawDossier } from '../model/dossier';
 import { toDelegationRecord } from '../model/delegation';
+import { sellerShareOf, toCoOwner } from '../model/co-owner';
 import { createOptionRecord } from '../model/option';
 
 export function optionDocumentKey(propertyId: string, optionId: string): string {
@@ -34,6 +37,20 @@ function sellerSide(raw: RawDossier) {
 
 const delegationLabel = (t: string) => DELEGATION_LABELS[t as DelegationType] ?? t;
 
+/**
+ * Every owner the option names with their share: the seller first (the share saved with the
+ * co-owners; 100 when there are none; null when an older list never asked it), then the co-owners.
+ */
+function ownersOf(raw: RawDossier): OptionOwner[] {
+  const p = raw.property;
+  const coOwners = raw.coOwners.map(toCoOwner);
+  const seller = `${(p.firstName as string) ?? ''} ${(p.lastName as string) ?? ''}`.trim();
+  return [
+    { name: seller, share: coOwners.length ? sellerShareOf(p) : 100 },
+    ...coOwners.map((c) => ({ name: c.fullName, share: c.share })),
+  ];
+}
+
 export async function createOption(propertyId: string, body: CreateOptionBody, now = new Date()): Promise<PurchaseOption> {
   const raw = await requireDossier(propertyId);
   const property = raw.property;
@@ -44,7 +61,10 @@ export async function createOption(propertyId: string, body: CreateOptionBody, n
   const id = randomUUID();
   const createdAt = now.toISOString();
   const terms = paymentTermsOf(body.hasKeys);
-  const optionAmount = optionAmountOf(body.propertyValue);
+  // the admin's duration, else the seller's choice (simulator / wizard), else 6 months
+  const optionDuration = body.optionDuration ?? toOptionDuration(property.optionDuration) ?? DEFAULT_DURATION;
+  // the home simulator's rule on the value the option uses; never an amount from the client
+  const optionAmount = upfrontFee(body.propertyValue, optionDuration);
   const documentKey = optionDocumentKey(propertyId, id);
   const option: PurchaseOption = {
     id,
@@ -53,6 +73,8 @@ export async function createOption(propertyId: string, body: CreateOptionBody, n
     assignedAgentId: null,
     propertyValue: body.propertyValue,
     optionAmount,
+    optionDuration,
+    expiresAt: null,
     agentCommissionPercentage: body.agentCommissionPercentage,
     minAgentCommissionPercentage: body.minAgentCommissionPercentage,
     salePricePercentage: body.salePricePercentage,
@@ -77,9 +99,12 @@ export async function createOption(propertyId: string, body: CreateOptionBody, n
       surfaceArea: (property.surfaceArea as number | null) ?? null,
     },
     seller: { firstName: (property.firstName as string) ?? '', lastName: (property.lastName as string) ?? '', email: (property.email as string | null) ?? null },
+    owners: ownersOf(raw),
     grantee: { name: requireConfig('GRANTEE_NAME'), vatNumber: requireConfig('GRANTEE_VAT_NUMBER'), address: requireConfig('GRANTEE_ADDRESS') },
     propertyValue: option.propertyValue,
     optionAmount,
+    optionDuration,
+    expiresAt: null,
     paymentType: terms.paymentType,
     installments: terms.installments,
     hasKeys: option.hasKeys,

@@ -8,6 +8,7 @@ import { config } from '../lib/config';
 import { ConflictError, ValidationError } from '../lib/errors';
 import { deliverOutbox } from '../model/outbox';
 import { renderAvailabilityEmail, renderOptionNotification } from '../domain/review/option-emails';
+import { toOptionDuration } from '../domain/fees';
 import { REVIEW_MESSAGES } from '../domain/review/rules';
 import type { AvailabilityLinkSent, NotificationSent } from '../domain/review/schemas';
 import { newToken } from '../model/tokens';
@@ -30,6 +31,7 @@ export async function notifySeller(propertyId: string, now = new Date()): Promis
     propertyAddress: (property.address as string) ?? '',
     propertyCity: (property.city as string | null) ?? null,
     optionAmount: option.optionAmount as number,
+    optionDuration: toOptionDuration(option.optionDuration),
     propertyValue: option.propertyValue as number,
     paymentType: option.paymentType as string,
     kycToken: token,

@@ -16,6 +16,8 @@ import { keys } from '../../functions/model/keys';
 import { fiscalCodeCheckChar } from '../../functions/domain/onboarding/rules';
 import { newToken } from '../../functions/model/tokens';
 import { COMPLETION_MESSAGES } from '../../functions/domain/onboarding/rules';
+import { optionExpiryDate } from '../../functions/domain/fees';
+import { formatDate } from '../../functions/domain/format';
 import { enterSignUpCode, expectAccessible, launchBrowser, newPage, signedInContext, toastWith, watchCspViolations } from '../support/browser';
 import { documentFront, facePhoto } from '../support/faces';
 import { api, sentMail, signUp, stack, tokenForRole, uniqueEmail, useStackEnv } from '../support/helpers';
@@ -292,6 +294,10 @@ describe('/seller-kyc', () => {
       await option.getByTestId('option-reload').click();
       await page.waitForTimeout(1_000);
     }
+    // the amount with its rule (6 months by default: 700 per 100.000) and the expiry rule before the signature
+    expect(await option.getByTestId('option-amount').textContent()).toBe('2.100 €');
+    await option.getByText("Importo dell'opzione (700 € ogni 100.000 €, 6 mesi)").waitFor();
+    expect(await option.getByTestId('option-expiry').textContent()).toBe('6 mesi dalla firma');
     const optionRequest = context.waitForEvent('request', { predicate: (r) => r.url().includes(`${id}/`) && /option/i.test(r.url()) });
     await option.getByTestId('option-download').click();
     await optionRequest;
@@ -299,6 +305,10 @@ describe('/seller-kyc', () => {
     await option.getByTestId('option-upload').setInputFiles({ name: 'opzione-firmata.pdf', mimeType: 'application/pdf', buffer: SIGNED_PDF });
     await option.getByTestId('option-confirm').click();
     await option.getByTestId('option-signed').getByText('Firmata').waitFor();
+    // the expiry recorded with the signature: the signature's day in Italy + 6 months, shown it-IT
+    const signedOption = (await ddb().send(new GetCommand({ TableName: TABLE(), Key: keys.option(id), ConsistentRead: true }))).Item!;
+    expect(signedOption.expiresAt).toBe(optionExpiryDate(signedOption.signedAt as string, 6));
+    await expect.poll(() => option.getByTestId('option-expiry').textContent()).toBe(`Scade il ${formatDate(signedOption.expiresAt as string)}.`);
     await page.getByTestId('kyc-complete').getByText(COMPLETION_MESSAGES.optionSigned).waitFor();
     await expectAccessible(page);
     await page.screenshot({ path: '/tmp/kyc-desktop.png', fullPage: true });

@@ -150,7 +150,12 @@ describe('Istruttoria Immobile (admin)', () => {
     const value = Number(await page.getByTestId('option-value').inputValue());
     expect(value).toBeGreaterThan(0);
     await page.getByTestId('option-value').fill('300000');
+    // the seller's duration (6 months, the default) preselected: the simulator's 700 per 100.000
+    expect(await page.getByTestId('option-duration').inputValue()).toBe('6');
+    await expect.poll(() => page.getByTestId('option-amount-preview').textContent()).toMatch(/2\.100/);
+    await page.getByTestId('option-duration').selectOption('8');
     await expect.poll(() => page.getByTestId('option-amount-preview').textContent()).toMatch(/3\.000/);
+    expect(await page.getByTestId('option-amount-label').textContent()).toBe("Importo dell'opzione (1.000 € ogni 100.000 €, 8 mesi)");
     await expectAccessible(page);
     await page.getByTestId('option-create').click();
     await toast(page, 'Successo').waitFor();
@@ -158,6 +163,8 @@ describe('Istruttoria Immobile (admin)', () => {
     expect(await page.getByTestId('review-badge').textContent()).toBe('Opzione Stipulata');
     await page.getByTestId('option-waiting').waitFor();
     await page.getByTestId('option-pdf').waitFor();
+    expect(await page.getByTestId('option-amount').textContent()).toBe('3.000 €');
+    expect(await page.getByTestId('option-expiry').textContent()).toBe('8 mesi dalla firma');
 
     await page.getByTestId('option-notify').click();
     await toast(page, 'Notifica inviata!').waitFor();

@@ -135,6 +135,10 @@ describe('submission wizard: all four steps, two rooms with a photo each, stored
       await expectAccessible(page);
       await page.getByTestId('wizard-desired-amount').pressSequentially('385a000');
       expect(await page.getByTestId('wizard-desired-amount').inputValue()).toBe('385.000');
+      // the option duration: 6 months until the home simulator's choice (8) travels into the wizard
+      expect(await page.getByTestId('wizard-option-duration').inputValue()).toBe('6');
+      await page.getByTestId('duration-select').selectOption('8');
+      await expect.poll(() => page.getByTestId('wizard-option-duration').inputValue()).toBe('8');
       await page.getByTestId('wizard-surface-area').fill('140,5');
       await page.getByTestId('wizard-num-rooms').fill('6');
       await page.getByTestId('wizard-num-bathrooms').fill('3');
@@ -246,6 +250,7 @@ describe('submission wizard: all four steps, two rooms with a photo each, stored
         omiCategory: 'abitazioni_signorili',
         propertyType: 'villa',
         desiredAmount: 385000,
+        optionDuration: 8,
         surfaceArea: 140.5,
         numRooms: 6,
         numBathrooms: 3,

@@ -13,6 +13,7 @@ import { keys } from '../../functions/model/keys';
 import { COMPLETION_MESSAGES } from '../../functions/domain/onboarding/rules';
 import type { CoOwnerKycState, OptionDocumentLink, OptionSignedResult, SellerKycState } from '../../functions/domain/onboarding/kyc';
 import type { OptionPoll } from '../../functions/domain/review/schemas';
+import { optionExpiryDate } from '../../functions/domain/fees';
 import type { PresignedUpload } from '../../functions/domain/uploads';
 import { newToken } from '../../functions/model/tokens';
 import { api, stack, tokenForRole, uniqueEmail, useStackEnv } from '../support/helpers';
@@ -220,7 +221,7 @@ describe('signing the purchase option', () => {
 
     const created = await api<Answer<{ id: string }>>('POST', `/admin/properties/${id}/option`, {
       token: admin,
-      body: { propertyValue: 300_000, hasKeys: false, agentCommissionPercentage: 3, minAgentCommissionPercentage: 2, salePricePercentage: 10, minMonthlySlots: 4 },
+      body: { propertyValue: 300_000, optionDuration: 8, hasKeys: false, agentCommissionPercentage: 3, minAgentCommissionPercentage: 2, salePricePercentage: 10, minMonthlySlots: 4 },
     });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
 
@@ -234,7 +235,10 @@ describe('signing the purchase option', () => {
     expect(s.option).toEqual({
       id: created.body.id,
       propertyValue: 300_000,
+      // 8 months: 1.000 euro per 100.000
       optionAmount: 3000,
+      optionDuration: 8,
+      expiresAt: null,
       paymentType: 'rateale',
       installments: 12,
       hasKeys: false,
@@ -290,12 +294,17 @@ describe('signing the purchase option', () => {
     const signed = await api<Answer<OptionSignedResult>>('POST', `${base(id)}/signed`, { token: owner.token, body: { key: form.body.key } });
     expect(signed.status, JSON.stringify(signed.body)).toBe(200);
     expect(signed.body.option).toMatchObject({ id: created.body.id, signatureType: 'fisica', signedAt: expect.any(String) });
+    // the expiry: the signature's calendar day in Italy + 8 months, recorded with the signature
+    const expiresAt = optionExpiryDate(signed.body.option.signedAt!, 8);
+    expect(signed.body.option.expiresAt).toBe(expiresAt);
 
     const poll = await api<OptionPoll>('GET', `/admin/properties/${id}/option`, { token: admin });
     expect(poll.status).toBe(200);
     expect(poll.body.option).toMatchObject({
       signatureType: 'fisica',
       signedAt: signed.body.option.signedAt,
+      optionDuration: 8,
+      expiresAt,
       // the sealed copy under the property's evidence/ prefix, not the upload (test/integration/evidence.test.ts)
       signatureData: { signedDocumentKey: expect.stringMatching(new RegExp(`^${id}/evidence/option/`)), uploadedAt: signed.body.option.signedAt },
     });
@@ -313,7 +322,34 @@ describe('signing the purchase option', () => {
 
     s = (await kyc(token, owner)).body;
     expect(s.steps.map((x) => x.status)).toEqual(['done', 'done', 'done', 'done']);
-    expect(s).toMatchObject({ complete: true, current: null, completionMessage: COMPLETION_MESSAGES.optionSigned, option: { signatureType: 'fisica' } });
+    expect(s).toMatchObject({ complete: true, current: null, completionMessage: COMPLETION_MESSAGES.optionSigned, option: { signatureType: 'fisica', optionDuration: 8, expiresAt } });
+    // the seller dashboard shows it too
+    const mine = await api<{ properties?: { id: string; option: { expiresAt: string | null } | null }[] }>('GET', '/seller/properties', { token: owner.token });
+    expect(JSON.stringify(mine.body)).toContain(`"expiresAt":"${expiresAt}"`);
+  });
+
+  it('signs an option stored before the duration was recorded without inventing an expiry', async () => {
+    const { id, token } = await claimed(owner);
+    await verifiedIdentity(id);
+    await delegation(id, true);
+    const created = await api('POST', `/admin/properties/${id}/option`, {
+      token: admin,
+      body: { propertyValue: 300_000, hasKeys: true, agentCommissionPercentage: 3, minAgentCommissionPercentage: 2, salePricePercentage: 10, minMonthlySlots: 4 },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    // a legacy option: 1% of the value, no duration
+    await ddb().send(new UpdateCommand({ TableName: TABLE(), Key: keys.option(id), UpdateExpression: 'SET optionAmount = :a REMOVE optionDuration, expiresAt', ExpressionAttributeValues: { ':a': 3000 } }));
+    expect((await kyc(token, owner)).body.option).toMatchObject({ optionAmount: 3000, optionDuration: null, expiresAt: null });
+    const pdf = Buffer.from('%PDF-1.4 firmato');
+    const form = await api<Answer<PresignedUpload>>('POST', `${base(id)}/uploads`, { token: owner.token, body: { ...PDF_FORM, size: pdf.length } });
+    expect(form.status, JSON.stringify(form.body)).toBe(200);
+    expect((await postToBucket(form.body, pdf, 'opzione firmata.pdf')).status).toBeLessThan(300);
+    const signed = await api<Answer<OptionSignedResult>>('POST', `${base(id)}/signed`, { token: owner.token, body: { key: form.body.key } });
+    expect(signed.status, JSON.stringify(signed.body)).toBe(200);
+    expect(signed.body.option).toMatchObject({ signatureType: 'fisica', optionDuration: null, expiresAt: null });
+    const item = (await ddb().send(new GetCommand({ TableName: TABLE(), Key: keys.option(id), ConsistentRead: true }))).Item!;
+    expect(item.signedAt).toBe(signed.body.option.signedAt);
+    expect(item.expiresAt).toBeUndefined();
   });
 
   it('refuses an uploaded object whose type does not match its extension, and deletes it', async () => {

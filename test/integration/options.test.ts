@@ -16,7 +16,7 @@ type Answer<T> = T & { message?: string; fields?: Record<string, string> };
 const TABLE = () => stack().env.TABLE_NAME!;
 let admin: string;
 
-const OPTION = { propertyValue: 300_000, hasKeys: false, agentCommissionPercentage: 3, minAgentCommissionPercentage: 2, salePricePercentage: 10, minMonthlySlots: 4 };
+const OPTION = { propertyValue: 300_000, optionDuration: 8, hasKeys: false, agentCommissionPercentage: 3, minAgentCommissionPercentage: 2, salePricePercentage: 10, minMonthlySlots: 4 };
 
 /** A submitted property with the seller side complete and its option created through the API. */
 async function withOption(overrides: Record<string, unknown> = {}, option: Record<string, unknown> = {}): Promise<PurchaseOption> {

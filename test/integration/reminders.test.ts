@@ -218,7 +218,7 @@ describe('option not signed', () => {
     expect(mails).toHaveLength(1);
     const token = (await get(keys.property(unsigned.id)))!.invitationToken as string;
     expect(mails[0]!.body.text).toContain(`Firma l'opzione di acquisto: http://localhost:5173/seller-kyc?token=${token}`);
-    expect(mails[0]!.body.text).toContain("Importo dell'opzione (1%): 3.000 €");
+    expect(mails[0]!.body.text).toContain("Importo dell'opzione (700 € ogni 100.000 €, 6 mesi): 2.100 €");
     expect((await get(keys.option(unsigned.id)))!.reminders).toEqual({ 'option-unsigned': new Date(t0 + 3 * DAY_MS + HOUR).toISOString() });
     expect(await remindersTo(done.email)).toEqual([]);
   });

@@ -207,7 +207,7 @@ describe('the purchase option', () => {
     expect((await api<OptionPoll>('GET', path(id, '/option'), { token: admin })).body).toEqual({ option: null });
   });
 
-  it('creates it once: 1% amount, rateale in 12 without keys, PDF in the media bucket; a second create is 409', async () => {
+  it("creates it once: the simulator's fee (6 months by default), rateale in 12 without keys, PDF in the media bucket; a second create is 409", async () => {
     const { id } = await submitted();
     await sellerSideComplete(id);
     const bad = await createOption(id, { ...OPTION, propertyValue: 0 });
@@ -218,7 +218,8 @@ describe('the purchase option', () => {
 
     const res = await createOption(id, { ...OPTION, propertyValue: 312_345 });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
-    expect(res.body).toMatchObject({ status: 'pending', propertyValue: 312_345, optionAmount: 3123, paymentType: 'rateale', installments: 12, hasKeys: false, signedAt: null });
+    // 700 euro per 100.000 for 6 months: 2186.415 -> 2186
+    expect(res.body).toMatchObject({ status: 'pending', propertyValue: 312_345, optionAmount: 2186, optionDuration: 6, expiresAt: null, paymentType: 'rateale', installments: 12, hasKeys: false, signedAt: null });
     expect(res.body.documentKey).toBe(`${id}/documents/opzione-${res.body.id}.pdf`);
     const pdf = await s3().send(new GetObjectCommand({ Bucket: stack().env.MEDIA_BUCKET, Key: res.body.documentKey! }));
     const bytes = Buffer.from(await pdf.Body!.transformToByteArray());
@@ -226,7 +227,7 @@ describe('the purchase option', () => {
     expect(pdf.ContentType).toBe('application/pdf');
 
     const item = (await ddb().send(new GetCommand({ TableName: TABLE(), Key: keys.option(id) }))).Item!;
-    expect(item).toMatchObject({ propertyAddress: 'Via Giuseppe Verdi 12', propertyCity: 'Milano', sellerFirstName: 'Giulia', sellerLastName: 'Bianchi', gsi2pk: 'OPTIONS' });
+    expect(item).toMatchObject({ optionDuration: 6, optionAmount: 2186, propertyAddress: 'Via Giuseppe Verdi 12', propertyCity: 'Milano', sellerFirstName: 'Giulia', sellerLastName: 'Bianchi', gsi2pk: 'OPTIONS' });
     expect((await property(id)).optionCreatedAt).toBe(res.body.createdAt);
 
     const second = await createOption(id, { ...OPTION, hasKeys: true });
@@ -241,7 +242,49 @@ describe('the purchase option', () => {
     const { id } = await submitted();
     await sellerSideComplete(id);
     const res = await createOption(id, { ...OPTION, hasKeys: true, propertyValue: 250_000 });
-    expect(res.body).toMatchObject({ paymentType: 'anticipato', installments: null, optionAmount: 2500 });
+    expect(res.body).toMatchObject({ paymentType: 'anticipato', installments: null, optionAmount: 1750, optionDuration: 6 });
+  });
+
+  it.each([
+    [6, 2100],
+    [8, 3000],
+    [12, 4500],
+  ] as const)('a %i-month option: the amount is the simulator\'s fee on the value (%i euro on 300.000), never the client\'s', async (months, amount) => {
+    const { id } = await submitted();
+    await sellerSideComplete(id);
+    const res = await createOption(id, { ...OPTION, optionDuration: months, optionAmount: 1 });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(res.body).toMatchObject({ optionDuration: months, optionAmount: amount, expiresAt: null });
+    const item = (await ddb().send(new GetCommand({ TableName: TABLE(), Key: keys.option(id), ConsistentRead: true }))).Item!;
+    expect(item).toMatchObject({ optionDuration: months, optionAmount: amount });
+    expect(item.expiresAt).toBeNull();
+  });
+
+  it('takes the seller\'s choice from the submission when the admin sends none', async () => {
+    const { id } = await submitted({ optionDuration: 12 });
+    expect((await property(id)).optionDuration).toBe(12);
+    const d = await api<{ property: { optionDuration: number } }>('GET', path(id), { token: admin });
+    expect(d.body.property.optionDuration).toBe(12);
+    await sellerSideComplete(id);
+    const res = await createOption(id);
+    expect(res.body).toMatchObject({ optionDuration: 12, optionAmount: 4500 });
+  });
+
+  it('refuses a duration other than 6, 8 or 12 months in Italian, and writes nothing', async () => {
+    const { id } = await submitted();
+    await sellerSideComplete(id);
+    for (const optionDuration of [7, '8', 0, null]) {
+      const res = await createOption(id, { ...OPTION, optionDuration });
+      expect(res.status, JSON.stringify(res.body)).toBe(400);
+      expect(res.body.message).toBe("La durata dell'opzione deve essere di 6, 8 o 12 mesi");
+    }
+    expect((await api<OptionPoll>('GET', path(id, '/option'), { token: admin })).body).toEqual({ option: null });
+    expect((await property(id)).optionCreatedAt).toBeUndefined();
+    expect((await dossier(id)).filter((i) => i.entity === 'option' || i.entity === 'document')).toEqual([]);
+    // the submission too
+    const bad = await apiFrom(newClientIp(), 'POST', '/properties', { ...fullBody(newId()), email: uniqueEmail('venditore'), optionDuration: 9 });
+    expect(bad.status).toBe(400);
+    expect(JSON.stringify(bad.body)).toContain("La durata dell'opzione deve essere di 6, 8 o 12 mesi");
   });
 
   it('notifies the seller with the KYC link; without a seller e-mail it is 400', async () => {
@@ -255,7 +298,7 @@ describe('the purchase option', () => {
     const token = (await property(id)).invitationToken as string;
     const mail = (await mailsTo(email)).find((m) => m.subject.startsWith('Opzione di acquisto'))!;
     expect(mail.body.text).toContain(`/seller-kyc?token=${token}`);
-    expect(mail.body.text).toMatch(/3\.000/);
+    expect(mail.body.text).toContain("Importo dell'opzione (700 € ogni 100.000 €, 6 mesi): 2.100 €");
     expect((await ddb().send(new GetCommand({ TableName: TABLE(), Key: keys.option(id) }))).Item!.notifiedAt).toBe(res.body.notifiedAt);
 
     await ddb().send(new UpdateCommand({ TableName: TABLE(), Key: keys.property(id), UpdateExpression: 'REMOVE email' }));

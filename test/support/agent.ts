@@ -38,9 +38,10 @@ export async function freshAgent(name = `Agente ${newId().slice(0, 6)}`): Promis
   return { userId: res.UserSub!, email, name, token: await idTokenFor(email, AGENT_PASSWORD) };
 }
 
-/** The option's terms: value 300.000 (option amount 3.000), commission 2..5%. */
+/** The option's terms: value 300.000 for 8 months (option amount 3.000: 1.000 per 100.000), commission 2..5%. */
 export const OPTION_TERMS = {
   propertyValue: 300_000,
+  optionDuration: 8 as const,
   hasKeys: false,
   agentCommissionPercentage: 5,
   minAgentCommissionPercentage: 2,

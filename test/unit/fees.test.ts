@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_DURATION, FEE_RATE_PER_100K, optionAmount, upfrontFee } from '../../functions/domain/fees';
+import { DEFAULT_DURATION, FEE_RATE_PER_100K, optionExpiryDate, toOptionDuration, upfrontFee } from '../../functions/domain/fees';
 
 describe('up-front fee rule (spec 000 section 9)', () => {
   it('pays 700, 1000 and 1500 euro per 100.000 euro for 6, 8 and 12 months', () => {
@@ -29,9 +29,38 @@ describe('up-front fee rule (spec 000 section 9)', () => {
     expect(DEFAULT_DURATION).toBe(6);
   });
 
-  it('sets the purchase option amount at 1% of the value, rounded', () => {
-    expect(optionAmount(250_000)).toBe(2500);
-    expect(optionAmount(199_950)).toBe(2000);
-    expect(optionAmount(0)).toBe(0);
+  it('is the option amount at each duration, rounded to the euro (0.5 up)', () => {
+    expect([6, 8, 12].map((m) => upfrontFee(312_345, m as 6 | 8 | 12))).toEqual([2186, 3123, 4685]); // 2186.415, 3123.45, 4685.175
+    expect(upfrontFee(150, 8)).toBe(2); // 1.5
+    expect(upfrontFee(50, 8)).toBe(1); // 0.5
+  });
+
+  it('reads a duration from a form or an item: 6, 8, 12 only', () => {
+    expect(toOptionDuration(8)).toBe(8);
+    expect(toOptionDuration('12')).toBe(12);
+    for (const v of [7, '9', '', null, undefined, 6.5, 'sei']) expect(toOptionDuration(v)).toBeNull();
+  });
+});
+
+describe('option expiry: the signature day in Italy + the duration in months', () => {
+  it('adds 6, 8 and 12 months', () => {
+    expect(optionExpiryDate('2026-11-26T10:00:00.000Z', 6)).toBe('2027-05-26');
+    expect(optionExpiryDate('2026-11-26T10:00:00.000Z', 8)).toBe('2027-07-26');
+    expect(optionExpiryDate('2026-11-26T10:00:00.000Z', 12)).toBe('2027-11-26');
+  });
+
+  it('ends a month the target lacks on its last day', () => {
+    expect(optionExpiryDate('2026-08-31T09:00:00.000Z', 6)).toBe('2027-02-28');
+    expect(optionExpiryDate('2027-08-31T09:00:00.000Z', 6)).toBe('2028-02-29'); // leap year
+    expect(optionExpiryDate('2026-12-31T09:00:00.000Z', 8)).toBe('2027-08-31');
+    expect(optionExpiryDate('2027-01-31T09:00:00.000Z', 8)).toBe('2027-09-30');
+    expect(optionExpiryDate('2028-02-29T09:00:00.000Z', 12)).toBe('2029-02-28');
+  });
+
+  it('counts the calendar day in Italy, not in UTC', () => {
+    // 23:30 UTC on 31 August is already 1 September in Rome (CEST)
+    expect(optionExpiryDate('2026-08-31T23:30:00.000Z', 6)).toBe('2027-03-01');
+    // 23:30 UTC on 31 December is 1 January in Rome (CET)
+    expect(optionExpiryDate(new Date('2026-12-31T23:30:00.000Z'), 12)).toBe('2028-01-01');
   });
 });

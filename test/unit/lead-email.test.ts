@@ -17,6 +17,7 @@ const input: LeadEmailInput = {
   omiCategory: 'abitazioni_civili',
   propertyType: 'appartamento',
   desiredAmount: 250000,
+  optionDuration: 8,
   surfaceArea: 85.5,
   numRooms: 3,
   numBathrooms: 2,

@@ -130,8 +130,8 @@ describe('reminder e-mails', () => {
   });
 
   it('option: amounts in Italian format and the link to sign', () => {
-    const m = renderOptionReminder({ ...base, optionAmount: 3000, propertyValue: 300000, token: 'tok_9' });
-    expect(m.text).toContain("Importo dell'opzione (1%): 3.000 €");
+    const m = renderOptionReminder({ ...base, optionAmount: 2100, optionDuration: 6, propertyValue: 300000, token: 'tok_9' });
+    expect(m.text).toContain("Importo dell'opzione (700 € ogni 100.000 €, 6 mesi): 2.100 €");
     expect(m.text).toContain('Valore immobile: 300.000 €');
     expect(m.text).toContain("Firma l'opzione di acquisto: https://opzionecasa.it/seller-kyc?token=tok_9");
   });

@@ -6,7 +6,9 @@ import { optionDocument } from '../../functions/domain/review/option-document';
 import {
   defaultCorrectionFlags,
   latestAvailable,
-  optionAmountOf,
+  optionAmountLabel,
+  optionExpiryLabel,
+  optionRateLabel,
   paymentTermsOf,
   paymentTypeLabel,
   reviewStepOf,
@@ -21,10 +23,16 @@ const label = (t: string) => DELEGATION_LABELS[t as DelegationType] ?? t;
 const signed = (type: string) => ({ type: type as DelegationType, documentKey: `p/${type}.pdf`, signedAt: '2026-11-20T10:00:00.000Z' });
 
 describe('option figures', () => {
-  it('option amount is 1% of the value rounded to the euro', () => {
-    expect(optionAmountOf(300_000)).toBe(3000);
-    expect(optionAmountOf(123_456)).toBe(1235);
-    expect(optionAmountOf(123_449)).toBe(1234);
+  it('labels the amount with its rate and duration; a legacy option (no duration) reads as 1%, duration not recorded', () => {
+    expect(optionAmountLabel(8)).toBe("Importo dell'opzione (1.000 € ogni 100.000 €, 8 mesi)");
+    expect(optionRateLabel(6)).toBe('700 € ogni 100.000 €, 6 mesi');
+    expect(optionRateLabel(12)).toBe('1.500 € ogni 100.000 €, 12 mesi');
+    expect(optionRateLabel(null)).toBe('1% del valore, durata non registrata');
+  });
+  it('expiry: the date once signed, the rule before, unknown for a legacy option', () => {
+    expect(optionExpiryLabel({ optionDuration: 6, expiresAt: '2027-02-28' })).toBe('28/02/2027');
+    expect(optionExpiryLabel({ optionDuration: 8, expiresAt: null })).toBe('8 mesi dalla firma');
+    expect(optionExpiryLabel({ optionDuration: null, expiresAt: null })).toMatch(/^Non registrata/);
   });
   it('payment terms: keys -> anticipato without installments, else rateale in 12', () => {
     expect(paymentTermsOf(true)).toEqual({ paymentType: 'anticipato', installments: null });
@@ -104,6 +112,13 @@ describe('schemas', () => {
     const ok = { propertyValue: 300_000, hasKeys: false, agentCommissionPercentage: 3, minAgentCommissionPercentage: 2, salePricePercentage: 10, minMonthlySlots: 4 };
     expect(createOptionSchema.safeParse(ok).success).toBe(true);
     expect(createOptionSchema.safeParse({ ...ok, propertyValue: 0 }).error?.issues[0]?.message).toBe('Inserisci un valore immobile valido');
+    expect(createOptionSchema.parse(ok).optionDuration).toBeUndefined();
+    for (const m of [6, 8, 12] as const) expect(createOptionSchema.parse({ ...ok, optionDuration: m }).optionDuration).toBe(m);
+    for (const bad of [7, '8', 0, null]) {
+      expect(createOptionSchema.safeParse({ ...ok, optionDuration: bad }).error?.issues[0]?.message).toBe("La durata dell'opzione deve essere di 6, 8 o 12 mesi");
+    }
+    // the amount is never an input: an unknown key is dropped
+    expect(createOptionSchema.parse({ ...ok, optionAmount: 1 })).not.toHaveProperty('optionAmount');
     expect(createOptionSchema.safeParse({ ...ok, propertyValue: 'x' }).error?.issues[0]?.message).toBe('Inserisci un valore immobile valido');
     expect(createOptionSchema.safeParse({ ...ok, salePricePercentage: 101 }).error?.issues[0]?.message).toBe('La percentuale di vendita deve essere tra 0 e 100');
     expect(createOptionSchema.safeParse({ ...ok, minAgentCommissionPercentage: 4 }).error?.issues[0]?.message).toBe('La condivisione minima non può superare la condivisione agenti');
@@ -135,9 +150,9 @@ describe('e-mails', () => {
     expect(m.html).toContain('lang="it"');
   });
   it('option notification: amount, value and the KYC link', () => {
-    const m = renderOptionNotification({ sellerName: 'Giulia Bianchi', propertyAddress: 'Via Verdi 12', propertyCity: 'Milano', optionAmount: 3000, propertyValue: 300_000, paymentType: 'rateale', kycToken: 'tok_123456789012345678', appUrl: 'http://localhost:5173' });
+    const m = renderOptionNotification({ sellerName: 'Giulia Bianchi', propertyAddress: 'Via Verdi 12', propertyCity: 'Milano', optionAmount: 2100, optionDuration: 6, propertyValue: 300_000, paymentType: 'rateale', kycToken: 'tok_123456789012345678', appUrl: 'http://localhost:5173' });
     expect(m.text).toContain('http://localhost:5173/seller-kyc?token=tok_123456789012345678');
-    expect(m.text).toMatch(/3\.000/);
+    expect(m.text).toContain("Importo dell'opzione (700 € ogni 100.000 €, 6 mesi): 2.100 €");
     expect(m.text).toMatch(/300\.000/);
     expect(m.text).toContain('Rateale');
   });
@@ -149,24 +164,46 @@ describe('e-mails', () => {
 });
 
 describe('option document', () => {
-  it('names property, seller, value, amount, terms and percentages in Italian, encodable by the PDF fonts', () => {
-    const doc = optionDocument({
-      optionId: 'o-1', createdAt: '2026-11-23T10:00:00.000Z', property: { address: 'Via Verdi 12', city: 'Milano', province: 'MI', surfaceArea: 92 },
-      seller: { firstName: 'Giulia', lastName: 'Bianchi', email: 'g@example.it' }, grantee: { name: 'Acquisti Esempio S.p.A.', vatNumber: 'IT11223344554', address: 'Corso Italia 5, Milano' }, propertyValue: 300_000, optionAmount: 3000, paymentType: 'rateale',
-      installments: 12, hasKeys: false, agentCommissionPercentage: 3, minAgentCommissionPercentage: 2, salePricePercentage: 10, minMonthlySlots: 4,
-    });
-    const all = [doc.title, doc.subtitle, ...doc.sections.flatMap((s) => [s.title, ...s.lines])].join('\n');
-    for (const t of ['Via Verdi 12, Milano (MI)', 'Giulia Bianchi', 'Società: Acquisti Esempio S.p.A.', 'Partita IVA: IT11223344554', 'Sede: Corso Italia 5, Milano', 'concede a Acquisti Esempio S.p.A. l\'opzione', '300.000', '3.000', 'Rateale: 12 rate mensili da', '330.000', 'Condivisione agenti: 3% (minima 2%)', 'almeno 4 slot al mese']) {
+  const base = {
+    optionId: 'o-1', createdAt: '2026-11-23T10:00:00.000Z', property: { address: 'Via Verdi 12', city: 'Milano', province: 'MI', surfaceArea: 92 },
+    seller: { firstName: 'Giulia', lastName: 'Bianchi', email: 'g@example.it' }, grantee: { name: 'Acquisti Esempio S.p.A.', vatNumber: 'IT11223344554', address: 'Corso Italia 5, Milano' }, propertyValue: 300_000, optionAmount: 3000, paymentType: 'rateale' as const,
+    installments: 12, hasKeys: false, agentCommissionPercentage: 3, minAgentCommissionPercentage: 2, salePricePercentage: 10, minMonthlySlots: 4,
+    owners: [{ name: 'Giulia Bianchi', share: 60 }, { name: 'Marco Rossi', share: 40 }], optionDuration: 8 as const, expiresAt: null,
+  };
+  const textOf = (doc: ReturnType<typeof optionDocument>) => [doc.title, doc.subtitle, ...doc.sections.flatMap((s) => [s.title, ...s.lines])].join('\n');
+  it('names property, owners with shares, price, amount with its rate, terms, duration and percentages in Italian, encodable by the PDF fonts', () => {
+    const doc = optionDocument(base);
+    const all = textOf(doc);
+    for (const t of [
+      'Via Verdi 12, Milano (MI)', 'Giulia Bianchi', 'Proprietari e quote', 'Giulia Bianchi: quota 60%', 'Marco Rossi: quota 40%', 'Società: Acquisti Esempio S.p.A.', 'Partita IVA: IT11223344554',
+      'Sede: Corso Italia 5, Milano', 'I proprietari concedono a Acquisti Esempio S.p.A. l\'opzione', "Prezzo concordato (valore dell'immobile): 300.000 €",
+      "Importo dell'opzione (1.000 € ogni 100.000 €, 8 mesi): 3.000 €", 'Rateale: 12 rate mensili da 250 € circa', 'Durata: 8 mesi',
+      "Scadenza: l'opzione scade dopo 8 mesi dalla firma (la data è fissata alla firma)", '330.000', 'Condivisione agenti: 3% (minima 2%)', 'almeno 4 slot al mese',
+      'Firma di Marco Rossi: ',
+    ]) {
       expect(all).toContain(t);
     }
+    expect(all).not.toMatch(/1 ?%/);
     expect(winAnsi(all)).not.toMatch(/[^\x20-\x7E\u00A0-\u00FF€—–’‘“”…•\n]/);
     expect(winAnsi('1\u202f000 €')).toBe('1 000 €');
+  });
+  it('once signed (a regenerated document) names the expiry date; a single owner with 100%; a legacy option says the duration is not recorded', () => {
+    const signed = textOf(optionDocument({ ...base, owners: [{ name: 'Giulia Bianchi', share: 100 }], paymentType: 'anticipato', installments: null, hasKeys: true, expiresAt: '2027-04-30' }));
+    expect(signed).toContain("Scadenza: l'opzione scade dopo 8 mesi dalla firma, il 30/04/2027");
+    expect(signed).toContain('Proprietario e quota\nGiulia Bianchi: quota 100%');
+    expect(signed).toContain("Anticipato: 3.000 € in un'unica soluzione alla firma");
+    expect(signed).toContain('Il venditore concede');
+    const legacy = textOf(optionDocument({ ...base, optionDuration: null, owners: [{ name: 'Giulia Bianchi', share: null }] }));
+    expect(legacy).toContain("Importo dell'opzione (1% del valore, durata non registrata): 3.000 €");
+    expect(legacy).toContain('Durata: non registrata');
+    expect(legacy).toContain('Giulia Bianchi: quota non indicata');
   });
   it('renders a real PDF with pdf-lib, whatever the characters of the names', async () => {
     const bytes = await renderOptionPdf({
       optionId: 'o-2', createdAt: '2026-11-23T10:00:00.000Z', property: { address: 'Via dell\'Università 3 — int. 2 “B”', city: 'Forlì', province: 'FC', surfaceArea: null },
       seller: { firstName: 'Zoë', lastName: 'Łukasz 李', email: null }, grantee: { name: 'Società “Prova” S.r.l.', vatNumber: '11223344554', address: 'Via Università 1' }, propertyValue: 150_000, optionAmount: 1500, paymentType: 'anticipato',
       installments: null, hasKeys: true, agentCommissionPercentage: 2.5, minAgentCommissionPercentage: 1.5, salePricePercentage: 8, minMonthlySlots: 2,
+      owners: [{ name: 'Zoë Łukasz 李', share: 50 }, { name: 'Ľubica Šťastná', share: 50 }], optionDuration: 12, expiresAt: '2027-11-23',
     });
     expect(Buffer.from(bytes.subarray(0, 5)).toString('latin1')).toBe('%PDF-');
     expect(bytes.length).toBeGreaterThan(1000);

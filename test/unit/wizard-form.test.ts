@@ -18,6 +18,21 @@ describe('wizard form derived from the property schema', () => {
     expect(toDetailsInput(DEFAULT_VALUES).hasWaterInfiltrations).toBe(false);
   });
 
+  it('the option duration: 6 months by default, 6 / 8 / 12 from the select or JSON, anything else refused in Italian', () => {
+    const schema = makePropertyDetailsSchema({ places });
+    expect(DEFAULT_VALUES.optionDuration).toBe(6);
+    expect(schema.parse({ address: 'Via Roma 1' }).optionDuration).toBe(6);
+    expect(schema.parse({ address: 'Via Roma 1', optionDuration: '' }).optionDuration).toBe(6);
+    expect(schema.parse({ address: 'Via Roma 1', optionDuration: 8 }).optionDuration).toBe(8);
+    expect(schema.parse({ address: 'Via Roma 1', optionDuration: '12' }).optionDuration).toBe(12);
+    for (const bad of [7, '9', 0, Number.NaN, 'sei']) {
+      expect(validateDetails({ ...DEFAULT_VALUES, address: 'Via Roma 1', optionDuration: bad as 6 }, { places })).toEqual({
+        ok: false,
+        errors: { optionDuration: "La durata dell'opzione deve essere di 6, 8 o 12 mesi" },
+      });
+    }
+  });
+
   it('an empty form fails on the address only, with the spec message', () => {
     expect(validateDetails(DEFAULT_VALUES, { places })).toEqual({ ok: false, errors: { address: "Inserisci l'indirizzo dell'immobile per continuare" } });
   });

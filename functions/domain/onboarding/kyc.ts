@@ -11,6 +11,7 @@
  * - POST /seller/properties/{propertyId}/option/uploads  OptionUploadBody  -> PresignedUpload (../uploads)
  * - POST /seller/properties/{propertyId}/option/signed   OptionSignedBody  -> OptionSignedResult
  */
+import type { OptionDuration } from '../fees';
 import * as z from 'zod';
 import type { DocumentType } from '../identity';
 import { MEGABYTE, tooLargeMessage } from '../uploads';
@@ -106,6 +107,10 @@ export interface KycOption {
   id: string;
   propertyValue: number;
   optionAmount: number;
+  /** 6, 8 or 12 months; null: an option stored before the duration was recorded (1% of the value) */
+  optionDuration: OptionDuration | null;
+  /** yyyy-MM-dd, set at the signature */
+  expiresAt: string | null;
   paymentType: 'anticipato' | 'rateale';
   installments: number | null;
   hasKeys: boolean;

@@ -67,6 +67,7 @@ function leadEmailSections(p: LeadEmailInput): { title: string; rows: Row[] }[] 
         ['Categoria OMI', labelOf(OMI_CATEGORY_LABELS, p.omiCategory) || DASH],
         ['Tipologia', labelOf(PROPERTY_TYPE_LABELS, p.propertyType) || DASH],
         ['Importo desiderato', euro(p.desiredAmount)],
+        ["Durata dell'opzione scelta", `${p.optionDuration} mesi`],
         ['Superficie', sqm(p.surfaceArea)],
         ['Locali', num(p.numRooms)],
         ['Bagni', num(p.numBathrooms)],

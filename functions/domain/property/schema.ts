@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { DEFAULT_DURATION, OPTION_DURATION_MESSAGE, OPTION_DURATIONS } from '../fees';
 import { SOURCE_ID_PATTERN } from '../sources';
 import { parseAmount } from '../format';
 import { isProvinceCode, provinceByCode } from '../places/provinces';
@@ -164,6 +165,11 @@ const stepFields = [
   // step 2: basic information
   {
     desiredAmount: amount(),
+    /** the option's duration chosen in the home simulator or the wizard: 6, 8 or 12 months, default 6 */
+    optionDuration: z.preprocess(
+      (v) => (blankToNull(v) === null ? DEFAULT_DURATION : typeof v === 'string' ? Number(v) : v),
+      z.literal(OPTION_DURATIONS, { error: OPTION_DURATION_MESSAGE }),
+    ),
     surfaceArea: optionalSurface(),
     numRooms: optionalInt(),
     numBathrooms: optionalInt(),

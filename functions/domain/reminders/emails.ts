@@ -2,10 +2,12 @@
  * The reminder e-mails of the daily job (docs/reminders.md), in the seller mails' layout
  * (../review/mail-layout). Pure: the outbox stores what these return.
  */
+import type { OptionDuration } from '../fees';
 import { formatEuro } from '../format';
 import { registrationUrl } from '../review/estimate-email';
 import { renderSellerMail, type RenderedEmail } from '../review/mail-layout';
 import { availabilityUrl, kycUrl } from '../review/option-emails';
+import { optionAmountLabel } from '../review/rules';
 import type { OnboardingReminderKind } from './rules';
 
 interface SellerProperty {
@@ -54,6 +56,8 @@ export function renderOnboardingReminder(i: OnboardingReminderInput): RenderedEm
 
 export interface OptionReminderInput extends SellerProperty {
   optionAmount: number;
+  /** null: an option stored before the duration was recorded */
+  optionDuration: OptionDuration | null;
   propertyValue: number;
   token: string;
 }
@@ -71,7 +75,7 @@ export function renderOptionReminder(i: OptionReminderInput): RenderedEmail {
     ],
     rows: [
       ['Valore immobile', formatEuro(i.propertyValue)],
-      ["Importo dell'opzione (1%)", formatEuro(i.optionAmount)],
+      [optionAmountLabel(i.optionDuration), formatEuro(i.optionAmount)],
     ],
     action: { label: "Firma l'opzione di acquisto", url: kycUrl(i.appUrl, i.token) },
   });

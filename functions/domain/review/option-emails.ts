@@ -1,6 +1,7 @@
 import { formatEuro } from '../format';
 import { appLink, renderSellerMail, type RenderedEmail } from './mail-layout';
-import { paymentTypeLabel } from './rules';
+import type { OptionDuration } from '../fees';
+import { optionAmountLabel, paymentTypeLabel } from './rules';
 
 /**
  * The option notification (send-purchase-option-notification, spec 001 section 7): option
@@ -11,6 +12,8 @@ export interface OptionNotificationInput {
   propertyAddress: string;
   propertyCity: string | null;
   optionAmount: number;
+  /** null: an option stored before the duration was recorded */
+  optionDuration: OptionDuration | null;
   propertyValue: number;
   paymentType: string;
   kycToken: string;
@@ -33,7 +36,7 @@ export function renderOptionNotification(i: OptionNotificationInput): RenderedEm
     ],
     rows: [
       ['Valore immobile', formatEuro(i.propertyValue)],
-      ["Importo dell'opzione (1%)", formatEuro(i.optionAmount)],
+      [optionAmountLabel(i.optionDuration), formatEuro(i.optionAmount)],
       ['Pagamento', paymentTypeLabel(i.paymentType)],
     ],
     action: { label: "Visualizza l'opzione di acquisto", url: kycUrl(i.appUrl, i.kycToken) },

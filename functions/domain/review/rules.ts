@@ -2,10 +2,16 @@
  * Istruttoria Immobile and Opzioni di Acquisto Attive: the pure rules shared by the handlers
  * and the SPA (spec 001 sections 4, 5 and 9).
  */
+import { FEE_RATE_PER_100K, type OptionDuration } from '../fees';
+import { formatDate, formatEuro } from '../format';
 import type { DossierDelegation, DossierIdentity, DossierValuation, LifecycleFacts, PurchaseOption } from '../requests';
 
-/** The option amount is 1% of the property value (spec 001 section 9). */
-export const OPTION_PERCENT = 1;
+/**
+ * The option amount is the home simulator's rule (fees.ts upfrontFee: 700 / 1000 / 1500 euro
+ * per 100,000 euro for 6 / 8 / 12 months) on the value the option uses. Options created
+ * before the duration was recorded were 1% of the value, duration unknown: read as such.
+ */
+export const LEGACY_OPTION_PERCENT = 1;
 /** Installments of a 'rateale' option (no keys handed over). */
 export const RATEALE_INSTALLMENTS = 12;
 export const DEFAULT_CAUTIOUS_DISCOUNT = -10;
@@ -47,9 +53,25 @@ export const REVIEW_MESSAGES = {
   delegationsMissing: (labels: string[]) => `Deleghe non complete (documento firmato mancante): ${labels.join(', ')}`,
 } as const;
 
-/** 1% of the value, rounded to the euro. */
-export function optionAmountOf(propertyValue: number): number {
-  return Math.round((propertyValue * OPTION_PERCENT) / 100);
+/** The rate and duration of an option, e.g. '1.000 € ogni 100.000 €, 8 mesi'; a legacy option (no duration) says so. */
+export function optionRateLabel(optionDuration: OptionDuration | null): string {
+  if (optionDuration === null) return `${LEGACY_OPTION_PERCENT}% del valore, durata non registrata`;
+  return `${formatEuro(FEE_RATE_PER_100K[optionDuration])} ogni ${formatEuro(100_000)}, ${optionDuration} mesi`;
+}
+
+/** 'Importo dell'opzione (1.000 € ogni 100.000 €, 8 mesi)': the label of the amount wherever it is shown. */
+export function optionAmountLabel(optionDuration: OptionDuration | null): string {
+  return `Importo dell'opzione (${optionRateLabel(optionDuration)})`;
+}
+
+/**
+ * The option's expiry as shown: the date once signed (it-IT), the rule before the signature,
+ * and, for an option stored without a duration, that it is not known.
+ */
+export function optionExpiryLabel(o: { optionDuration: OptionDuration | null; expiresAt: string | null }): string {
+  if (o.expiresAt) return formatDate(o.expiresAt);
+  if (o.optionDuration === null) return 'Non registrata (opzione creata senza durata)';
+  return `${o.optionDuration} mesi dalla firma`;
 }
 
 /** Keys handed over: paid up front; otherwise in 12 installments. */

@@ -1,5 +1,6 @@
 /** zod schemas of the review and option routes, Italian messages; the SPA's forms use the same ones. */
 import * as z from 'zod';
+import { OPTION_DURATION_MESSAGE, OPTION_DURATIONS } from '../fees';
 import { OPTION_STATUSES, type PurchaseOption } from '../requests';
 import { DEFAULT_CAUTIOUS_DISCOUNT, DEFAULT_CORRECTIONS, REVIEW_MESSAGES } from './rules';
 
@@ -51,6 +52,8 @@ export const createOptionSchema = z
       .number({ error: REVIEW_MESSAGES.invalidValue })
       .positive(REVIEW_MESSAGES.invalidValue)
       .max(1_000_000_000, REVIEW_MESSAGES.invalidValue),
+    /** 6, 8 or 12 months; absent: the seller's choice on the property, else 6 */
+    optionDuration: z.literal(OPTION_DURATIONS, { error: OPTION_DURATION_MESSAGE }).optional(),
     hasKeys: z.boolean({ error: 'Indica se le chiavi sono consegnate' }),
     agentCommissionPercentage: percent(PERCENT_MESSAGES.agentCommissionPercentage),
     minAgentCommissionPercentage: percent(PERCENT_MESSAGES.minAgentCommissionPercentage),

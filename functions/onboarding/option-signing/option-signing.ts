@@ -20,6 +20,7 @@ import { EVIDENCE_FORM_TTL_SECONDS, presignUpload, uploadNonce, UPLOAD_NONCE_PAT
 import { requireUploadBytes } from '../../lib/upload-check';
 import { requireOwnedProperty, str, type Item } from '../../model/owned-property';
 import { readOption, signOption } from '../../model/option';
+import { optionExpiryDate, toOptionDuration } from '../../domain/fees';
 import {
   KYC_MESSAGES as M,
   SIGNED_OPTION_MAX_BYTES,
@@ -107,22 +108,17 @@ export async function confirmSignedOption(propertyId: string, userId: string, ke
   const fileName = key.split('/').pop()!;
   const signatureData = { signedDocumentKey: sealed.key, uploadedAt: at, sha256: sealed.sha256 };
   const documentId = `opzione-firmata-${String(option.id ?? propertyId)}`;
+  const signedDocument = { id: documentId, kind: 'signed-option', key: sealed.key, fileName, contentType, size: sealed.size, uploadedAt: at, sha256: sealed.sha256 };
+  // the expiry: the signature's calendar day in Italy plus the option's duration (none on a legacy option)
+  const optionDuration = toOptionDuration(option.optionDuration);
+  const expiry = optionDuration ? { expiresAt: optionExpiryDate(now, optionDuration), optionDuration } : null;
   try {
-    await signOption({ propertyId, owner: userId }, signatureData, {
-      id: documentId,
-      kind: 'signed-option',
-      key: sealed.key,
-      fileName,
-      contentType,
-      size: sealed.size,
-      uploadedAt: at,
-      sha256: sealed.sha256,
-    });
+    await signOption({ propertyId, owner: userId }, signatureData, signedDocument, expiry);
   } catch (err) {
     await deleteMediaObjects([sealed.key], 'signed option not recorded');
     throw err;
   }
   await deleteMediaObjects([key], 'signed option sealed');
   logger.info('Purchase option signed', { propertyId, optionId: option.id });
-  return { option: toKycOption({ ...option, signatureType: 'fisica', signedAt: at, signatureData }) };
+  return { option: toKycOption({ ...option, signatureType: 'fisica', signedAt: at, signatureData, ...(expiry ? { expiresAt: expiry.expiresAt } : {}) }) };
 }

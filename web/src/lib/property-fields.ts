@@ -65,6 +65,7 @@ export function propertySections(p: Property, assignee: string | null): FieldSec
         { label: 'Categoria OMI', value: labelOf(OMI_CATEGORY_LABELS, p.omiCategory) || DASH },
         { label: 'Tipologia', value: labelOf(PROPERTY_TYPE_LABELS, p.propertyType) || DASH },
         { label: 'Importo desiderato', value: euro(p.desiredAmount) },
+        { label: "Durata dell'opzione scelta", value: p.optionDuration ? `${p.optionDuration} mesi` : DASH },
         { label: 'Superficie', value: sqm(p.surfaceArea) },
         { label: 'Locali', value: num(p.numRooms) },
         { label: 'Bagni', value: num(p.numBathrooms) },

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import { useForm } from 'react-hook-form';
 import { loadComuni, type ComuniModule } from '@domain/places';
+import { chosenOptionDuration, subscribeOptionDuration } from '@/lib/option-duration-choice';
 import { wizardResolver, type WizardValues } from './form';
 
 /**
@@ -24,6 +25,16 @@ export function useWizardForm(initialValues: WizardValues, stepRef: RefObject<nu
     setPlaces(m);
     return m;
   }, []);
+
+  // the duration chosen in the home simulator (this tab) is the wizard's; later choices follow
+  useEffect(() => {
+    const follow = () => {
+      const months = chosenOptionDuration();
+      if (months !== null && getValues('optionDuration') !== months) setValue('optionDuration', months, { shouldDirty: true });
+    };
+    follow();
+    return subscribeOptionDuration(follow);
+  }, [getValues, setValue]);
 
   useEffect(() => {
     if (initialValues.province) void ensurePlaces();

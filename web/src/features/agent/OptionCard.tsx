@@ -10,7 +10,7 @@ import {
 } from '@domain/agent-requests';
 import { FEATURE_LABELS, PROPERTY_TYPE_LABELS, floorLabel } from '@domain/property/enums';
 import { provinceByCode } from '@domain/places';
-import { paymentTypeLabel } from '@domain/review/rules';
+import { optionExpiryLabel, optionRateLabel, paymentTypeLabel } from '@domain/review/rules';
 import { Badge, Button, Card } from '@/components/ui';
 
 export const placeOf = (o: { address: string; city: string | null; province: string | null }) =>
@@ -100,7 +100,8 @@ export function OptionCard({
 
       <dl className="mt-4 grid grid-cols-2 gap-3 rounded-xl bg-slate-50 p-3">
         <Fact label="Valore immobile" value={formatEuro(option.propertyValue)} />
-        <Fact label="Premio opzione (1%)" value={formatEuro(option.optionAmount)} />
+        <Fact label={`Premio opzione (${optionRateLabel(option.optionDuration)})`} value={formatEuro(option.optionAmount)} />
+        <Fact label="Scadenza opzione" value={optionExpiryLabel(option)} />
         <Fact label="Pagamento" value={paymentTypeLabel(option.paymentType)} />
         <Fact label="Provvigione" value={`${pct(option.minAgentCommissionPercentage)} - ${pct(option.agentCommissionPercentage)}`} />
       </dl>

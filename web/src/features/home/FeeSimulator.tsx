@@ -4,6 +4,7 @@ import { DEFAULT_DURATION, isOptionDuration, OPTION_DURATIONS, upfrontFee, type 
 import { formatEuro } from '@domain/format';
 import { Card, CardContent, Select } from '@/components/ui';
 import { cn } from '@/lib/cn';
+import { chooseOptionDuration, useChosenOptionDuration } from '@/lib/option-duration-choice';
 import { backspace, DIGIT_KEYS, pressKey, type KeypadKey } from './keypad';
 
 const keyClass =
@@ -14,7 +15,9 @@ const keyClass =
 /** Home-page fee simulator: duration, keypad, and the up-front fee from the shared domain rule. */
 export function FeeSimulator() {
   const ids = useId();
-  const [months, setMonths] = useState<OptionDuration>(DEFAULT_DURATION);
+  // shared with the wizard below: the duration chosen here travels with the submission
+  const months: OptionDuration = useChosenOptionDuration() ?? DEFAULT_DURATION;
+  const setMonths = chooseOptionDuration;
   const [digits, setDigits] = useState('');
   const value = digits === '' ? 0 : Number(digits);
   const fee = upfrontFee(value, months);

@@ -5,7 +5,7 @@ import { toast } from 'sonner';
 import { CheckCircle2, FileSearch, FileX2, Pencil } from 'lucide-react';
 import { formatDate, formatDecimal, formatEuro } from '@domain/format';
 import { OPTION_STATUS_LABELS, type OptionStatus } from '@domain/requests';
-import { paymentTypeLabel, REVIEW_MESSAGES, salePriceOf } from '@domain/review/rules';
+import { optionExpiryLabel, optionRateLabel, paymentTypeLabel, REVIEW_MESSAGES, salePriceOf } from '@domain/review/rules';
 import { Badge, Button, CARD_LABEL, Card, CardTable, EmptyState, ErrorState, LoadingState, buttonClass, type BadgeVariant } from '@/components/ui';
 import { errorMessage } from '@/lib/api';
 import { usePageTitle } from '@/lib/use-page-title';
@@ -115,6 +115,9 @@ function OptionsTable({ options }: { options: OptionListItem[] }) {
                 </td>
                 <td className={`${num} ${CARD_LABEL}`} data-label="Importo opzione">
                   {formatEuro(o.optionAmount)}
+                  <span className="block text-xs font-normal text-slate-600" data-testid="option-rate">
+                    {optionRateLabel(o.optionDuration)}
+                  </span>
                 </td>
                 <td className={`${td} ${CARD_LABEL}`} data-label="Pagamento" data-testid="option-payment">
                   {paymentTypeLabel(o.paymentType)}
@@ -139,6 +142,11 @@ function OptionsTable({ options }: { options: OptionListItem[] }) {
                     </span>
                   ) : (
                     'In attesa'
+                  )}
+                  {o.signedAt && (
+                    <span className="block text-xs text-slate-600" data-testid="option-expiry">
+                      Scadenza: {optionExpiryLabel(o)}
+                    </span>
                   )}
                 </td>
                 <td className={`${td} ${CARD_LABEL}`} data-label="Stato">

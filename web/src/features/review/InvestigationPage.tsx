@@ -170,6 +170,7 @@ function PropertyCard({ dossier }: { dossier: RequestDossier }) {
               { label: 'Stato', value: labelOf(CONDITION_LABELS, p.condition) || '—' },
               { label: 'Terrazzo', value: p.hasTerrace ? `Sì${p.terraceSurfaceArea ? ` (${formatDecimal(p.terraceSurfaceArea)} m²)` : ''}` : 'No' },
               { label: 'Importo desiderato', value: p.desiredAmount ? formatEuro(p.desiredAmount) : '—' },
+              { label: "Durata dell'opzione scelta", value: `${p.optionDuration} mesi` },
               { label: 'Venditore', value: `${p.firstName} ${p.lastName}`.trim() || '—' },
               { label: 'Email', value: p.email || '—' },
               { label: 'Cellulare', value: p.phone || '—' },

@@ -15,7 +15,8 @@ import {
 } from '@domain/requests';
 import {
   latestAvailable,
-  optionAmountOf,
+  optionAmountLabel,
+  optionExpiryLabel,
   OPTION_POLL_MS,
   paymentTermsOf,
   paymentTypeLabel,
@@ -25,7 +26,8 @@ import {
   subStepsOf,
 } from '@domain/review/rules';
 import { createOptionSchema, type CreateOptionBody, type CreateOptionInput } from '@domain/review/schemas';
-import { Badge, Button, Field, Input } from '@/components/ui';
+import { OPTION_DURATIONS, upfrontFee } from '@domain/fees';
+import { Badge, Button, Field, Input, Select } from '@/components/ui';
 import { errorMessage, isApiError } from '@/lib/api';
 import { createOption, getOptionStatus, notifySeller, requestKeys, reviewKeys, sendAvailabilityLink } from './api';
 import { DownloadLink, Facts, SubStep } from './parts';
@@ -151,6 +153,8 @@ function OptionForm({ dossier }: { dossier: RequestDossier }) {
     resolver: zodResolver(createOptionSchema),
     defaultValues: {
       propertyValue: suggested ?? Number.NaN,
+      // the seller's choice (home simulator / wizard): the admin confirms or changes it
+      optionDuration: dossier.property.optionDuration,
       hasKeys: false,
       agentCommissionPercentage: 3,
       minAgentCommissionPercentage: 2,
@@ -160,6 +164,7 @@ function OptionForm({ dossier }: { dossier: RequestDossier }) {
   });
   const value = Number(watch('propertyValue'));
   const hasKeys = Boolean(watch('hasKeys'));
+  const months = watch('optionDuration') ?? dossier.property.optionDuration;
   const terms = paymentTermsOf(hasKeys);
 
   const create = useMutation({
@@ -181,10 +186,25 @@ function OptionForm({ dossier }: { dossier: RequestDossier }) {
         <Field label="Valore dell'immobile (€)" error={errors.propertyValue?.message} hint={suggested ? `Proposto: valore prudenziale ${formatEuro(suggested)}` : undefined}>
           <Input type="number" min={1} step={1} inputMode="numeric" {...register('propertyValue', pct)} data-testid="option-value" />
         </Field>
+        <Field
+          label="Durata dell'opzione"
+          error={errors.optionDuration?.message}
+          hint={`Scelta dal venditore: ${dossier.property.optionDuration} mesi. Scade dopo la durata, dalla data della firma.`}
+        >
+          <Select {...register('optionDuration', pct)} data-testid="option-duration">
+            {OPTION_DURATIONS.map((m) => (
+              <option key={m} value={m}>
+                {m} mesi
+              </option>
+            ))}
+          </Select>
+        </Field>
         <div className="rounded-lg bg-brand-cream p-3">
-          <p className="text-sm text-slate-700">Importo dell'opzione (1%)</p>
+          <p className="text-sm text-slate-700" data-testid="option-amount-label">
+            {optionAmountLabel(months)}
+          </p>
           <p className="text-lg font-bold text-brand-navy tabular-nums" data-testid="option-amount-preview">
-            {Number.isFinite(value) && value > 0 ? formatEuro(optionAmountOf(value)) : '—'}
+            {Number.isFinite(value) && value > 0 ? formatEuro(upfrontFee(value, months)) : '—'}
           </p>
           <p className="text-sm text-slate-700">
             {paymentTypeLabel(terms.paymentType)}
@@ -250,7 +270,9 @@ function OptionSummary({ dossier, option }: { dossier: RequestDossier; option: P
       <Facts
         rows={[
           { label: 'Valore immobile', value: formatEuro(option.propertyValue) },
-          { label: 'Importo opzione (1%)', value: formatEuro(option.optionAmount), testId: 'option-amount' },
+          { label: optionAmountLabel(option.optionDuration), value: formatEuro(option.optionAmount), testId: 'option-amount' },
+          { label: 'Durata', value: option.optionDuration ? `${option.optionDuration} mesi dalla firma` : 'Non registrata', testId: 'option-months' },
+          { label: 'Scadenza', value: optionExpiryLabel(option), testId: 'option-expiry' },
           { label: 'Pagamento', value: `${paymentTypeLabel(option.paymentType)}${option.installments ? ` (${option.installments} rate)` : ''}` },
           { label: 'Chiavi consegnate', value: option.hasKeys ? 'Sì' : 'No' },
           { label: 'Condivisione agenti', value: `${formatDecimal(option.agentCommissionPercentage)}% (minima ${formatDecimal(option.minAgentCommissionPercentage)}%)` },

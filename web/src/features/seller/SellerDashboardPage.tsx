@@ -5,6 +5,7 @@ import { toast } from 'sonner';
 import { CalendarDays, ChevronRight, Home, MapPin, Plus, Ruler } from 'lucide-react';
 import { formatDate, formatEuro, formatNumber } from '@domain/format';
 import { PROPERTY_TYPE_LABELS } from '@domain/property/enums';
+import { optionExpiryLabel } from '@domain/review/rules';
 import { IDENTITY_BADGES } from '@domain/seller';
 import { Badge, Button, ButtonLink, Card, Dialog, EmptyState, ErrorState, LoadingState } from '@/components/ui';
 import { usePageTitle } from '@/lib/use-page-title';
@@ -140,6 +141,7 @@ function PropertyCard({ property: p }: { property: SellerProperty }) {
           {p.option && (
             <Badge variant="outline" data-testid="seller-property-option">
               {p.option.signedAt ? 'Opzione firmata' : 'Opzione di acquisto'}
+              {p.option.expiresAt ? `, scade il ${optionExpiryLabel(p.option)}` : p.option.optionDuration ? ` di ${p.option.optionDuration} mesi` : ''}
             </Badge>
           )}
           <Badge variant={badge.variant} data-testid="seller-property-identity">

@@ -1,10 +1,13 @@
 import { Controller, useFormContext, useWatch } from 'react-hook-form';
+import { FEE_RATE_PER_100K, OPTION_DURATIONS, toOptionDuration } from '@domain/fees';
+import { formatEuro } from '@domain/format';
 import { FLOOR_OPTIONS } from '@domain/property/enums';
+import { chooseOptionDuration } from '@/lib/option-duration-choice';
 import { Field, Input, Select } from '@/components/ui';
 import { AmountInput, Switch, UnitInput } from '../controls';
 import type { WizardValues } from '../form';
 
-/** Step 2: desired amount, surface, rooms, bathrooms, floor, terrace toggle with count and surface. */
+/** Step 2: desired amount, option duration, surface, rooms, bathrooms, floor, terrace toggle with count and surface. */
 export function StepBasics() {
   const {
     register,
@@ -32,6 +35,29 @@ export function StepBasics() {
           </Field>
         )}
       />
+      <Field
+        label="Durata dell'opzione"
+        id="wizard-option-duration"
+        error={errors.optionDuration?.message}
+        hint="Quella scelta nel simulatore; potrai confermarla con noi prima della firma"
+      >
+        <Select
+          data-testid="wizard-option-duration"
+          {...register('optionDuration', {
+            valueAsNumber: true,
+            onChange: (e: { target: { value: string } }) => {
+              const months = toOptionDuration(e.target.value);
+              if (months !== null) chooseOptionDuration(months);
+            },
+          })}
+        >
+          {OPTION_DURATIONS.map((m) => (
+            <option key={m} value={m}>
+              {m} mesi ({formatEuro(FEE_RATE_PER_100K[m])} ogni {formatEuro(100_000)})
+            </option>
+          ))}
+        </Select>
+      </Field>
       <div className="grid gap-5 sm:grid-cols-2">
         <Field label="Superficie" id="wizard-surface-area" error={errors.surfaceArea?.message} hint="Superficie commerciale in m²">
           <UnitInput unit="m²" inputMode="decimal" placeholder="85" data-testid="wizard-surface-area" {...register('surfaceArea')} />

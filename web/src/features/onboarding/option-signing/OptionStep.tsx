@@ -4,6 +4,7 @@ import { toast } from 'sonner';
 import { formatEuro } from '@domain/format';
 import { KYC_MESSAGES, SIGNED_OPTION_ACCEPT, SIGNED_OPTION_MAX_BYTES, SIGNED_OPTION_TYPES, type KycOption } from '@domain/onboarding/kyc';
 import { extensionOf } from '@domain/onboarding/rules';
+import { optionAmountLabel, optionExpiryLabel } from '@domain/review/rules';
 import { Badge, Button } from '@/components/ui';
 import { errorMessage } from '@/lib/api';
 import { openDownload, optionDocument, uploadSignedOption } from '../api';
@@ -21,6 +22,9 @@ export function OptionStep({ propertyId, option, onChanged, reloading }: { prope
           Firmata
         </Badge>
         Opzione di acquisto firmata.
+        <span data-testid="option-expiry">
+          {option.expiresAt ? `Scade il ${optionExpiryLabel(option)}.` : option.optionDuration === null ? `Scadenza: ${optionExpiryLabel(option)}.` : ''}
+        </span>
       </p>
     );
   }
@@ -67,8 +71,10 @@ export function OptionStep({ propertyId, option, onChanged, reloading }: { prope
       <dl className="grid grid-cols-2 gap-2 text-sm">
         <dt className="text-slate-600">Valore dell&apos;immobile</dt>
         <dd className="font-semibold text-slate-800">{formatEuro(option.propertyValue)}</dd>
-        <dt className="text-slate-600">Importo dell&apos;opzione</dt>
-        <dd className="font-semibold text-slate-800">{formatEuro(option.optionAmount)}</dd>
+        <dt className="text-slate-600">{optionAmountLabel(option.optionDuration)}</dt>
+        <dd className="font-semibold text-slate-800" data-testid="option-amount">{formatEuro(option.optionAmount)}</dd>
+        <dt className="text-slate-600">Scadenza</dt>
+        <dd className="font-semibold text-slate-800" data-testid="option-expiry">{optionExpiryLabel(option)}</dd>
         <dt className="text-slate-600">Pagamento</dt>
         <dd className="font-semibold text-slate-800">{option.paymentType === 'anticipato' ? 'Anticipato' : `Rateale${option.installments ? ` (${option.installments} rate)` : ''}`}</dd>
       </dl>
