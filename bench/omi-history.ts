@@ -3,7 +3,7 @@
  * semesters loaded, on the local stack as `npm start` runs it (DynamoDB Local on disk).
  *
  * Data: the real rows of three comuni of the national 2017/2 files (test/fixtures/omi):
- * Napoli (a large comune, 68 zones), Milano (55 zones) and Clusone (a small
+ * Napoli (a large comune, 65 zones in 2017/2), Milano (41) and Clusone (a small
  * one), imported as 30 semesters (2011/1 to 2025/2) through the real path (presigned
  * POST -> S3 event -> import Lambda), VALORI and ZONE each. The repository holds one
  * national semester, so the 30 semesters carry the same real rows under 30 labels: the
