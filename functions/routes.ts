@@ -111,8 +111,8 @@ const manifest = [
   { id: 'decideAgent', method: 'POST', path: '/users/{userId}/agent-approval', handler: 'users/decide-agent', access: ['admin'], iam: { table: ['GetItem', 'PutItem', 'UpdateItem'], cognito: ['AdminAddUserToGroup', 'AdminListGroupsForUser', 'AdminRemoveUserFromGroup'], ses: ['SendEmail'] } },
 
   // Dashboard Admin (/admin): the requests (properties) and their dossier
-  { id: 'listRequests', method: 'GET', path: '/admin/properties', handler: 'requests/list-requests', access: ['admin'], iam: { table: ['GetItem'], indexes: ['Query'] } },
-  { id: 'getRequest', method: 'GET', path: '/admin/properties/{propertyId}', handler: 'requests/get-request', access: ['admin'], iam: { table: ['Query'], media: ['GetObject'] } },
+  { id: 'listRequests', method: 'GET', path: '/admin/properties', handler: 'requests/list-requests', access: ['admin'], iam: { table: ['BatchGetItem', 'GetItem'], indexes: ['Query'] } },
+  { id: 'getRequest', method: 'GET', path: '/admin/properties/{propertyId}', handler: 'requests/get-request', access: ['admin'], iam: { table: ['BatchGetItem', 'Query'], media: ['GetObject'] } },
   { id: 'deleteRequest', method: 'DELETE', path: '/admin/properties/{propertyId}', handler: 'requests/delete-request', access: ['admin'], iam: { table: ['BatchWriteItem', 'DeleteItem', 'GetItem', 'Query', 'UpdateItem'], media: ['DeleteObject', 'ListBucket'] }, timeoutSeconds: 60 },
   { id: 'assignRequest', method: 'PUT', path: '/admin/properties/{propertyId}/assignee', handler: 'requests/assign-request', access: ['admin'], iam: { table: ['GetItem', 'UpdateItem'] } },
   { id: 'createRequestUpload', method: 'POST', path: '/admin/properties/{propertyId}/uploads', handler: 'requests/create-media-upload', access: ['admin'], iam: { table: ['GetItem'], media: ['PutObject'] } },
@@ -129,7 +129,7 @@ const manifest = [
   // ... and, once the option is signed, reopening an onboarding step (identity, co-owners, delegations) with a reason
   { id: 'reopenOnboardingStep', method: 'POST', path: '/admin/properties/{propertyId}/onboarding/{step}/reopen', handler: 'review/reopen-step', access: ['admin'], owner: 'only a property whose option is signed (else 409)', iam: { table: ['GetItem', 'UpdateItem'] } },
   { id: 'listIdentityReviews', method: 'GET', path: '/admin/identity-reviews', handler: 'review/list-identity-reviews', access: ['admin'], iam: { indexes: ['Query'], media: ['GetObject'] } },
-  { id: 'decideIdentityReview', method: 'POST', path: '/admin/properties/{propertyId}/identity/review', handler: 'review/decide-identity-review', access: ['admin'], owner: 'only an identity check still in review (else 409)', iam: { table: ['ConditionCheckItem', 'GetItem', 'UpdateItem'] } },
+  { id: 'decideIdentityReview', method: 'POST', path: '/admin/properties/{propertyId}/identity/review', handler: 'review/decide-identity-review', access: ['admin'], owner: 'only an identity check still in review (else 409)', iam: { table: ['ConditionCheckItem', 'GetItem', 'PutItem', 'UpdateItem'] } },
 
   // Area venditore (/seller-dashboard, /seller-profile)
   { id: 'listSellerProperties', method: 'GET', path: '/seller/properties', handler: 'seller/list-properties', access: ['seller'], owner: 'the caller\'s own properties only (gsi1 SELLER#{caller})', iam: { table: ['BatchGetItem'], indexes: ['Query'] } },
@@ -139,7 +139,9 @@ const manifest = [
 
   // Opzioni di Acquisto Attive (/active-options)
   { id: 'listOptions', method: 'GET', path: '/admin/options', handler: 'options/list-options', access: ['admin'], iam: { table: ['BatchGetItem'], indexes: ['Query'] } },
-  { id: 'updateOption', method: 'PATCH', path: '/admin/options/{propertyId}', handler: 'options/update-option', access: ['admin'], iam: { table: ['BatchGetItem', 'UpdateItem'] } },
+  { id: 'updateOption', method: 'PATCH', path: '/admin/options/{propertyId}', handler: 'options/update-option', access: ['admin'], iam: { table: ['BatchGetItem', 'ConditionCheckItem', 'GetItem', 'PutItem', 'UpdateItem'] } },
+  { id: 'transitionOption', method: 'POST', path: '/admin/options/{propertyId}/transitions', handler: 'options/transition-option', access: ['admin'], iam: { table: ['ConditionCheckItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'], ses: ['SendEmail'] } },
+  { id: 'listActivity', method: 'GET', path: '/admin/activity', handler: 'activity/list-activity', access: ['admin'], iam: { indexes: ['Query'] } },
   // ... e le richieste di assegnazione degli agenti: approva, rifiuta, segna come pagata (bonifico)
   { id: 'listAgentRequestsAdmin', method: 'GET', path: '/admin/agent-requests', handler: 'agents/admin/list-requests', access: ['admin'], iam: { indexes: ['Query'] } },
   { id: 'approveAgentRequest', method: 'POST', path: '/admin/agent-requests/{requestId}/approve', handler: 'agents/admin/approve-request', access: ['admin'], owner: 'only a pending request (else 409)', iam: { table: ['ConditionCheckItem', 'GetItem', 'PutItem', 'UpdateItem'], indexes: ['Query'], ses: ['SendEmail'] } },
@@ -151,6 +153,12 @@ const manifest = [
   { id: 'listAgentAssignedOptions', method: 'GET', path: '/agent/options/assigned', handler: 'agents/list-assigned-options', access: ['agent'], owner: 'the options assigned to the caller only (gsi3 AGENTOPTIONS#{caller})', iam: { table: ['BatchGetItem'], indexes: ['Query'] } },
   { id: 'getAgentOptionMedia', method: 'GET', path: '/agent/options/{propertyId}/media', handler: 'agents/get-option-media', access: ['agent'], owner: 'an option listed to agents or assigned to the caller; anything else 404 Opzione non trovata', iam: { table: ['GetItem', 'Query'], media: ['GetObject'] } },
   { id: 'requestAgentOption', method: 'POST', path: '/agent/options/{propertyId}/requests', handler: 'agents/request-option', access: ['agent'], owner: 'the caller\'s own request (item keyed by the caller), on a listed option only', iam: { table: ['ConditionCheckItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'] } },
+  // Visite (docs/visits.md): l'agente che ha l'opzione in carico prenota sulle fasce libere del venditore
+  { id: 'getAgentDeal', method: 'GET', path: '/agent/options/{propertyId}/deal', handler: 'visits/get-deal', access: ['agent'], owner: 'an option assigned to the caller only (state assigned, assignedAgentId = caller); anything else 404 Opzione non trovata', iam: { table: ['GetItem', 'Query'] } },
+  { id: 'bookVisit', method: 'POST', path: '/agent/options/{propertyId}/visits', handler: 'visits/book-visit', access: ['agent'], owner: 'as getAgentDeal, checked again inside the write transaction (ConditionCheck on the option)', iam: { table: ['BatchGetItem', 'ConditionCheckItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'], ses: ['SendEmail'] } },
+  { id: 'moveVisit', method: 'PUT', path: '/agent/options/{propertyId}/visits/{visitId}', handler: 'visits/move-visit', access: ['agent'], owner: 'the caller\'s own visit on an option in their charge (checked in the transaction)', iam: { table: ['BatchGetItem', 'ConditionCheckItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'], ses: ['SendEmail'] } },
+  { id: 'cancelVisit', method: 'DELETE', path: '/agent/options/{propertyId}/visits/{visitId}', handler: 'visits/cancel-visit', access: ['agent'], owner: 'the caller\'s own visit on an option in their charge', iam: { table: ['BatchGetItem', 'ConditionCheckItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'], ses: ['SendEmail'] } },
+  { id: 'recordVisitOutcome', method: 'POST', path: '/agent/options/{propertyId}/visits/{visitId}/outcome', handler: 'visits/record-outcome', access: ['agent'], owner: 'the caller\'s own visit on an option in their charge', iam: { table: ['BatchGetItem', 'ConditionCheckItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'], ses: ['SendEmail'] } },
   { id: 'listAgentRequests', method: 'GET', path: '/agent/requests', handler: 'agents/list-requests', access: ['agent'], owner: 'the caller\'s own requests only (gsi1 AGENTREQS#{caller})', iam: { indexes: ['Query'] } },
   { id: 'createAgentPayment', method: 'POST', path: '/agent/requests/{requestId}/payment', handler: 'agents/create-payment', access: ['agent'], owner: 'the caller\'s own request awaiting payment (else 404 Richiesta non trovata / 409)', iam: { table: ['GetItem', 'UpdateItem'], indexes: ['Query'] }, stripe: true },
   // Stripe: pagamento con carta completato (pubblica: la firma del webhook è il controllo)
@@ -176,7 +184,9 @@ const manifest = [
   // option signing: the option's PDF, the signed copy
   { id: 'getOptionDocument', method: 'GET', path: '/seller/properties/{propertyId}/option/document', handler: 'onboarding/option-signing/get-document', access: ['seller'], owner: 'the property\'s userId is the caller (else 404 Immobile non trovato)', iam: { table: ['GetItem'], media: ['GetObject'] } },
   { id: 'createOptionUpload', method: 'POST', path: '/seller/properties/{propertyId}/option/uploads', handler: 'onboarding/option-signing/create-signed-upload', access: ['seller'], owner: 'the property\'s userId is the caller (else 404 Immobile non trovato)', iam: { table: ['GetItem'], media: ['PutObject'] } },
-  { id: 'confirmOptionSigned', method: 'POST', path: '/seller/properties/{propertyId}/option/signed', handler: 'onboarding/option-signing/confirm-signed', access: ['seller'], owner: 'the property\'s userId is the caller (else 404 Immobile non trovato); the key under the property\'s own option/ prefix', iam: { table: ['ConditionCheckItem', 'GetItem', 'PutItem', 'UpdateItem'], media: ['DeleteObject', 'GetObject', 'ListBucket', 'PutObject'] } },
+  { id: 'confirmOptionSigned', method: 'POST', path: '/seller/properties/{propertyId}/option/signed', handler: 'onboarding/option-signing/confirm-signed', access: ['seller'], owner: 'the property\'s userId is the caller (else 404 Immobile non trovato); the key under the property\'s own option/ prefix', iam: { table: ['ConditionCheckItem', 'GetItem', 'PutItem', 'UpdateItem'], media: ['DeleteObject', 'GetObject', 'ListBucket', 'PutObject'], ses: ['SendEmail'] } },
+  { id: 'listSellerVisits', method: 'GET', path: '/seller/properties/{propertyId}/visits', handler: 'visits/list-seller-visits', access: ['seller'], owner: 'the property\'s userId is the caller, else 404', iam: { table: ['GetItem', 'Query'] } },
+  { id: 'declineVisit', method: 'POST', path: '/seller/properties/{propertyId}/visits/{visitId}/decline', handler: 'visits/decline-visit', access: ['seller'], owner: 'the property\'s userId is the caller (and again in the write\'s guard), else 404', iam: { table: ['ConditionCheckItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'], ses: ['SendEmail'] } },
 
   // Disponibilità per le visite (/availability/{token}): il link che l'admin invia per un'opzione firmata senza chiavi
   { id: 'getAvailability', method: 'GET', path: '/seller/availability/{token}', handler: 'availability/get-availability', access: ['seller'], owner: 'the AVAIL token (not expired, still the option\'s link) names a property whose userId is the caller; anything else 404 Link non valido', iam: { table: ['GetItem', 'Query'] } },
@@ -217,6 +227,10 @@ export const triggers = [
   // the ID token's `mfa` claim (TOTP set up), required by admin routes (functions/lib/http.ts)
   { id: 'preTokenGeneration', handler: 'auth/pre-token-generation', source: 'cognito:preTokenGeneration', iam: { cognito: ['AdminGetUser'] } },
   { id: 'retryOutbox', handler: 'notifications/retry-outbox', source: 'schedule', schedule: 'rate(5 minutes)', iam: { table: ['UpdateItem'], indexes: ['Query'], ses: ['SendEmail'] }, timeoutSeconds: 120 },
+  // tomorrow's visits remind their seller and agent (docs/visits.md)
+  { id: 'remindVisits', handler: 'visits/remind-visits', source: 'schedule', schedule: 'rate(1 day)', iam: { table: ['GetItem', 'PutItem', 'UpdateItem'], indexes: ['Query'], ses: ['SendEmail'] }, timeoutSeconds: 300 },
+  // the daily option job: legacy states, then running options past their expiry (docs/options.md)
+  { id: 'expireOptions', handler: 'options/expire-options', source: 'schedule', schedule: 'rate(1 day)', iam: { table: ['ConditionCheckItem', 'PutItem', 'Query', 'UpdateItem'], indexes: ['Query'], ses: ['SendEmail'] }, timeoutSeconds: 300 },
   // the daily reminders (onboarding, unsigned option, monthly availability) and expired link tokens (docs/reminders.md)
   { id: 'sendReminders', handler: 'notifications/send-reminders', source: 'schedule', schedule: 'rate(1 day)', iam: { table: ['BatchWriteItem', 'ConditionCheckItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'], indexes: ['Query'], ses: ['SendEmail'] }, timeoutSeconds: 300 },
   { id: 'omiImport', handler: 'omi/import-omi', source: 's3:omiDrop', iam: { table: ['BatchGetItem', 'BatchWriteItem', 'DeleteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'], indexes: ['Query'], omi: ['DeleteObject', 'GetObject'] }, timeoutSeconds: 900, memoryMb: 1024 },

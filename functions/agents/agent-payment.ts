@@ -101,7 +101,7 @@ export async function applyPaidSession(session: StripeCheckoutSession): Promise<
     return 'ignored';
   }
   try {
-    const result = await recordPayment(requestId, 'carta', session.id);
+    const result = await recordPayment(requestId, 'carta', session.id, { id: null, role: 'system', name: 'Stripe' });
     if (result.outcome === 'already_paid' && item.paymentRef !== session.id) {
       logger.error('Request already paid: this card payment is a second one, refund it', { sessionId: session.id, requestId, paidVia: item.paidVia });
     }

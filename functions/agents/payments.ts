@@ -8,6 +8,9 @@ import { ConflictError } from '../lib/errors';
 import { logger } from '../lib/logger';
 import { requireRequestById, requestsOfOption, toAdminAgentRequest, toRequestMailFacts } from '../model/agent-request';
 import { markRequestPaid } from '../model/agent-payment';
+import { readOption } from '../model/option';
+import { str } from '../model/item';
+import type { Actor } from '../domain/activity';
 import { AGENT_MESSAGES, OPEN_AGENT_REQUEST_STATUSES, agentRequestStatusLabel, type AdminAgentRequest, type PaymentMethod } from '../domain/agent-requests';
 import { assignedToOtherMail } from '../domain/agent-mail';
 import { deliverRequestMails } from './request-mails';
@@ -25,7 +28,7 @@ export type PaymentOutcome = { outcome: 'paid'; request: AdminAgentRequest; reje
  * ('already_paid': a webhook delivered twice). A transaction cancelled because another
  * request moved meanwhile is tried again from a fresh read, at most 3 times.
  */
-export async function recordPayment(requestId: string, via: PaymentMethod, paymentRef: string, now = new Date()): Promise<PaymentOutcome> {
+export async function recordPayment(requestId: string, via: PaymentMethod, paymentRef: string, actor: Actor, now = new Date()): Promise<PaymentOutcome> {
   for (let attempt = 1; ; attempt++) {
     const target = await requireRequestById(requestId);
     if (target.status === 'paid') return { outcome: 'already_paid', request: toAdminAgentRequest(target) };
@@ -42,8 +45,13 @@ export async function recordPayment(requestId: string, via: PaymentMethod, payme
       outboxId: `agentreq-closed-${String(other.id)}-${requestId}`,
       mail: assignedToOtherMail({ ...toRequestMailFacts(other), wasApproved: other.status === 'payment_pending' }, config().APP_URL),
     }));
-    const result = await markRequestPaid({ target, via, paymentRef, at: now.toISOString(), closing });
-    if (result.outcome === 'option_assigned') throw new ConflictError(AGENT_MESSAGES.assignedToOther, 'OPTION_ASSIGNED');
+    const result = await markRequestPaid({ target, via, paymentRef, at: now.toISOString(), closing, actor });
+    if (result.outcome === 'option_assigned') {
+      // another agent has it, or the option is no longer offered (withdrawn, cancelled, expired)
+      const option = await readOption(propertyId);
+      if (option && str(option.assignedAgentId) && option.assignedAgentId !== agentId) throw new ConflictError(AGENT_MESSAGES.assignedToOther, 'OPTION_ASSIGNED');
+      throw new ConflictError(AGENT_MESSAGES.optionUnavailable, 'OPTION_UNAVAILABLE');
+    }
     if (result.outcome === 'moved') {
       // the first check of the next round answers 'already_paid' or the 409
       if (attempt >= 3) throw new ConflictError();

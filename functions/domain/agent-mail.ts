@@ -71,3 +71,19 @@ export function assignedToOtherMail(r: RequestMailFacts & { wasApproved: boolean
     action: { label: 'Apri la tua area agente', url: requestsPageUrl(appUrl) },
   });
 }
+
+/** The option an agent asked for is no longer offered (withdrawn or cancelled by an admin, or expired): the request is closed. */
+export function optionClosedMail(r: RequestMailFacts & { wasApproved: boolean; why: 'withdrawn' | 'cancelled' | 'expired' }, appUrl: string): RenderedEmail {
+  const what = { withdrawn: 'è stata ritirata dalle opzioni disponibili', cancelled: 'è stata annullata', expired: 'è scaduta' }[r.why];
+  return renderSellerMail({
+    subject: 'Opzione non più disponibile',
+    title: 'Opzione non più disponibile',
+    greeting: greeting(r),
+    paragraphs: [
+      `l'opzione di acquisto dell'immobile in ${place(r)} ${what}: la tua richiesta è stata chiusa.`,
+      ...(r.wasApproved ? ['Non effettuare il pagamento di questa richiesta: non è più possibile completarla.'] : []),
+      'Trovi le altre opzioni disponibili nella tua area agente.',
+    ],
+    action: { label: 'Apri la tua area agente', url: requestsPageUrl(appUrl) },
+  });
+}

@@ -4,6 +4,9 @@
  * Istruttoria Immobile), and the lifecycle every screen shows the same way.
  */
 import type { OptionDuration } from './fees';
+import { OPTION_STATE_LABELS, type OptionState } from './option-lifecycle';
+import type { ActivityEntry } from './activity';
+import type { Visit } from './visits';
 import type { PropertyAttributes } from './property/schema';
 import type { RoomType } from './property/enums';
 import type { ValuationResult } from './valuation';
@@ -85,10 +88,20 @@ export interface RequestListItem extends LifecycleFacts {
   province: string | null;
   address: string;
   sourceId: string | null;
+  /**
+   * the source's name: copied at submission, else read from the source; null without a
+   * source, or when the source was deleted before its name was copied ('Fonte eliminata')
+   */
+  sourceName: string | null;
   lifecycle: Lifecycle;
+  /** the option's state once there is one (kept on the PROPERTY item by every option transition) */
+  optionState: OptionState | null;
 }
 
-/** GET /admin/properties?q=&cursor=&limit=: newest first; `total` counts every request matching `q`. */
+/**
+ * GET /admin/properties?q=&state=&source=&from=&to=&sort=&cursor=&limit= (domain/request-list.ts):
+ * newest first unless sorted otherwise; `total` counts every request matching the search and filters.
+ */
 export interface RequestList {
   items: RequestListItem[];
   total: number;
@@ -184,15 +197,9 @@ export interface DossierDelegation {
   file?: DossierFile;
 }
 
-export const OPTION_STATUSES = ['pending', 'approved', 'sent', 'completed', 'cancelled'] as const;
-export type OptionStatus = (typeof OPTION_STATUSES)[number];
-export const OPTION_STATUS_LABELS: Record<OptionStatus, string> = {
-  pending: 'In Attesa',
-  approved: 'Approvata',
-  sent: 'Inviata',
-  completed: 'Completata',
-  cancelled: 'Annullata',
-};
+/** The option's state: domain/option-lifecycle.ts (the spec's free status became the lifecycle). */
+export type OptionStatus = OptionState;
+export const OPTION_STATUS_LABELS = OPTION_STATE_LABELS;
 
 /** The purchase option (spec purchase_options), camelCase. */
 export interface PurchaseOption {
@@ -221,6 +228,12 @@ export interface PurchaseOption {
   availabilityLinkSentAt: string | null;
   /** the option document, once generated */
   documentKey: string | null;
+  /** when an admin published it to agents (the last time) */
+  publishedAt: string | null;
+  /** when an agent's payment assigned it */
+  assignedAt: string | null;
+  /** the admin's reason, once cancelled */
+  cancelReason: string | null;
 }
 
 export interface DossierSlot {
@@ -247,6 +260,8 @@ export interface RequestDossier {
        * what the contract and the payment need is kept, the login and the rest are gone
        */
       erasedAccountAt: string | null;
+      /** the source's name (copied at submission, else read from the source); null without one or once deleted */
+      sourceName: string | null;
     };
   lifecycle: Lifecycle;
   rooms: DossierRoom[];
@@ -261,4 +276,8 @@ export interface RequestDossier {
   documents: (DossierFile & { kind: string; uploadedAt: string })[];
   /** onboarding steps an admin reopened after the signature, oldest first (domain/onboarding/rules StepReopening) */
   reopenings?: { step: 'identity' | 'coOwners' | 'delegations'; reason: string; by: string; at: string; closedAt: string | null }[];
+  /** the request's activity history, oldest first */
+  activity: ActivityEntry[];
+  /** the agents' visits, by date and time */
+  visits: Visit[];
 }

@@ -2,6 +2,7 @@ import type { APIGatewayProxyEventV2WithJWTAuthorizer, APIGatewayProxyEventV2 } 
 import { ADMIN_TOKEN_MAX_AGE_SECONDS, GROUPS, SESSION_EXPIRED_CODE, SESSION_EXPIRED_MESSAGE, type Group } from '../domain/roles';
 import { MFA_CLAIM } from '../domain/admin-security';
 import { AppError } from './errors';
+import type { Actor, ActorRole } from '../domain/activity';
 
 export interface Caller {
   userId: string;
@@ -90,4 +91,9 @@ export function callerFrom(event: APIGatewayProxyEventV2 | APIGatewayProxyEventV
 function issuedAtOf(raw: unknown): number {
   const n = typeof raw === 'number' ? raw : typeof raw === 'string' && /^\d{1,12}$/.test(raw.trim()) ? Number(raw.trim()) : NaN;
   return Number.isFinite(n) && n > 0 ? Math.floor(n) : 0;
+}
+
+/** The caller as the activity history names them (domain/activity.ts): id, role, e-mail as name. */
+export function actorOf(caller: Pick<Caller, 'userId' | 'email'>, role: ActorRole): Actor {
+  return { id: caller.userId, role, name: caller.email || null };
 }

@@ -17,6 +17,15 @@ export interface MailMessage {
   replyTo?: readonly string[];
   /** defaults to MAIL_FROM */
   from?: string;
+  /** text files sent with the message (e.g. a calendar invitation, text/calendar) */
+  attachments?: readonly MailAttachment[];
+}
+
+export interface MailAttachment {
+  fileName: string;
+  contentType: string;
+  /** the file's text (UTF-8) */
+  content: string;
 }
 
 /** A permanent failure: retrying cannot help (bad address, empty message). */
@@ -59,6 +68,16 @@ export async function sendMail(message: MailMessage): Promise<{ messageId: strin
             Html: { Data: message.html, Charset: 'UTF-8' },
             Text: { Data: message.text, Charset: 'UTF-8' },
           },
+          ...(message.attachments?.length
+            ? {
+                Attachments: message.attachments.map((a) => ({
+                  FileName: a.fileName.replace(/[\r\n"\\/]+/g, '_'),
+                  ContentType: a.contentType,
+                  ContentDisposition: 'ATTACHMENT' as const,
+                  RawContent: Buffer.from(a.content, 'utf8'),
+                })),
+              }
+            : {}),
         },
       },
     }),

@@ -69,6 +69,8 @@ export function outcomeOfError(err: unknown): Outcome {
  * result, or of what it threw, which is thrown again) and its counts, written at the end.
  */
 export async function instrument<T>(id: string, run: () => Promise<T>, outcomeOf: (result: T) => Outcome): Promise<T> {
+  // every log line names its use case: the HTTP routes share one log group (infra/constructs/manifest-function.ts)
+  logger.appendKeys({ useCase: id });
   if (!metrics) return run();
   metrics.captureColdStartMetric(id);
   let outcome: Outcome = 'serverError';

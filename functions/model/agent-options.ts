@@ -8,9 +8,9 @@ import { batchGet } from './batch-get';
 import { queryAll, table } from './db';
 import type { Item } from './item';
 import { keys } from './keys';
-import { OPTION_LISTED } from './agent-request';
+import { OPTION_LISTED, OPTION_LISTED_NAMES, OPTION_LISTED_VALUES } from './agent-request';
 
-/** Every option listed to agents (pending, no agent assigned), newest first. */
+/** Every option listed to agents (published, no agent assigned), newest first. */
 export async function listedOptionItems(): Promise<Item[]> {
   const q = keys.allOptions();
   const options: Item[] = [];
@@ -20,8 +20,8 @@ export async function listedOptionItems(): Promise<Item[]> {
       IndexName: q.index,
       KeyConditionExpression: 'gsi2pk = :pk',
       FilterExpression: OPTION_LISTED,
-      ExpressionAttributeNames: { '#optStatus': 'status' },
-      ExpressionAttributeValues: { ':pk': q.pk, ':optPending': 'pending', ':nullType': 'NULL' },
+      ExpressionAttributeNames: OPTION_LISTED_NAMES,
+      ExpressionAttributeValues: { ':pk': q.pk, ...OPTION_LISTED_VALUES },
       ScanIndexForward: false,
     },
     (item) => {

@@ -6,9 +6,12 @@
 import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, isConditionFailure, table } from './db';
 import { keys } from './keys';
-import { outboxPut } from './outbox';
-import { cancellationReasons, toAdminAgentRequest, type AgentMail, type Item } from './agent-request';
+import { cancellationReasons, closeRequestWrites, toAdminAgentRequest, type AgentMail, type Item } from './agent-request';
 import type { AdminAgentRequest, PaymentMethod } from '../domain/agent-requests';
+import type { Actor } from '../domain/activity';
+import { requestActivity } from './activity';
+import { str } from './item';
+import { optionStateCondition } from './option';
 
 export type MarkPaidOutcome =
   | { outcome: 'paid'; request: AdminAgentRequest }
@@ -28,8 +31,11 @@ export async function markRequestPaid(input: {
   paymentRef: string;
   at: string;
   closing: readonly { request: Item; outboxId: string; mail: AgentMail }[];
+  /** who recorded the payment: the admin (bonifico) or the system (Stripe's webhook) */
+  actor: Actor;
 }): Promise<MarkPaidOutcome> {
-  const { target, via, paymentRef, at, closing } = input;
+  const { target, via, paymentRef, at, closing, actor } = input;
+  const assign = optionStateCondition('assign');
   const requestId = String(target.id);
   const propertyId = String(target.propertyId);
   const agentId = String(target.agentId);
@@ -50,26 +56,39 @@ export async function markRequestPaid(input: {
       Update: {
         TableName: T,
         Key: keys.option(propertyId),
-        UpdateExpression: 'SET assignedAgentId = :agent, assignedAt = :at, updatedAt = :at, gsi3pk = :g3pk, gsi3sk = :g3sk',
-        ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(assignedAgentId) OR attribute_type(assignedAgentId, :nullType) OR assignedAgentId = :agent)',
-        ExpressionAttributeValues: { ':agent': agentId, ':at': at, ':nullType': 'NULL', ':g3pk': assigned.gsi3pk, ':g3sk': assigned.gsi3sk },
+        // published -> assigned (domain/option-lifecycle): only an option still offered to agents
+        UpdateExpression: 'SET assignedAgentId = :agent, assignedAt = :at, updatedAt = :at, gsi3pk = :g3pk, gsi3sk = :g3sk, #optStatus = :assigned',
+        ConditionExpression: `attribute_exists(pk) AND (attribute_not_exists(assignedAgentId) OR attribute_type(assignedAgentId, :nullType)) AND ${assign.expression}`,
+        ExpressionAttributeNames: assign.names,
+        ExpressionAttributeValues: { ':agent': agentId, ':at': at, ':nullType': 'NULL', ':g3pk': assigned.gsi3pk, ':g3sk': assigned.gsi3sk, ':assigned': 'assigned', ...assign.values },
       },
     },
+    {
+      Update: {
+        TableName: T,
+        Key: keys.property(propertyId),
+        UpdateExpression: 'SET optionState = :assigned, updatedAt = :at',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':assigned': 'assigned', ':at': at },
+      },
+    },
+    requestActivity(propertyId, 'payment.paid', actor, at, {
+      propertyLabel: str(target.propertyAddress),
+      userId: agentId,
+      before: 'payment_pending',
+      after: 'paid',
+      note: `${via === 'bonifico' ? 'Bonifico' : 'Carta'}: ${String(target.agentName ?? target.agentEmail ?? '')}`,
+    }),
+    requestActivity(propertyId, 'option.assign', actor, at, {
+      propertyLabel: str(target.propertyAddress),
+      userId: agentId,
+      before: 'published',
+      after: 'assigned',
+      note: String(target.agentName ?? target.agentEmail ?? ''),
+    }),
   ];
   for (const { request: other, outboxId, mail } of closing) {
-    transact.push(
-      {
-        Update: {
-          TableName: T,
-          Key: { pk: other.pk, sk: other.sk },
-          UpdateExpression: 'SET #status = :rejected, rejectedAt = :at, rejectedReason = :reason, decidedAt = :at, updatedAt = :at REMOVE gsi2pk, gsi2sk',
-          ConditionExpression: '#status = :was AND id = :id',
-          ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: { ':rejected': 'rejected', ':reason': 'assigned', ':at': at, ':was': other.status, ':id': other.id },
-        },
-      },
-      outboxPut({ id: outboxId, kind: 'agent-request-assigned-to-other', ref: String(other.id), now: at, mail: { to: [String(other.agentEmail)], ...mail } }),
-    );
+    transact.push(...closeRequestWrites(other, { reason: 'assigned', at, outboxId, kind: 'agent-request-assigned-to-other', mail }));
   }
   try {
     await ddb().send(new TransactWriteCommand({ TransactItems: transact as never }));

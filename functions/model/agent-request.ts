@@ -38,6 +38,9 @@ import {
   type OpenAgentRequestStatus,
 } from '../domain/agent-requests';
 import type { RequestMailFacts } from '../domain/agent-mail';
+import type { OptionState } from '../domain/option-lifecycle';
+import type { Actor } from '../domain/activity';
+import { requestActivity } from './activity';
 
 const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
 
@@ -45,15 +48,16 @@ const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v)
 export const REQUEST_ID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /**
- * The option is offered to agents (spec 001 section 4): status pending and no agent assigned.
+ * The option is offered to agents: published by an admin after the signature
+ * (domain/option-lifecycle) and no agent assigned (spec 001 section 4 said "pending").
  * Stored options carry `assignedAgentId: null` until an agent pays.
  */
-export const OPTION_LISTED = '#optStatus = :optPending AND (attribute_not_exists(assignedAgentId) OR attribute_type(assignedAgentId, :nullType))';
-const OPTION_LISTED_VALUES = { ':optPending': 'pending', ':nullType': 'NULL' };
-const OPTION_LISTED_NAMES = { '#optStatus': 'status' };
+export const OPTION_LISTED = '#optStatus = :optPublished AND (attribute_not_exists(assignedAgentId) OR attribute_type(assignedAgentId, :nullType))';
+export const OPTION_LISTED_VALUES = { ':optPublished': 'published' satisfies OptionState, ':nullType': 'NULL' };
+export const OPTION_LISTED_NAMES = { '#optStatus': 'status' };
 
 export function isListed(option: Item): boolean {
-  return option.status === 'pending' && !str(option.assignedAgentId);
+  return option.status === 'published' && !str(option.assignedAgentId);
 }
 
 /** The codes of a cancelled TransactWriteItems, one per item ([] for any other error). */
@@ -64,6 +68,27 @@ export const cancellationReasons = (err: unknown): string[] =>
 
 /** A mail of the outbox without its recipient: the request's agent gets it. */
 export type AgentMail = Omit<MailMessage, 'to'>;
+
+/**
+ * The writes that close an open request (pending or payment_pending -> rejected, only from the
+ * status it was read in) with its agent's e-mail: for the transaction of what closes it (a
+ * payment by another agent, the option withdrawn or cancelled).
+ */
+export function closeRequestWrites(other: Item, input: { reason: 'assigned' | 'withdrawn' | 'cancelled' | 'expired'; at: string; outboxId: string; kind: string; mail: AgentMail }) {
+  return [
+    {
+      Update: {
+        TableName: table(),
+        Key: { pk: other.pk, sk: other.sk },
+        UpdateExpression: 'SET #status = :rejected, rejectedAt = :at, rejectedReason = :reason, decidedAt = :at, updatedAt = :at REMOVE gsi2pk, gsi2sk',
+        ConditionExpression: '#status = :was AND id = :id',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':rejected': 'rejected', ':reason': input.reason, ':at': input.at, ':was': other.status, ':id': other.id },
+      },
+    },
+    outboxPut({ id: input.outboxId, kind: input.kind, ref: String(other.id), now: input.at, mail: { to: [String(other.agentEmail)], ...input.mail } }),
+  ];
+}
 
 // ---- mapping -----------------------------------------------------------------------------
 
@@ -366,9 +391,10 @@ export type DecisionOutcome =
  */
 export async function decideAgentRequest(
   item: Item,
-  input: { decision: 'approve' | 'reject'; adminId: string; at: string; outboxId: string; mail: AgentMail },
+  input: { decision: 'approve' | 'reject'; actor: Actor; at: string; outboxId: string; mail: AgentMail },
 ): Promise<DecisionOutcome> {
-  const { decision, adminId, at, outboxId, mail } = input;
+  const { decision, actor, at, outboxId, mail } = input;
+  const adminId = actor.id;
   const requestId = String(item.id);
   const approve = decision === 'approve';
   const status: AgentRequestStatus = approve ? 'payment_pending' : 'rejected';
@@ -394,6 +420,13 @@ export async function decideAgentRequest(
       },
     },
     outboxPut({ id: outboxId, kind: `agent-request-${status}`, ref: requestId, now: at, mail: { to: [String(item.agentEmail)], ...mail } }),
+    requestActivity(String(item.propertyId), approve ? 'agent-request.approved' : 'agent-request.rejected', actor, at, {
+      propertyLabel: str(item.propertyAddress),
+      userId: str(item.agentId),
+      before: 'pending',
+      after: status,
+      note: `${String(item.agentName ?? item.agentEmail ?? '')}, ${String(item.requestedCommissionPercentage ?? '')}%`,
+    }),
   ];
   if (approve) {
     // nobody took the option in charge meanwhile
@@ -401,8 +434,9 @@ export async function decideAgentRequest(
       ConditionCheck: {
         TableName: table(),
         Key: keys.option(String(item.propertyId)),
-        ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(assignedAgentId) OR attribute_type(assignedAgentId, :nullType))',
-        ExpressionAttributeValues: { ':nullType': 'NULL' },
+        ConditionExpression: `attribute_exists(pk) AND ${OPTION_LISTED}`,
+        ExpressionAttributeNames: OPTION_LISTED_NAMES,
+        ExpressionAttributeValues: OPTION_LISTED_VALUES,
       },
     });
   }
@@ -410,7 +444,7 @@ export async function decideAgentRequest(
     await ddb().send(new TransactWriteCommand({ TransactItems: items as never }));
   } catch (err) {
     if (isConditionFailure(err, 0)) return { outcome: 'not_pending' };
-    if (approve && isConditionFailure(err, 2)) return { outcome: 'option_assigned' };
+    if (approve && isConditionFailure(err, 3)) return { outcome: 'option_assigned' };
     if (cancellationReasons(err).includes('TransactionConflict')) return { outcome: 'conflict' };
     throw err;
   }

@@ -19,6 +19,7 @@ import { ConflictError, NotFoundError, ValidationError } from '../lib/errors';
 import { logger } from '../lib/logger';
 import { AVAILABILITY_MESSAGES, type MonthQuota } from '../domain/availability';
 import { REVIEW_MESSAGES } from '../domain/review/rules';
+import { RUNNING_OPTION_STATES } from '../domain/option-lifecycle';
 
 /** DynamoDB's limit of items in one TransactWriteItems. */
 const MAX_TRANSACTION_ITEMS = 100;
@@ -225,10 +226,19 @@ export async function replaceAvailabilityLink(w: AvailabilityLinkWrite): Promise
               TableName: T,
               Key: keys.option(propertyId),
               UpdateExpression: 'SET availabilityToken = :token, availabilityLinkSentAt = :at, updatedAt = :at',
-              ConditionExpression: `attribute_exists(pk) AND attribute_exists(signedAt) AND signedAt <> :null AND hasKeys = :false AND ${
+              // a running option only (signed, published or assigned: domain/option-lifecycle)
+              ConditionExpression: `attribute_exists(pk) AND attribute_exists(signedAt) AND signedAt <> :null AND hasKeys = :false AND #st IN (:r0, :r1, :r2) AND ${
                 oldToken ? 'availabilityToken = :old' : '(attribute_not_exists(availabilityToken) OR availabilityToken = :null)'
               }`,
-              ExpressionAttributeValues: { ':token': token, ':at': at, ':null': null, ':false': false, ...(oldToken ? { ':old': oldToken } : {}) },
+              ExpressionAttributeNames: { '#st': 'status' },
+              ExpressionAttributeValues: {
+                ':token': token,
+                ':at': at,
+                ':null': null,
+                ':false': false,
+                ...Object.fromEntries(RUNNING_OPTION_STATES.map((s, i) => [`:r${i}`, s])),
+                ...(oldToken ? { ':old': oldToken } : {}),
+              },
             },
           },
           {

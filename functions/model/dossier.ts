@@ -5,6 +5,9 @@
  * sorted by kind; `toDossier` maps them to the RequestDossier contract with fresh presigned
  * GET URLs (functions/lib/presigned-download.ts) for every file. The review area reuses both.
  */
+import { toActivityEntry } from './activity';
+import { toPurchaseOption } from './option';
+import { toVisit } from './visit';
 import { DEFAULT_DURATION, toOptionDuration } from '../domain/fees';
 import { str } from './item';
 import { queryAll, table } from './db';
@@ -29,7 +32,6 @@ import {
   type DossierRoom,
   type DossierSlot,
   type DossierValuation,
-  type OptionStatus,
   type PurchaseOption,
   type RequestDossier,
 } from '../domain/requests';
@@ -59,6 +61,10 @@ export interface RawDossier {
   slots: DossierItem[];
   quotas: DossierItem[];
   documents: DossierItem[];
+  /** the activity history, oldest first (model/activity.ts) */
+  activity: DossierItem[];
+  /** the agents' visits (model/visit.ts) */
+  visits: DossierItem[];
   /** anything else under the pk (a future item kind): still deleted with the dossier */
   other: DossierItem[];
 }
@@ -91,6 +97,8 @@ export async function loadDossierItems(propertyId: string): Promise<Omit<RawDoss
     slots: [],
     quotas: [],
     documents: [],
+    activity: [],
+    visits: [],
     other: [],
     all: [],
   };
@@ -115,6 +123,8 @@ export async function loadDossierItems(propertyId: string): Promise<Omit<RawDoss
       else if (sk.startsWith(p.slot)) out.slots.push(item);
       else if (sk.startsWith(p.quota)) out.quotas.push(item);
       else if (sk.startsWith(p.document)) out.documents.push(item);
+      else if (sk.startsWith(p.activity)) out.activity.push(item);
+      else if (sk.startsWith(p.visit)) out.visits.push(item);
       else out.other.push(item);
     },
   );
@@ -157,6 +167,7 @@ function mapProperty(item: DossierItem, propertyId: string): RequestDossier['pro
     invitationToken: str(item.invitationToken),
     privacyConsentAt: str(item.privacyConsentAt),
     erasedAccountAt: str(item.erasedAccountAt),
+    sourceName: str(item.sourceName),
     valuedAt: str(item.valuedAt),
     estimateSentAt: str(item.estimateSentAt),
     optionCreatedAt: str(item.optionCreatedAt),
@@ -272,35 +283,7 @@ async function mapDelegation(d: DossierItem): Promise<DossierDelegation> {
 }
 
 function mapOption(o: DossierItem | null, propertyId: string): PurchaseOption | null {
-  if (!o) return null;
-  const signature = o.signatureData as { signedDocumentKey?: unknown; uploadedAt?: unknown } | null | undefined;
-  return {
-    id: String(o.id ?? ''),
-    propertyId: str(o.propertyId) ?? propertyId,
-    status: (str(o.status) ?? 'pending') as OptionStatus,
-    assignedAgentId: str(o.assignedAgentId),
-    propertyValue: num(o.propertyValue) ?? 0,
-    optionAmount: num(o.optionAmount) ?? 0,
-    optionDuration: toOptionDuration(o.optionDuration),
-    expiresAt: str(o.expiresAt),
-    agentCommissionPercentage: num(o.agentCommissionPercentage) ?? 0,
-    minAgentCommissionPercentage: num(o.minAgentCommissionPercentage) ?? 0,
-    salePricePercentage: num(o.salePricePercentage) ?? 0,
-    hasKeys: bool(o.hasKeys),
-    paymentType: o.paymentType === 'rateale' ? 'rateale' : 'anticipato',
-    installments: num(o.installments),
-    signatureType: o.signatureType === 'fisica' ? 'fisica' : null,
-    signedAt: str(o.signedAt),
-    signatureData:
-      signature && typeof signature.signedDocumentKey === 'string'
-        ? { signedDocumentKey: signature.signedDocumentKey, uploadedAt: String(signature.uploadedAt ?? '') }
-        : null,
-    minMonthlySlots: num(o.minMonthlySlots) ?? 0,
-    createdAt: String(o.createdAt ?? ''),
-    notifiedAt: str(o.notifiedAt),
-    availabilityLinkSentAt: str(o.availabilityLinkSentAt),
-    documentKey: str(o.documentKey),
-  };
+  return o ? toPurchaseOption({ propertyId, ...o }) : null;
 }
 
 /** A SLOT# item as the dossier and the seller's availability page show it. */
@@ -343,6 +326,8 @@ export async function toDossier(raw: RawDossier): Promise<RequestDossier> {
     slots: raw.slots.map(mapSlot).sort((a, b) => a.date.localeCompare(b.date) || a.start.localeCompare(b.start)),
     documents: documents.filter((d): d is NonNullable<typeof d> => d !== undefined),
     reopenings: reopeningsOf(raw.property),
+    activity: raw.activity.map(toActivityEntry),
+    visits: raw.visits.map(toVisit).sort((a, b) => `${a.date}T${a.start}`.localeCompare(`${b.date}T${b.start}`)),
   };
 }
 

@@ -4,6 +4,8 @@
  * IDENTITY item of the dossier (keys.identity) and the images under the property's
  * `identity/` prefix of the media bucket.
  */
+import { requestActivity } from './activity';
+import type { Actor } from '../domain/activity';
 import { str } from './item';
 import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
@@ -191,6 +193,8 @@ export interface IdentityReviewWrite {
   now: string;
   /** the reason the seller reads ('Identità verificata da un operatore' / '... rifiutata ...: {reason}') */
   sellerReason: string;
+  /** the admin as the activity history names them (default: `by` without a name) */
+  actor?: Actor;
 }
 
 /**
@@ -234,6 +238,7 @@ export async function decideIdentityReview(w: IdentityReviewWrite): Promise<Iden
               },
             },
           },
+          requestActivity(w.propertyId, 'identity.reviewed', w.actor ?? { id: w.by, role: 'admin', name: null }, w.now, { before: 'review', after: status, note: w.reason || null }),
         ]),
       ),
     );

@@ -27,6 +27,8 @@
  * | requests counter  | STATS#PROPERTIES    | COUNT        | (count: every request not being deleted) |          |
  * | lead source       | SOURCE#{id}         | SOURCE       |                                 | SOURCES / {createdAt}#{id} |
  * | rate-limit window | RATE#{scope}#{client} | WINDOW#{windowStart} | (expiresAt = TTL)     |                         |
+ * | visit             | PROPERTY#{id}       | VISIT#{visitId} | AGENTVISITS#{agentId} / {date}T{start}#{propertyId}#{id} | gsi3: VISITS#{date} / {start}#{propertyId}#{id} (sparse: only booked) |
+ * | activity entry    | PROPERTY#{id} or USER#{sub} | ACTIVITY#{at}#{id} |                     | ACTIVITY / {at}#{id}    |
  * | OMI entities      | see the OMI table below (omiKeys)                                                          |
  *
  * A property's dossier (rooms, media, valuations, ...) lives under the same pk with
@@ -166,12 +168,44 @@ export const keys = {
     quota: 'QUOTA#',
     document: 'DOCUMENT#',
     agentRequest: 'AGENTREQ#',
+    activity: 'ACTIVITY#',
+    visit: 'VISIT#',
   } as const,
 
   /** a mail to send, written in the same transaction as what caused it (transactional outbox) */
   outbox: (id: string) => ({ pk: `OUTBOX#${id}`, sk: 'OUTBOX' }),
   outboxPendingIndex: (nextAttemptAt: string, id: string) => ({ gsi3pk: 'OUTBOX#PENDING', gsi3sk: `${nextAttemptAt}#${id}` }),
   pendingOutbox: () => ({ index: 'gsi3' as const, pk: 'OUTBOX#PENDING' }),
+
+  /**
+   * A visit the agent in charge booked on one of the seller's slots (domain/visits.ts); the
+   * slot item names it (`visitId`, isBooked), so one slot has one booking.
+   */
+  visit: (propertyId: string, visitId: string) => ({ pk: `PROPERTY#${propertyId}`, sk: `VISIT#${visitId}` }),
+  visitIndexes: (v: { id: string; propertyId: string; agentId: string; date: string; start: string }) => ({
+    gsi1pk: `AGENTVISITS#${v.agentId}`,
+    gsi1sk: `${v.date}T${v.start}#${v.propertyId}#${v.id}`,
+  }),
+  /** on a booked visit only (removed when it is cancelled, declined or done): the day's visits, for the reminder */
+  bookedVisitIndex: (v: { id: string; propertyId: string; date: string; start: string }) => ({ gsi3pk: `VISITS#${v.date}`, gsi3sk: `${v.start}#${v.propertyId}#${v.id}` }),
+  bookedVisitsOn: (date: string) => ({ index: 'gsi3' as const, pk: `VISITS#${date}` }),
+  /** a property's visits (Query pk + begins_with sk) */
+  visitsOfProperty: (propertyId: string) => ({ pk: `PROPERTY#${propertyId}`, skPrefix: 'VISIT#' }),
+
+  /**
+   * An entry of the activity history (domain/activity.ts): under the request's pk (so the
+   * dossier and its deletion include it) or, for a change about a user alone (an agent's
+   * approval), under the user's pk; every entry newest first in gsi2 ACTIVITY (the feed).
+   */
+  activity: (scope: { propertyId: string } | { userId: string }, at: string, id: string) => ({
+    pk: 'propertyId' in scope ? `PROPERTY#${scope.propertyId}` : `USER#${scope.userId}`,
+    sk: `ACTIVITY#${at}#${id}`,
+  }),
+  activityIndex: (at: string, id: string) => ({ gsi2pk: 'ACTIVITY', gsi2sk: `${at}#${id}` }),
+  /** the admins' feed, newest first with ScanIndexForward false */
+  activityFeed: () => ({ index: 'gsi2' as const, pk: 'ACTIVITY' }),
+  /** a request's entries (Query pk + begins_with sk), oldest first */
+  activityOfProperty: (propertyId: string) => ({ pk: `PROPERTY#${propertyId}`, skPrefix: 'ACTIVITY#' }),
 
   /** fixed-window request counter of one client (hashed IP) for one scope */
   rateLimit: (scope: string, client: string, windowStart: number) => ({ pk: `RATE#${scope}#${client}`, sk: `WINDOW#${windowStart}` }),

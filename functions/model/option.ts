@@ -7,6 +7,10 @@
  * files are DOCUMENT items of the dossier (keys.document), written in the same transactions.
  */
 import { toOptionDuration } from '../domain/fees';
+import { formatDecimal } from '../domain/format';
+import { OPTION_LIFECYCLE_MESSAGES, OPTION_TRANSITIONS, RUNNING_OPTION_STATES, isLegacyOptionStatus, isPastExpiry, optionStateOf, type OptionAction, type OptionState } from '../domain/option-lifecycle';
+import type { Actor } from '../domain/activity';
+import { requestActivity } from './activity';
 import { str, type Item } from './item';
 import { BatchGetCommand, GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, isConditionFailure, queryAll, table } from './db';
@@ -14,7 +18,8 @@ import { ConflictError, NotFoundError } from '../lib/errors';
 import { keys } from './keys';
 import { outboxPut } from './outbox';
 import { guardedTransaction } from './property';
-import type { OptionStatus, PurchaseOption } from '../domain/requests';
+import { tokenExpiryFields } from './tokens';
+import type { PurchaseOption } from '../domain/requests';
 import { REVIEW_MESSAGES } from '../domain/review/rules';
 import type { OptionListItem } from '../domain/review/schemas';
 import { ONBOARDING_MESSAGES } from '../domain/onboarding/rules';
@@ -28,7 +33,7 @@ export function toPurchaseOption(item: Record<string, unknown>): PurchaseOption 
   return {
     id: item.id as string,
     propertyId: item.propertyId as string,
-    status: item.status as OptionStatus,
+    status: optionStateOf(item),
     assignedAgentId: str(item.assignedAgentId),
     propertyValue: num(item.propertyValue),
     optionAmount: num(item.optionAmount),
@@ -48,6 +53,9 @@ export function toPurchaseOption(item: Record<string, unknown>): PurchaseOption 
     notifiedAt: str(item.notifiedAt),
     availabilityLinkSentAt: str(item.availabilityLinkSentAt),
     documentKey: str(item.documentKey),
+    publishedAt: str(item.publishedAt),
+    assignedAt: str(item.assignedAt),
+    cancelReason: str(item.cancelReason),
   };
 }
 
@@ -96,42 +104,224 @@ export async function listOptions(): Promise<OptionListItem[]> {
 }
 
 export interface OptionChanges {
-  status?: OptionStatus;
   agentCommissionPercentage?: number;
   salePricePercentage?: number;
   minAgentCommissionPercentage?: number;
 }
 
-/** The admin's edit (any status, the three percentages); 404 when the property has no option. */
-export async function updateOption(propertyId: string, changes: OptionChanges, now = new Date()): Promise<OptionListItem> {
-  const names: Record<string, string> = {};
-  const values: Record<string, unknown> = { ':now': now.toISOString() };
+const CHANGE_LABELS: Record<keyof OptionChanges, string> = {
+  agentCommissionPercentage: 'condivisione agente',
+  salePricePercentage: 'prezzo di vendita',
+  minAgentCommissionPercentage: 'condivisione minima',
+};
+
+/**
+ * The admin's edit of the agents' terms (the three percentages) with its activity entry (the
+ * values before and after) in ONE transaction; only while the option is not closed and not in
+ * an agent's charge. 404 when the property has no option; 409 when it is assigned or closed.
+ */
+export async function updateOption(propertyId: string, changes: OptionChanges, actor: Actor, now = new Date()): Promise<OptionListItem> {
+  const at = now.toISOString();
+  const before = await readOption(propertyId);
+  if (!before) throw new NotFoundError(REVIEW_MESSAGES.optionNotFound);
+  const names: Record<string, string> = { '#optStatus': 'status' };
+  const values: Record<string, unknown> = { ':now': at, ':assigned': 'assigned', ':exercised': 'exercised', ':expired': 'expired', ':cancelled': 'cancelled', ':read': before.updatedAt ?? null };
   const sets = ['updatedAt = :now'];
-  for (const [field, value] of Object.entries(changes)) {
+  const noted: string[] = [];
+  for (const [field, value] of Object.entries(changes) as [keyof OptionChanges, number | undefined][]) {
     if (value === undefined) continue;
     names[`#${field}`] = field;
     values[`:${field}`] = value;
     sets.push(`#${field} = :${field}`);
+    const was = typeof before[field] === 'number' ? (before[field] as number) : null;
+    if (was !== value) noted.push(`${CHANGE_LABELS[field]}: ${was === null ? '—' : formatDecimal(was)}% → ${formatDecimal(value)}%`);
   }
   try {
-    const res = await ddb().send(
-      new UpdateCommand({
-        TableName: table(),
-        Key: keys.option(propertyId),
-        UpdateExpression: `SET ${sets.join(', ')}`,
-        ConditionExpression: 'attribute_exists(pk)',
-        ...(Object.keys(names).length ? { ExpressionAttributeNames: names } : {}),
-        ExpressionAttributeValues: values,
-        ReturnValues: 'ALL_NEW',
-      }),
+    await ddb().send(
+      new TransactWriteCommand(
+        guardedTransaction({ propertyId }, [
+          {
+            Update: {
+              TableName: table(),
+              Key: keys.option(propertyId),
+              UpdateExpression: `SET ${sets.join(', ')}`,
+              // the values noted as "before" are the ones replaced: nobody changed them since the read
+              ConditionExpression: 'attribute_exists(pk) AND updatedAt = :read AND NOT #optStatus IN (:assigned, :exercised, :expired, :cancelled)',
+              ExpressionAttributeNames: names,
+              ExpressionAttributeValues: values,
+            },
+          },
+          requestActivity(propertyId, 'option.updated', actor, at, { propertyLabel: str(before.propertyAddress), note: noted.join('; ') || 'Nessun valore cambiato' }),
+        ]),
+      ),
     );
-    const item = res.Attributes!;
-    const agentId = str(item.assignedAgentId);
-    return toOptionListItem(item, agentId ? await profileNames([agentId]) : new Map());
   } catch (err) {
-    if (isConditionFailure(err)) throw new NotFoundError(REVIEW_MESSAGES.optionNotFound);
+    if (isConditionFailure(err, 0)) throw new NotFoundError(REVIEW_MESSAGES.propertyNotFound);
+    if (isConditionFailure(err, 1)) {
+      const now2 = await readOption(propertyId);
+      if (!now2) throw new NotFoundError(REVIEW_MESSAGES.optionNotFound);
+      if (now2.updatedAt !== before.updatedAt && !['assigned', 'exercised', 'expired', 'cancelled'].includes(optionStateOf(now2))) throw new ConflictError();
+      throw new ConflictError(OPTION_LIFECYCLE_MESSAGES.editClosed);
+    }
     throw err;
   }
+  const item: Item = { ...before, ...changes, updatedAt: at };
+  const agentId = str(item.assignedAgentId);
+  return toOptionListItem(item, agentId ? await profileNames([agentId]) : new Map());
+}
+
+/**
+ * The condition "the option is in a state `action` is allowed from" (domain/option-lifecycle),
+ * on the OPTION item: `#optStatus IN (...)` with its own names and values.
+ */
+export function optionStateCondition(action: OptionAction) {
+  const from = OPTION_TRANSITIONS[action].from;
+  const values: Record<string, string> = {};
+  from.forEach((s, i) => (values[`:from${i}`] = s));
+  return {
+    expression: `#optStatus IN (${from.map((_, i) => `:from${i}`).join(', ')})`,
+    names: { '#optStatus': 'status' },
+    values,
+  };
+}
+
+type TransactItem = Parameters<typeof guardedTransaction>[1][number];
+
+export interface OptionTransition {
+  propertyId: string;
+  action: OptionAction;
+  actor: Actor;
+  at: string;
+  /** the option as read before (its state and address for the activity entry) */
+  option: Item;
+  /** more attributes SET on the OPTION item with the state (name -> value) */
+  set?: Record<string, unknown>;
+  /** more attributes SET on the PROPERTY item (its lifecycle facts, e.g. optionSignedAt) */
+  propertySet?: Record<string, unknown>;
+  /** attributes REMOVEd from the OPTION item */
+  remove?: readonly string[];
+  /** the seller's own writes state their ownership */
+  owner?: string;
+  /** the activity entry's note (a reason) */
+  note?: string | null;
+  /** more writes of the same change (requests closed, mails), after the option and the entry */
+  extra?: readonly TransactItem[];
+}
+
+/**
+ * A change of the option's state in ONE transaction: the PROPERTY's summary `optionState`
+ * (with the property guard), the OPTION item (only from the states the action is allowed in),
+ * the activity entry and `extra`. A failed guard is 404 'Immobile non trovato'; the option in
+ * another state 409 with the action's Italian reason; a failure among `extra` 409 (changed
+ * meanwhile). Returns the state reached.
+ */
+export async function transitionOption(t: OptionTransition): Promise<OptionState> {
+  const { propertyId, action, at } = t;
+  const to = OPTION_TRANSITIONS[action].to;
+  const cond = optionStateCondition(action);
+  const names: Record<string, string> = { ...cond.names };
+  const values: Record<string, unknown> = { ...cond.values, ':to': to, ':at': at };
+  const sets = ['#optStatus = :to', 'updatedAt = :at'];
+  for (const [i, [field, value]] of Object.entries(t.set ?? {}).entries()) {
+    names[`#set${i}`] = field;
+    values[`:set${i}`] = value;
+    sets.push(`#set${i} = :set${i}`);
+  }
+  const removes = (t.remove ?? []).map((field, i) => ((names[`#rm${i}`] = field), `#rm${i}`));
+  const T = table();
+  try {
+    await ddb().send(
+      new TransactWriteCommand(
+        guardedTransaction({ propertyId, ...(t.owner ? { owner: t.owner } : {}) }, [
+          {
+            Update: {
+              TableName: T,
+              Key: keys.property(propertyId),
+              UpdateExpression: `SET optionState = :state, updatedAt = :at${Object.keys(t.propertySet ?? {}).map((f, i) => `, #pset${i} = :pset${i}`).join('')}`,
+              ...(t.propertySet && Object.keys(t.propertySet).length ? { ExpressionAttributeNames: Object.fromEntries(Object.keys(t.propertySet).map((f, i) => [`#pset${i}`, f])) } : {}),
+              ExpressionAttributeValues: { ':state': to, ':at': at, ...Object.fromEntries(Object.values(t.propertySet ?? {}).map((v, i) => [`:pset${i}`, v])) },
+            },
+          },
+          {
+            Update: {
+              TableName: T,
+              Key: keys.option(propertyId),
+              UpdateExpression: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
+              ConditionExpression: `attribute_exists(pk) AND ${cond.expression}`,
+              ExpressionAttributeNames: names,
+              ExpressionAttributeValues: values,
+            },
+          },
+          requestActivity(propertyId, `option.${action}`, t.actor, at, {
+            propertyLabel: str(t.option.propertyAddress),
+            before: optionStateOf(t.option),
+            after: to,
+            note: t.note ?? null,
+          }),
+          ...(t.extra ?? []),
+        ]),
+      ),
+    );
+  } catch (err) {
+    if (isConditionFailure(err, 0)) throw new NotFoundError(REVIEW_MESSAGES.propertyNotFound);
+    if (isConditionFailure(err, 1)) throw new ConflictError(OPTION_LIFECYCLE_MESSAGES[action]);
+    if ((err as { name?: string }).name === 'TransactionCanceledException') throw new ConflictError();
+    throw err;
+  }
+  return to;
+}
+
+/**
+ * Options stored before their state was recorded (status pending/approved/sent/completed)
+ * get the state their facts say (domain/option-lifecycle optionStateOf), each only if its
+ * status is still the one read. Idempotent; run by the daily option job and the local setup.
+ */
+export async function migrateLegacyOptionStates(): Promise<number> {
+  const q = keys.allOptions();
+  const legacy: Item[] = [];
+  await queryAll({ TableName: table(), IndexName: q.index, KeyConditionExpression: 'gsi2pk = :pk', ExpressionAttributeValues: { ':pk': q.pk } }, (item) => {
+    if (isLegacyOptionStatus(item.status)) legacy.push(item);
+  });
+  let migrated = 0;
+  for (const item of legacy) {
+    try {
+      await ddb().send(
+        new UpdateCommand({
+          TableName: table(),
+          Key: { pk: item.pk, sk: item.sk },
+          UpdateExpression: 'SET #s = :state, legacyStatus = :old',
+          ConditionExpression: '#s = :old',
+          ExpressionAttributeNames: { '#s': 'status' },
+          ExpressionAttributeValues: { ':state': optionStateOf(item), ':old': item.status ?? null },
+        }),
+      );
+      migrated++;
+    } catch (err) {
+      if (!isConditionFailure(err)) throw err;
+    }
+  }
+  return migrated;
+}
+
+/** The running options (signed, published, assigned) whose expiry day (yyyy-MM-dd) is before `today`. */
+export async function expiredOptionItems(today: string): Promise<Item[]> {
+  const q = keys.allOptions();
+  const out: Item[] = [];
+  const running = RUNNING_OPTION_STATES;
+  await queryAll(
+    {
+      TableName: table(),
+      IndexName: q.index,
+      KeyConditionExpression: 'gsi2pk = :pk',
+      FilterExpression: `#s IN (${running.map((_, i) => `:r${i}`).join(', ')}) AND expiresAt < :today`,
+      ExpressionAttributeNames: { '#s': 'status' },
+      ExpressionAttributeValues: { ':pk': q.pk, ':today': today, ...Object.fromEntries(running.map((s, i) => [`:r${i}`, s])) },
+    },
+    (item) => {
+      if (isPastExpiry(str(item.expiresAt), today)) out.push(item);
+    },
+  );
+  return out;
 }
 
 /** The OPTION item of a property (strongly consistent), or undefined. */
@@ -190,7 +380,7 @@ export interface OptionListCopy {
  * and the DOCUMENT item of its PDF. A failed guard is 404 'Immobile non trovato'; an option
  * already there 409 'Esiste già un'opzione...' (REVIEW_MESSAGES.optionExists).
  */
-export async function createOptionRecord(option: PurchaseOption, copy: OptionListCopy, document: OptionDocument): Promise<void> {
+export async function createOptionRecord(option: PurchaseOption, copy: OptionListCopy, document: OptionDocument, actor: Actor): Promise<void> {
   const { id, propertyId, createdAt } = option;
   const T = table();
   try {
@@ -201,8 +391,8 @@ export async function createOptionRecord(option: PurchaseOption, copy: OptionLis
             Update: {
               TableName: T,
               Key: keys.property(propertyId),
-              UpdateExpression: 'SET optionCreatedAt = :at, updatedAt = :at',
-              ExpressionAttributeValues: { ':at': createdAt },
+              UpdateExpression: 'SET optionCreatedAt = :at, optionState = :state, updatedAt = :at',
+              ExpressionAttributeValues: { ':at': createdAt, ':state': option.status },
             },
           },
           {
@@ -221,6 +411,7 @@ export async function createOptionRecord(option: PurchaseOption, copy: OptionLis
             },
           },
           documentPut(propertyId, document),
+          requestActivity(propertyId, 'option.created', actor, createdAt, { propertyLabel: copy.propertyAddress, after: option.status }),
         ]),
       ),
     );
@@ -232,85 +423,83 @@ export async function createOptionRecord(option: PurchaseOption, copy: OptionLis
 }
 
 /**
- * The option's notifiedAt and the notification mail's outbox item in ONE transaction with the
- * property guard. A failed guard is 404 'Immobile non trovato'; no option 409.
+ * The notification to the seller (created or sent -> sent): the option's notifiedAt and the
+ * mail's outbox item in ONE transaction with the property guard and the activity entry. A
+ * failed guard is 404 'Immobile non trovato'; no option 409; an option already signed or
+ * closed 409.
  */
-export async function recordOptionNotification(propertyId: string, at: string, outbox: Omit<Parameters<typeof outboxPut>[0], 'now'>): Promise<void> {
-  try {
-    await ddb().send(
-      new TransactWriteCommand(
-        guardedTransaction({ propertyId }, [
-          {
-            Update: {
-              TableName: table(),
-              Key: keys.option(propertyId),
-              UpdateExpression: 'SET notifiedAt = :at, updatedAt = :at',
-              ConditionExpression: 'attribute_exists(pk)',
-              ExpressionAttributeValues: { ':at': at },
-            },
-          },
-          outboxPut({ ...outbox, now: at }),
-        ]),
-      ),
-    );
-  } catch (err) {
-    if (isConditionFailure(err, 0)) throw new NotFoundError(REVIEW_MESSAGES.propertyNotFound);
-    if (isConditionFailure(err, 1)) throw new ConflictError(REVIEW_MESSAGES.optionMissing);
-    throw err;
-  }
+export async function recordOptionNotification(
+  propertyId: string,
+  at: string,
+  outbox: Omit<Parameters<typeof outboxPut>[0], 'now'>,
+  actor: Actor,
+  option: Item,
+): Promise<OptionState> {
+  return transitionOption({ propertyId, action: 'notify', actor, at, option, set: { notifiedAt: at }, extra: [outboxPut({ ...outbox, now: at })] });
 }
 
 /**
- * The seller's physical signature in ONE transaction guarded by the owner: the property's
- * optionSignedAt, the OPTION's signatureType 'fisica', signedAt, signatureData (only once) and,
- * for an option with a duration, expiresAt (signature day + duration, computed by the caller)
- * and the DOCUMENT item of the signed copy. A failed guard is 404 'Immobile non trovato'; an
- * option signed meanwhile (or the document already there) 409 'Opzione già firmata'.
+ * The seller's physical signature (created or sent -> signed) in ONE transaction guarded by
+ * the owner: the property's optionSignedAt, the OPTION's signatureType 'fisica', signedAt,
+ * signatureData and, for an option with a duration, expiresAt (signature day + duration,
+ * computed by the caller), the DOCUMENT item of the signed copy, the activity entry and, for
+ * an option without keys, the availability link (its token item, the option's token and the
+ * mail) so the seller can give visit slots at once. A failed guard is 404 'Immobile non
+ * trovato'; an option signed meanwhile (or the document already there) 409 'Opzione già firmata'.
  */
-export async function signOption(
-  guard: { propertyId: string; owner: string },
-  signatureData: { signedDocumentKey: string; uploadedAt: string; sha256: string },
-  document: OptionDocument,
-  expiry: { expiresAt: string; optionDuration: number } | null = null,
-): Promise<void> {
-  const { propertyId } = guard;
+export async function signOption(input: {
+  guard: { propertyId: string; owner: string };
+  option: Item;
+  signatureData: { signedDocumentKey: string; uploadedAt: string; sha256: string };
+  document: OptionDocument;
+  expiresAt: string | null;
+  /** the availability link sent with the signature (option without keys) */
+  availability: { token: string; outbox: Omit<Parameters<typeof outboxPut>[0], 'now'> } | null;
+}): Promise<void> {
+  const { guard, signatureData, document, availability } = input;
   const at = signatureData.uploadedAt;
-  const T = table();
   try {
-    await ddb().send(
-      new TransactWriteCommand(
-        guardedTransaction(guard, [
-          {
-            Update: {
-              TableName: T,
-              Key: keys.property(propertyId),
-              UpdateExpression: 'SET optionSignedAt = :at, updatedAt = :at',
-              ExpressionAttributeValues: { ':at': at },
-            },
-          },
-          {
-            Update: {
-              TableName: T,
-              Key: keys.option(propertyId),
-              // the expiry is computed from the duration read before: the condition holds it unchanged
-              UpdateExpression: `SET signatureType = :fisica, signedAt = :at, signatureData = :sig, updatedAt = :at${expiry ? ', expiresAt = :expiresAt' : ''}`,
-              ConditionExpression: `attribute_exists(pk) AND (attribute_not_exists(signedAt) OR signedAt = :null)${expiry ? ' AND optionDuration = :duration' : ''}`,
-              ExpressionAttributeValues: {
-                ':fisica': 'fisica',
-                ':at': at,
-                ':sig': signatureData,
-                ':null': null,
-                ...(expiry ? { ':expiresAt': expiry.expiresAt, ':duration': expiry.optionDuration } : {}),
+    await transitionOption({
+      propertyId: guard.propertyId,
+      owner: guard.owner,
+      action: 'sign',
+      actor: { id: guard.owner, role: 'seller', name: null },
+      at,
+      option: input.option,
+      propertySet: { optionSignedAt: at },
+      set: {
+        signatureType: 'fisica',
+        signedAt: at,
+        signatureData,
+        ...(input.expiresAt ? { expiresAt: input.expiresAt } : {}),
+        ...(availability ? { availabilityToken: availability.token, availabilityLinkSentAt: at } : {}),
+      },
+      extra: [
+        documentPut(guard.propertyId, document),
+        ...(availability
+          ? [
+              {
+                Put: {
+                  TableName: table(),
+                  Item: {
+                    ...keys.availabilityToken(availability.token),
+                    entity: 'availability-link',
+                    propertyId: guard.propertyId,
+                    optionId: input.option.id,
+                    createdAt: at,
+                    ...tokenExpiryFields(Date.parse(at)),
+                  },
+                  ConditionExpression: 'attribute_not_exists(pk)',
+                },
               },
-            },
-          },
-          documentPut(propertyId, document),
-        ]),
-      ),
-    );
+              outboxPut({ ...availability.outbox, now: at }),
+            ]
+          : []),
+      ],
+    });
   } catch (err) {
-    if (isConditionFailure(err, 0)) throw new NotFoundError(ONBOARDING_MESSAGES.propertyNotFound);
-    if (isConditionFailure(err, 1) || isConditionFailure(err, 2)) throw new ConflictError(KYC_MESSAGES.optionAlreadySigned);
+    if (err instanceof ConflictError) throw new ConflictError(KYC_MESSAGES.optionAlreadySigned);
+    if (err instanceof NotFoundError) throw new NotFoundError(ONBOARDING_MESSAGES.propertyNotFound);
     throw err;
   }
 }

@@ -48,8 +48,10 @@ export async function storeSubmission(input: {
   media: readonly SubmittedMedia[];
   valuation: ValuationResult | undefined;
   lead: { outboxId: string; mail: MailMessage };
+  /** the name of the source `submission.sourceId` names, copied so it outlives the source */
+  sourceName?: string;
 }): Promise<void> {
-  const { submission: s, ownerId, now, rooms, media, valuation, lead } = input;
+  const { submission: s, ownerId, now, rooms, media, valuation, lead, sourceName } = input;
   const propertyId = s.propertyDraftId;
   const createdAt = now.toISOString();
   const token = newToken();
@@ -62,7 +64,8 @@ export async function storeSubmission(input: {
     id: propertyId,
     status: 'submitted',
     ...propertyAttributes(s),
-    searchText: normalizeForSort([s.firstName, s.lastName, s.email, s.city ?? ''].join(' ')),
+    ...(s.sourceId && sourceName ? { sourceName } : {}),
+    searchText: searchTextOf(s),
     privacyConsentAt: createdAt,
     invitationToken: token,
     roomsCount: rooms.length,
@@ -121,6 +124,15 @@ export async function storeSubmission(input: {
   ];
   // run again if it only collided with another submission on the requests counter
   await transactWrite({ TransactItems: transact as never });
+}
+
+/**
+ * What the Dashboard Admin's search matches (model/request-list.ts): name, e-mail, comune,
+ * address and phone, lower case and without accents. Requests stored before the address and
+ * the phone were added are still found by those: the search also reads the raw attributes.
+ */
+export function searchTextOf(s: Pick<PropertySubmission, 'firstName' | 'lastName' | 'email' | 'city' | 'address' | 'phone'>): string {
+  return normalizeForSort([s.firstName, s.lastName, s.email, s.city ?? '', s.address ?? '', s.phone ?? ''].join(' ')).replace(/\s+/g, ' ');
 }
 
 /** True when storeSubmission failed because a property with the same id was stored first. */

@@ -127,7 +127,7 @@ interface Condition {
  * (lifecycleOf), so "in one of `states`" is, for each allowed state, its timestamp present
  * (none for 'nuova') and every later one absent.
  */
-function lifecycleCondition(states: readonly Lifecycle[]): Condition {
+export function lifecycleCondition(states: readonly Lifecycle[]): Condition {
   const names: Record<string, string> = {};
   const name = (attr: string) => ((names[`#lc_${attr}`] = attr), `#lc_${attr}`);
   const set = (attr: string) => group([`attribute_exists(${name(attr)})`, `NOT attribute_type(${name(attr)}, :lcNull)`], 'AND');

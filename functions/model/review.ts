@@ -5,6 +5,8 @@
  * (recordEstimate: one TransactWriteItems, the property's guard at index 0).
  */
 export { type Item } from './item';
+import { requestActivity } from './activity';
+import type { Actor } from '../domain/activity';
 import { type Item } from './item';
 import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, isConditionFailure, table } from './db';
@@ -87,6 +89,8 @@ export async function recordEstimate(input: {
   now: Date;
   outboxId: string;
   mail: MailMessage;
+  /** the admin who sends it (activity history) */
+  actor: Actor;
 }): Promise<'recorded' | 'property_changed' | 'valuation_gone'> {
   const { propertyId, valuation, token, oldToken, now, outboxId, mail } = input;
   const at = now.toISOString();
@@ -125,6 +129,7 @@ export async function recordEstimate(input: {
           },
           ...(oldToken ? [{ Delete: { TableName: T, Key: keys.invitation(oldToken) } }] : []),
           outboxPut({ id: outboxId, kind: 'estimate', ref: propertyId, now: at, mail }),
+          requestActivity(propertyId, 'request.estimate_sent', input.actor, at, { note: mail.to.join(', ') }),
         ],
       }),
     );

@@ -3,6 +3,7 @@
  * (the account's erasure is model/erasure.ts). Only the caller's own data: every function
  * takes the caller's id from the token, never from the request.
  */
+import { optionStateOf } from '../domain/option-lifecycle';
 import { toOptionDuration } from '../domain/fees';
 import { str } from './item';
 import { BatchGetCommand, type BatchGetCommandOutput, UpdateCommand } from '@aws-sdk/lib-dynamodb';
@@ -64,7 +65,7 @@ async function ownPropertyItems(userId: string): Promise<Item[]> {
 function optionSummary(o: Item | undefined): SellerOptionSummary | null {
   if (!o) return null;
   return {
-    status: str(o.status) ?? 'pending',
+    status: optionStateOf(o),
     propertyValue: num(o.propertyValue),
     optionAmount: num(o.optionAmount),
     optionDuration: toOptionDuration(o.optionDuration),

@@ -5,6 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { batchGet } from './batch-get';
 import { ddb, isConditionFailure, queryAll, queryPages, table } from './db';
 import { NotFoundError } from '../lib/errors';
 import { keys } from './keys';
@@ -71,4 +72,20 @@ export async function deleteSource(sourceId: string): Promise<void> {
     if (isConditionFailure(err)) throw new NotFoundError(SOURCE_MESSAGES.notFound);
     throw err;
   }
+}
+
+/**
+ * The names of the sources with these ids (one BatchGetItem, duplicates read once); an id
+ * with no source (deleted, or never one) is missing from the map.
+ */
+export async function sourceNames(sourceIds: readonly string[]): Promise<Map<string, string>> {
+  const ids = [...new Set(sourceIds)].filter((id) => SOURCE_ID_PATTERN.test(id));
+  const out = new Map<string, string>();
+  if (!ids.length) return out;
+  const found = await batchGet(
+    ids.map((id) => keys.source(id)),
+    { projection: 'pk, sk, #id, #name', names: { '#id': 'id', '#name': 'name' } },
+  );
+  for (const item of found.values()) if (typeof item.id === 'string' && typeof item.name === 'string') out.set(item.id, item.name);
+  return out;
 }

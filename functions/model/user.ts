@@ -4,6 +4,7 @@
  * admin calls take the user's `sub` as Username (accepted by Cognito for any user of the
  * pool and by the local emulator).
  */
+import { activityPut } from './activity';
 import {
   AdminAddUserToGroupCommand,
   AdminDeleteUserCommand,
@@ -374,6 +375,17 @@ export async function decideAgent(userId: string, decision: AgentDecision, calle
             },
           },
           outboxPut({ id: outboxId, kind: `agent-${status}`, ref: userId, now, mail: { to: [profile.email], ...mail } }) as never,
+          activityPut({
+            kind: decision === 'approve' ? 'agent.approved' : 'agent.rejected',
+            actor: { id: callerId, role: 'admin', name: null },
+            at: now,
+            propertyId: null,
+            propertyLabel: null,
+            userId,
+            before: 'pending',
+            after: status,
+            note: `${profile.fullName || profile.email}`,
+          }) as never,
         ],
       }),
     );

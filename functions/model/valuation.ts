@@ -1,4 +1,6 @@
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { requestActivity } from './activity';
+import { formatEuro } from '../domain/format';
 import { FEATURE_LABELS, labelOf } from '../domain/property/enums';
 import type { PropertySubmission } from '../domain/property/schema';
 import type { DossierValuation } from '../domain/requests';
@@ -171,6 +173,9 @@ export async function saveAdminValuation(input: {
             },
           },
           { Put: { TableName: T, Item: item, ConditionExpression: 'attribute_not_exists(pk)' } },
+          requestActivity(propertyId, 'request.valued', { id: input.createdBy.userId, role: 'admin', name: input.createdBy.name }, createdAt, {
+            note: result.available ? `Valore medio ${formatEuro(result.propertyValueAvg)}` : 'Dati OMI non disponibili',
+          }),
         ],
       }),
     );

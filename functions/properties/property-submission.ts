@@ -6,6 +6,7 @@ import { headMedia, keepUpload, mapLimit } from '../lib/media-storage';
 import { requireUploadBytes } from '../lib/upload-check';
 import { deliverOutbox } from '../model/outbox';
 import { isSubmissionTaken, storeSubmission, submittedProperty } from '../model/property-submission';
+import { sourceNames } from '../model/source';
 import { valueSubmission, type Valuator } from '../model/valuation';
 import { FIXED_SUBMISSION_ITEMS, MAX_UPLOAD_BYTES, TRANSACTION_MAX_ITEMS } from '../domain/property/limits';
 import { mediaKindOf, ONLY_MEDIA_MESSAGE, parseMediaKey, TOO_LARGE_MESSAGE } from '../domain/property/media';
@@ -164,9 +165,21 @@ export async function submitProperty(s: PropertySubmission, opts: SubmitOptions 
   );
   const outboxId = `lead-${propertyId}`;
 
+  // the source's name travels with the request: the list still shows it after the source is
+  // deleted; a failed read never blocks (the list then reads the name from the source)
+  let sourceName: string | undefined;
+  if (s.sourceId) {
+    try {
+      sourceName = (await sourceNames([s.sourceId])).get(s.sourceId);
+    } catch (err) {
+      logger.warn('Source name not read on submission; the list will read it from the source', { propertyId, error: (err as Error).message });
+    }
+  }
+
   await keepUploads(checked);
   try {
     await storeSubmission({
+      sourceName,
       submission: s,
       ownerId: opts.ownerId,
       now,

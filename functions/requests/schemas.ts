@@ -2,6 +2,7 @@
 import * as z from 'zod';
 import { uploadRequestSchema } from '../domain/property/upload';
 import { REQUEST_MESSAGES, REQUESTS_PAGE_MAX, REQUESTS_PAGE_SIZE } from '../domain/requests';
+import { checkDayRange, requestFilterFields } from '../domain/request-list';
 
 /** The path parameter; a malformed id is answered like a missing property (404) by the use case. */
 export const requestParams = z.object({ propertyId: z.string({ error: REQUEST_MESSAGES.notFound }) });
@@ -12,15 +13,18 @@ export const mediaParams = z.object({
   mediaId: z.string({ error: REQUEST_MESSAGES.mediaNotFound }),
 });
 
-/** GET /admin/properties?q=&cursor=&limit= */
-export const listQuery = z.object({
-  q: z.string().max(200, REQUEST_MESSAGES.searchTooLong).optional(),
-  cursor: z.string().max(1000, REQUEST_MESSAGES.cursor).optional(),
-  limit: z.preprocess(
-    (v) => (v === undefined || v === '' ? REQUESTS_PAGE_SIZE : typeof v === 'string' && /^\d{1,4}$/.test(v) ? Number(v) : Number.NaN),
-    z.number({ error: REQUEST_MESSAGES.limit }).int(REQUEST_MESSAGES.limit).min(1, REQUEST_MESSAGES.limit).max(REQUESTS_PAGE_MAX, REQUEST_MESSAGES.limit),
-  ),
-});
+/** GET /admin/properties?q=&state=&source=&from=&to=&sort=&cursor=&limit= (filters: domain/request-list.ts) */
+export const listQuery = z
+  .object({
+    q: z.string().max(200, REQUEST_MESSAGES.searchTooLong).optional(),
+    ...requestFilterFields,
+    cursor: z.string().max(1000, REQUEST_MESSAGES.cursor).optional(),
+    limit: z.preprocess(
+      (v) => (v === undefined || v === '' ? REQUESTS_PAGE_SIZE : typeof v === 'string' && /^\d{1,4}$/.test(v) ? Number(v) : Number.NaN),
+      z.number({ error: REQUEST_MESSAGES.limit }).int(REQUEST_MESSAGES.limit).min(1, REQUEST_MESSAGES.limit).max(REQUESTS_PAGE_MAX, REQUEST_MESSAGES.limit),
+    ),
+  })
+  .superRefine(checkDayRange);
 
 /** DELETE body: the word typed by the admin (checked by the use case, case-insensitively). */
 export const deleteBody = z.object({ confirm: z.string({ error: REQUEST_MESSAGES.confirmDelete }) }, { error: REQUEST_MESSAGES.confirmDelete });

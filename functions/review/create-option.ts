@@ -1,5 +1,6 @@
 import { createOptionSchema } from '../domain/review/schemas';
 import { route } from '../lib/http';
+import { actorOf } from '../lib/auth';
 import { createOption } from './option';
 import { propertyParams } from './schemas';
 
@@ -7,6 +8,6 @@ import { propertyParams } from './schemas';
 export const handler = route(
   'createOption',
   { body: createOptionSchema, params: propertyParams },
-  async ({ body, params }) => createOption(params.propertyId, body),
+  async ({ body, params, caller }) => createOption(params.propertyId, body, actorOf(caller, 'admin')),
   { successStatus: 201 },
 );

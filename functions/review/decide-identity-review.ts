@@ -1,5 +1,6 @@
 import { IDENTITY_MESSAGES, identityReviewDecisionSchema, type IdentityRecord } from '../domain/identity';
 import { route } from '../lib/http';
+import { actorOf } from '../lib/auth';
 import { logger } from '../lib/logger';
 import { decideIdentityReview } from '../model/identity';
 import { propertyParams } from './schemas';
@@ -18,6 +19,7 @@ export const handler = route('decideIdentityReview', { params: propertyParams, b
     decision: body.decision,
     reason: body.reason,
     by: caller.userId,
+    actor: actorOf(caller, 'admin'),
     now: new Date().toISOString(),
     sellerReason: body.decision === 'approve' ? IDENTITY_MESSAGES.reviewApproved : `${IDENTITY_MESSAGES.reviewRejected}: ${body.reason}`,
   });

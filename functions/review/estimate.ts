@@ -6,6 +6,7 @@
  * then the mail is delivered (a failure stays pending for the scheduled retry). The
  * transaction is model/review.ts recordEstimate.
  */
+import type { Actor } from '../domain/activity';
 import { config } from '../lib/config';
 import { ConflictError, ValidationError } from '../lib/errors';
 import { deliverOutbox } from '../model/outbox';
@@ -17,7 +18,7 @@ import { newToken } from '../model/tokens';
 import { requireDossier } from '../model/dossier';
 import { deliverNow, recordEstimate, sellerEmailOf, sellerNameOf } from '../model/review';
 
-export async function sendEstimate(propertyId: string, now = new Date()): Promise<EstimateSent> {
+export async function sendEstimate(propertyId: string, actor: Actor, now = new Date()): Promise<EstimateSent> {
   const { property, valuations } = await requireDossier(propertyId);
   const valuation = valuations.at(-1);
   if (!valuation || valuation.available !== true) throw new ConflictError(REVIEW_MESSAGES.noValuation);
@@ -46,7 +47,7 @@ export async function sendEstimate(propertyId: string, now = new Date()): Promis
     trend,
   });
   const outboxId = `estimate-${propertyId}-${now.getTime()}`;
-  const recorded = await recordEstimate({ propertyId, valuation, token, oldToken, now, outboxId, mail: { to: [to], ...mail } });
+  const recorded = await recordEstimate({ propertyId, valuation, token, oldToken, now, outboxId, mail: { to: [to], ...mail }, actor });
   if (recorded === 'property_changed') throw new ConflictError();
   if (recorded === 'valuation_gone') throw new ConflictError(REVIEW_MESSAGES.noValuation);
   const delivery = await deliverNow(outboxId, deliverOutbox);

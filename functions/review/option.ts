@@ -11,7 +11,9 @@ import { s3 } from '../lib/aws/s3';
 import { requireConfig } from '../lib/config';
 import { ConflictError } from '../lib/errors';
 import { logger } from '../lib/logger';
-import { DELEGATION_LABELS, type DelegationType, type OptionStatus, type PurchaseOption } from '../domain/requests';
+import { DELEGATION_LABELS, type DelegationType, type PurchaseOption } from '../domain/requests';
+import type { OptionState } from '../domain/option-lifecycle';
+import type { Actor } from '../domain/activity';
 import { DEFAULT_DURATION, toOptionDuration, upfrontFee } from '../domain/fees';
 import { paymentTermsOf, REVIEW_MESSAGES, subStepsOf } from '../domain/review/rules';
 import type { OptionOwner } from '../domain/review/option-document';
@@ -51,7 +53,7 @@ function ownersOf(raw: RawDossier): OptionOwner[] {
   ];
 }
 
-export async function createOption(propertyId: string, body: CreateOptionBody, now = new Date()): Promise<PurchaseOption> {
+export async function createOption(propertyId: string, body: CreateOptionBody, actor: Actor, now = new Date()): Promise<PurchaseOption> {
   const raw = await requireDossier(propertyId);
   const property = raw.property;
   if (raw.option) throw new ConflictError(REVIEW_MESSAGES.optionExists);
@@ -69,7 +71,7 @@ export async function createOption(propertyId: string, body: CreateOptionBody, n
   const option: PurchaseOption = {
     id,
     propertyId,
-    status: 'pending' satisfies OptionStatus,
+    status: 'created' satisfies OptionState,
     assignedAgentId: null,
     propertyValue: body.propertyValue,
     optionAmount,
@@ -88,6 +90,9 @@ export async function createOption(propertyId: string, body: CreateOptionBody, n
     notifiedAt: null,
     availabilityLinkSentAt: null,
     documentKey,
+    publishedAt: null,
+    assignedAt: null,
+    cancelReason: null,
   };
   const pdf = await renderOptionPdf({
     optionId: id,
@@ -137,6 +142,7 @@ export async function createOption(propertyId: string, body: CreateOptionBody, n
         size: pdf.length,
         uploadedAt: createdAt,
       },
+      actor,
     );
   } catch (err) {
     await s3()

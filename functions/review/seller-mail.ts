@@ -16,8 +16,9 @@ import { requireDossier } from '../model/dossier';
 import { deliverNow, sellerEmailOf, sellerNameOf } from '../model/review';
 import { recordOptionNotification } from '../model/option';
 import { replaceAvailabilityLink } from '../model/availability';
+import type { Actor } from '../domain/activity';
 
-export async function notifySeller(propertyId: string, now = new Date()): Promise<NotificationSent> {
+export async function notifySeller(propertyId: string, actor: Actor, now = new Date()): Promise<NotificationSent> {
   const { property, option } = await requireDossier(propertyId);
   if (!option) throw new ConflictError(REVIEW_MESSAGES.optionMissing);
   const to = sellerEmailOf(property);
@@ -38,7 +39,7 @@ export async function notifySeller(propertyId: string, now = new Date()): Promis
     appUrl: config().APP_URL,
   });
   const outboxId = `option-notification-${propertyId}-${now.getTime()}`;
-  await recordOptionNotification(propertyId, at, { id: outboxId, kind: 'option-notification', ref: propertyId, mail: { to: [to], ...mail } });
+  await recordOptionNotification(propertyId, at, { id: outboxId, kind: 'option-notification', ref: propertyId, mail: { to: [to], ...mail } }, actor, option);
   return { notifiedAt: at, delivery: await deliverNow(outboxId, deliverOutbox) };
 }
 

@@ -73,7 +73,7 @@ export interface ManifestFunctionProps {
 
 /**
  * One Lambda for one manifest entry: functions/<handler>.ts bundled with the local esbuild,
- * its own log group, X-Ray active tracing, and exactly the IAM actions its entry declares
+ * a log group (shared by the HTTP routes, one per trigger), X-Ray active tracing, and exactly the IAM actions its entry declares
  * (`iam`), each on its resource (plus the stack's tracing policy).
  */
 export class ManifestFunction extends Construct {
@@ -85,10 +85,10 @@ export class ManifestFunction extends Construct {
     const entry = join(REPO_ROOT, 'functions', `${def.handler}.ts`);
     if (!existsSync(entry)) throw new Error(`Manifest entry ${def.id}: functions/${def.handler}.ts does not exist`);
 
-    const logGroup = new logs.LogGroup(this, 'Logs', {
-      retention: logs.RetentionDays.ONE_MONTH,
-      removalPolicy: RemovalPolicy.DESTROY,
-    });
+    // HTTP routes write to one shared log group (each line names its use case and function:
+    // functions/lib/logger.ts), triggers to their own: 85 log groups would take the API stack
+    // past CloudFormation's 500 resources; one month of retention either way.
+    const logGroup = 'method' in def ? routeLogGroup(this) : new logs.LogGroup(this, 'Logs', { retention: logs.RetentionDays.ONE_MONTH, removalPolicy: RemovalPolicy.DESTROY });
 
     // HTTP routes whose declarations are identical share one execution role (see routeRole):
     // each still has exactly its entry's permissions, and the API stack stays under
@@ -295,6 +295,15 @@ function routeRole(scope: Construct, def: FunctionDef, readsStripe: boolean): { 
 }
 
 const roleUsers = new WeakMap<Construct, Map<string, string[]>>();
+
+/** The stack's one log group of the HTTP route functions. */
+function routeLogGroup(scope: Construct): logs.ILogGroup {
+  const stack = Stack.of(scope);
+  return (
+    (stack.node.tryFindChild('RouteLogs') as logs.LogGroup | undefined) ??
+    new logs.LogGroup(stack, 'RouteLogs', { retention: logs.RetentionDays.ONE_MONTH, removalPolicy: RemovalPolicy.DESTROY })
+  );
+}
 
 /** A declaration in one canonical form: resources and actions sorted, empty lists left out. */
 export function declarationKey(declared: Iam): string {

@@ -22,6 +22,7 @@ import { keys } from '../../functions/model/keys';
 import { LOCAL_REGION } from './setup';
 import type { LocalStack } from './stack';
 import { seedDemoMarketplace } from './demo-marketplace';
+import { migrateLegacyOptionStates } from '../../functions/model/option';
 import { seedDemoAvailability } from './demo-availability';
 import { edgeHeaders } from './edge';
 
@@ -181,6 +182,9 @@ export async function seedDemoData(stack: LocalStack, log: Log): Promise<void> {
   const token = await signIn(stack, admin.email, admin.password);
   await importOmi(stack, token, log);
   await submitRequests(stack, log);
+  // options stored before the lifecycle get their state (the daily expireOptions job does it on AWS)
+  const migrated = await migrateLegacyOptionStates();
+  if (migrated) log(`opzioni aggiornate al ciclo di vita: ${migrated}`);
   // options listed to agents, with room photos (infra/local/demo-marketplace.ts)
   await seedDemoMarketplace(stack, (method, route, body, bearer) => call(stack, method, route, body, bearer), token, log);
   // the demo seller's availability link (infra/local/demo-availability.ts)

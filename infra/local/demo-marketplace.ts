@@ -8,7 +8,8 @@
  * written directly, since it needs a face photo and signed PDFs.
  * Idempotent: fixed draft ids; each step runs only when its data is missing.
  */
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { optionExpiryDate } from '../../functions/domain/fees';
 import { ddb } from '../../functions/model/db';
 import { keys } from '../../functions/model/keys';
 import { encodePng } from '../../test/support/png';
@@ -100,7 +101,15 @@ export async function seedDemoMarketplace(stack: LocalStack, call: Call, adminTo
   let listed = 0;
   for (const demo of DEMO_OPTIONS) {
     const id = demo.propertyDraftId;
-    if ((await ddb().send(new GetCommand({ TableName: TABLE, Key: keys.option(id) }))).Item) continue;
+    const existing = (await ddb().send(new GetCommand({ TableName: TABLE, Key: keys.option(id) }))).Item;
+    if (existing) {
+      // data seeded before the lifecycle: signed and published now, like a new seed
+      if (existing.status === 'created' || existing.status === 'sent') {
+        await publishDemoOption(TABLE, id, call, adminToken);
+        listed++;
+      }
+      continue;
+    }
     if (!(await ddb().send(new GetCommand({ TableName: TABLE, Key: keys.property(id) }))).Item) {
       const rooms = [];
       for (const room of demo.rooms) rooms.push({ id: room.id, type: room.type, media: [{ key: await uploadPhoto(call, id, room) }] });
@@ -151,7 +160,30 @@ export async function seedDemoMarketplace(stack: LocalStack, call: Call, adminTo
       adminToken,
     );
     if (option.status !== 201 && option.status !== 409) throw new Error(`opzione demo ${demo.address}: ${option.status} ${JSON.stringify(option.body)}`);
+    await publishDemoOption(TABLE, id, call, adminToken);
     listed++;
   }
   if (listed) log(`dati demo: ${listed} opzioni di acquisto offerte agli agenti (Opzioni Disponibili dell'agente demo)`);
+}
+
+/**
+ * DEMO SHORTCUT: the seller's signature written directly (the demo seller's own option in
+ * demo-availability.ts is signed through the real routes), then published by the demo admin
+ * through POST /admin/options/{id}/transitions, as an admin does on the Istruttoria page.
+ */
+async function publishDemoOption(TABLE: string, id: string, call: Call, adminToken: string): Promise<void> {
+  const at = new Date().toISOString();
+  await ddb().send(
+    new UpdateCommand({
+      TableName: TABLE,
+      Key: keys.option(id),
+      UpdateExpression: 'SET #s = :signed, signedAt = :at, signatureType = :fisica, expiresAt = :exp',
+      ConditionExpression: '#s IN (:created, :sent)',
+      ExpressionAttributeNames: { '#s': 'status' },
+      ExpressionAttributeValues: { ':signed': 'signed', ':at': at, ':fisica': 'fisica', ':exp': optionExpiryDate(at, 12), ':created': 'created', ':sent': 'sent' },
+    }),
+  );
+  await ddb().send(new UpdateCommand({ TableName: TABLE, Key: keys.property(id), UpdateExpression: 'SET optionSignedAt = :at, optionState = :signed', ExpressionAttributeValues: { ':at': at, ':signed': 'signed' } }));
+  const published = await call('POST', `/admin/options/${id}/transitions`, { action: 'publish' }, adminToken);
+  if (published.status !== 200) throw new Error(`pubblicazione opzione demo: ${published.status} ${JSON.stringify(published.body)}`);
 }

@@ -8,7 +8,7 @@
  * where cheap (the wizard's validation, the delete confirmations, the media viewer, the
  * seller's new request and account deletion). No serious or critical violation allowed.
  */
-import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { ddb } from '../../functions/model/db';
@@ -20,6 +20,7 @@ import { importOmi } from '../support/omi-import';
 import { MILANO } from '../support/omi-samples';
 import { freshSeller, giveProperty, SELLER_PASSWORD } from '../support/seller';
 import { apiFrom, fullBody, newClientIp, newId } from '../support/submission';
+import { markSigned } from '../support/option';
 
 const PHONE = { width: 390, height: 844 };
 const web = () => stack().webUrl!;
@@ -54,7 +55,7 @@ async function sellerWithSignedOption(): Promise<{ email: string }> {
   const option = { propertyValue: 300_000, hasKeys: false, agentCommissionPercentage: 3, minAgentCommissionPercentage: 2, salePricePercentage: 10, minMonthlySlots: 3 };
   const created = await api('POST', `/admin/properties/${id}/option`, { token: admin, body: option });
   expect(created.status, JSON.stringify(created.body)).toBe(201);
-  await ddb().send(new UpdateCommand({ TableName: TABLE(), Key: keys.option(id), UpdateExpression: 'SET signedAt = :s', ExpressionAttributeValues: { ':s': at } }));
+  await markSigned(id, at);
   const sent = await api('POST', `/admin/properties/${id}/option/availability-link`, { token: admin, body: {} });
   expect(sent.status, JSON.stringify(sent.body)).toBe(200);
   const mail = (await sentMail()).find((m) => m.destination.to.includes(seller.email) && m.body.text?.includes('/availability/'));

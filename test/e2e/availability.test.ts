@@ -10,7 +10,7 @@
 import { mkdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { ddb } from '../../functions/model/db';
@@ -22,6 +22,7 @@ import { DESKTOP, expectAccessible, launchBrowser, newPage, signedInContext, toa
 import { api, sentMail, stack, tokenForRole, useStackEnv } from '../support/helpers';
 import { freshSeller, giveProperty, SELLER_PASSWORD, type Seller } from '../support/seller';
 import { apiFrom, fullBody, newClientIp, newId } from '../support/submission';
+import { markSigned } from '../support/option';
 
 const web = () => stack().webUrl!;
 const TABLE = () => stack().env.TABLE_NAME!;
@@ -62,7 +63,7 @@ async function signedOptionLink(seller: Seller): Promise<{ propertyId: string; l
   const option = { propertyValue: 300_000, hasKeys: false, agentCommissionPercentage: 3, minAgentCommissionPercentage: 2, salePricePercentage: 10, minMonthlySlots: 3 };
   const created = await api('POST', `/admin/properties/${propertyId}/option`, { token: admin, body: option });
   expect(created.status, JSON.stringify(created.body)).toBe(201);
-  await ddb().send(new UpdateCommand({ TableName: TABLE(), Key: keys.option(propertyId), UpdateExpression: 'SET signedAt = :s', ExpressionAttributeValues: { ':s': at } }));
+  await markSigned(propertyId, at);
   const sent = await api('POST', `/admin/properties/${propertyId}/option/availability-link`, { token: admin, body: {} });
   expect(sent.status, JSON.stringify(sent.body)).toBe(200);
   const mail = (await sentMail()).find((m) => m.destination.to.includes(seller.email) && m.body.text?.includes('/availability/'));

@@ -2,7 +2,10 @@
  * Dashboard Admin (/admin) in Chromium, as the admin: a request submitted through the
  * wizard route appears (search), expands with its details, takes two images uploaded at
  * once (a progress bar each), loses one after confirming, gets a user assigned ('Nessun
- * utente' refused) and is deleted after typing 'elimina'; axe at desktop and at 390 px.
+ * utente' refused) and is deleted after typing 'elimina'; the filters (state, period) and a
+ * search by phone, kept in the URL through a reload and the way back from the Istruttoria;
+ * the links from the Istruttoria to its option and its agents' requests, and from a request
+ * to the agent in Gestione Utenti; axe at desktop and at 390 px.
  * Screenshots go to $SCREENSHOTS_DIR when set.
  */
 import path from 'node:path';
@@ -15,6 +18,7 @@ import { BatchWriter } from '../../functions/model/batch-writer';
 import { keys, normalizeForSort } from '../../functions/model/keys';
 import { api, stack, tokenForRole, useStackEnv } from '../support/helpers';
 import { apiFrom, fullBody, newClientIp, newId, pngBytes } from '../support/submission';
+import { freshAgent, listedOption } from '../support/agent';
 
 let browser: Browser;
 let admin: BrowserContext;
@@ -32,10 +36,19 @@ async function shot(page: Page, name: string) {
  * A request through POST /properties with one empty room; its last name carries a unique tag.
  * In Bergamo: no OMI file of the run covers it, so it is never valued on submission ('Nuova').
  */
-async function submitRequest(tag: string): Promise<{ id: string; roomId: string }> {
+async function submitRequest(tag: string, overrides: Record<string, unknown> = {}): Promise<{ id: string; roomId: string }> {
   const id = newId();
   const roomId = newId();
-  const body = { ...fullBody(id, [{ id: roomId, type: 'soggiorno', media: [] }]), firstName: 'Elena', lastName: `Galli ${tag}`, email: `${tag}@example.it`, desiredAmount: '275.000', province: 'BG', city: 'Bergamo' };
+  const body = {
+    ...fullBody(id, [{ id: roomId, type: 'soggiorno', media: [] }]),
+    firstName: 'Elena',
+    lastName: `Galli ${tag}`,
+    email: `${tag}@example.it`,
+    desiredAmount: '275.000',
+    province: 'BG',
+    city: 'Bergamo',
+    ...overrides,
+  };
   const res = await apiFrom(newClientIp(), 'POST', '/properties', body);
   if (res.status !== 201) throw new Error(`submission refused: ${res.status} ${JSON.stringify(res.body)}`);
   return { id, roomId };
@@ -199,6 +212,102 @@ describe('/admin (admin)', () => {
     await expect.poll(() => page.getByTestId('request-row').count()).toBe(55);
     expect(await page.getByTestId('request-row').last().textContent()).toContain(`Neri ${tag} 0`);
     expect(await page.getByTestId('requests-more').count()).toBe(0);
+    await page.close();
+  });
+
+  it('filters by state and period, finds a request by its phone; the URL keeps the filters', async () => {
+    const tag = `fil${Date.now().toString(36)}`;
+    const phone = `3${String(Date.now() % 1e9).padStart(9, '0')}`;
+    const typed = `${phone.slice(0, 3)} ${phone.slice(3)}`;
+    const r = await submitRequest(tag, { phone });
+    const page = await dashboard();
+    const total = page.getByTestId('requests-total');
+    const row = page.locator(`[data-request-id="${r.id}"]`);
+
+    await page.getByTestId('requests-state').selectOption('nuova');
+    await page.waitForURL((u) => u.searchParams.get('state') === 'nuova');
+    await page.getByTestId('requests-search').fill(typed);
+    await total.filter({ hasText: '1 richiesta trovata' }).waitFor();
+    await page.waitForURL((u) => u.searchParams.get('q') === typed);
+    expect(await row.getByTestId('request-lifecycle').textContent()).toBe('Nuova');
+    expect(await row.getByTestId('request-next-action').textContent()).toContain("Valutare l'immobile");
+    // 'fonte-test' names no source: the row says so
+    expect(await row.getByTestId('request-source').textContent()).toBe('Fonte eliminata');
+
+    // another state: nothing; back to 'Nuova'
+    await page.getByTestId('requests-state').selectOption('valutata');
+    await page.getByTestId('requests-empty').waitFor();
+    await page.getByTestId('requests-state').selectOption('nuova');
+    await row.waitFor();
+
+    // the period: today, chosen in the calendar
+    await page.getByTestId('requests-period').click();
+    const calendar = page.getByRole('dialog');
+    await calendar.getByRole('button', { name: /^Oggi, / }).click();
+    await page.getByTestId('requests-period-apply').click();
+    const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Rome' }).format(new Date());
+    await page.waitForURL((u) => u.searchParams.get('from') === today && u.searchParams.get('to') === today);
+    await total.filter({ hasText: '1 richiesta trovata' }).waitFor();
+    expect(await page.getByTestId('requests-period').textContent()).toMatch(/^Il \d{2}\/\d{2}\/\d{4}$/);
+
+    // a reload keeps search and filters
+    await page.reload();
+    await total.filter({ hasText: '1 richiesta trovata' }).waitFor();
+    expect(await page.getByTestId('requests-state').inputValue()).toBe('nuova');
+    expect(await page.getByTestId('requests-search').inputValue()).toBe(typed);
+    await expectAccessible(page);
+    await shot(page, 'admin-filters-desktop');
+
+    // to the Istruttoria and back: the same list
+    await row.getByTestId('request-investigation').click();
+    await page.waitForURL((u) => u.pathname === `/investigation/${r.id}`);
+    await page.getByTestId('review-source').filter({ hasText: 'Fonte: Fonte eliminata' }).waitFor();
+    await page.getByTestId('back-to-admin').click();
+    await page.waitForURL((u) => u.pathname === '/admin' && u.searchParams.get('state') === 'nuova' && u.searchParams.get('q') === typed);
+    await row.waitFor();
+
+    await page.setViewportSize(PHONE);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+    await expectAccessible(page);
+    await shot(page, 'admin-filters-390');
+
+    await page.getByTestId('requests-reset').click();
+    await page.waitForURL((u) => u.search === '');
+    expect(await page.getByTestId('requests-search').inputValue()).toBe('');
+    await page.close();
+  });
+
+  it("links the Istruttoria to its option and its agents' requests, and a request to its agent in Gestione Utenti", async () => {
+    const option = await listedOption({ property: { address: `Via dei Collegamenti ${Date.now() % 100_000}` } });
+    const agent = await freshAgent();
+    const asked = await api('POST', `/agent/options/${option.propertyId}/requests`, { token: agent.token, body: { commissionPercentage: 3 } });
+    expect(asked.status, JSON.stringify(asked.body)).toBe(201);
+    const page = await admin.newPage();
+    page.setDefaultTimeout(20_000);
+    await page.goto(`${web()}/investigation/${option.propertyId}`);
+    const links = page.getByRole('navigation', { name: 'Collegamenti della richiesta' });
+    await links.waitFor();
+
+    await links.getByRole('link', { name: 'Opzione di acquisto di questo immobile in Opzioni di Acquisto Attive' }).click();
+    await page.waitForURL((u) => u.pathname === '/active-options' && u.searchParams.get('property') === option.propertyId);
+    await page.getByTestId('options-property-filter').waitFor();
+    await page.locator(`[data-testid="option-row"][data-property-id="${option.propertyId}"]`).waitFor();
+    expect(await page.getByTestId('option-row').count()).toBe(1);
+    await page.goBack();
+
+    await links.getByRole('link', { name: 'Richieste degli agenti per questo immobile' }).click();
+    await page.waitForURL((u) => u.pathname === '/active-options' && u.hash === '#agent-requests');
+    const request = page.getByTestId('agent-request-row');
+    await request.filter({ hasText: agent.email }).waitFor();
+    expect(await request.count()).toBe(1);
+    expect(await request.getByRole('link', { name: /^Istruttoria dell'immobile Via dei Collegamenti/ }).getAttribute('href')).toBe(`/investigation/${option.propertyId}`);
+    await expectAccessible(page);
+    await request.getByRole('link', { name: `${agent.name}, agente in Gestione Utenti` }).click();
+    await page.waitForURL((u) => u.pathname === '/users' && u.hash === `#user-${agent.userId}`);
+    const user = page.locator(`#user-${agent.userId}`);
+    await user.waitFor();
+    expect(await user.getAttribute('data-user-id')).toBe(agent.userId);
+    await expect.poll(() => user.evaluate((el) => document.activeElement === el)).toBe(true);
     await page.close();
   });
 

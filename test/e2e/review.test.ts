@@ -8,12 +8,13 @@
 import { mkdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { ddb } from '../../functions/model/db';
 import { keys } from '../../functions/model/keys';
 import { DESKTOP, expectAccessible, launchBrowser, signedInContext, toastWith } from '../support/browser';
+import { markSigned } from '../support/option';
 import { sentMail, stack, uniqueEmail, useStackEnv } from '../support/helpers';
 import { apiFrom, fullBody, newClientIp, newId } from '../support/submission';
 import { importOmi } from '../support/omi-import';
@@ -170,7 +171,7 @@ describe('Istruttoria Immobile (admin)', () => {
     await toast(page, 'Notifica inviata!').waitFor();
 
     // the seller signs: the poll (every 5 s) notices, toasts for 10 s and reloads
-    await ddb().send(new UpdateCommand({ TableName: TABLE(), Key: keys.option(id), UpdateExpression: 'SET signedAt = :s', ExpressionAttributeValues: { ':s': new Date().toISOString() } }));
+    await markSigned(id);
     await toast(page, 'Documento Firmato Ricevuto!').waitFor({ timeout: 15_000 });
     await page.getByTestId('option-signed').waitFor();
     await page.getByTestId('availability-panel').getByText('Invio Link Disponibilità').waitFor();
@@ -199,7 +200,7 @@ describe('Istruttoria Immobile (admin)', () => {
     expect(await row.textContent()).toContain('Giulia Bianchi');
     expect(await row.getByTestId('option-payment').textContent()).toBe('Rateale');
     expect(await row.getByTestId('option-sale-price').textContent()).toMatch(/330\.000/);
-    expect(await row.getByTestId('option-status-badge').textContent()).toBe('In Attesa');
+    expect(await row.getByTestId('option-state').textContent()).toBe('Firmata');
     await expectAccessible(list);
     await row.getByTestId('option-edit').click();
     const dialog = list.getByRole('dialog');
@@ -208,13 +209,12 @@ describe('Istruttoria Immobile (admin)', () => {
     await list.getByTestId('edit-option-save').click();
     await dialog.getByText('La percentuale di vendita deve essere tra 0 e 100').waitFor();
     await list.getByTestId('edit-option-sale').fill('12.5');
-    await list.getByTestId('edit-option-status').selectOption('approved');
     await expectAccessible(list);
     await list.getByTestId('edit-option-save').click();
     await toast(list, 'Opzione aggiornata con successo').waitFor();
     await dialog.waitFor({ state: 'hidden' });
     await expect.poll(() => row.getByTestId('option-sale-pct').textContent()).toBe('12,5%');
-    expect(await row.getByTestId('option-status-badge').textContent()).toBe('Approvata');
+    expect(await row.getByTestId('option-state').textContent()).toBe('Firmata');
     expect(await row.getByTestId('option-sale-price').textContent()).toMatch(/337\.500/);
     await shot(list, 'options-desktop');
     await list.setViewportSize(PHONE);
@@ -223,6 +223,34 @@ describe('Istruttoria Immobile (admin)', () => {
     await shot(list, 'options-390');
     await row.getByTestId('option-details').click();
     await list.waitForURL((u) => u.pathname === `/investigation/${id}`);
+
+    // the state moves by its actions: cancelling asks a reason, then the badge and the history follow
+    await list.getByTestId('option-action-cancel').click();
+    const cancel = list.getByRole('dialog');
+    await cancel.getByText("L'opzione viene chiusa").waitFor();
+    await list.getByTestId('option-action-confirm').click();
+    await cancel.getByText("Scrivi il motivo dell'annullamento (almeno 5 caratteri)").waitFor();
+    await expectAccessible(list);
+    await list.getByTestId('option-cancel-reason').fill('Il venditore ha rinunciato alla vendita');
+    await list.getByTestId('option-action-confirm').click();
+    await toast(list, 'Opzione annullata').waitFor();
+    await expect.poll(() => list.getByTestId('option-summary').getByTestId('option-state').textContent()).toBe('Annullata');
+    expect(await list.getByTestId('option-actions').count()).toBe(0);
+    const history = list.getByTestId('review-activity');
+    await history.locator('[data-kind="option.cancel"]').getByText('Il venditore ha rinunciato alla vendita').waitFor();
+    expect(await history.locator('[data-kind="option.cancel"]').getByTestId('activity-transition').textContent()).toBe('Firmata → Annullata');
+    await history.locator('[data-kind="option.updated"]').first().waitFor();
+    await list.setViewportSize({ width: 1280, height: 900 });
+    await history.scrollIntoViewIfNeeded();
+    await shot(list, 'review-activity-desktop');
+    // the admins' feed
+    await list.goto(`${web()}/activity`);
+    await list.getByRole('heading', { level: 1, name: 'Attività' }).waitFor();
+    await list.locator('[data-kind="option.cancel"]').first().waitFor();
+    await expectAccessible(list);
+    await list.setViewportSize(PHONE);
+    expect(await list.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+    await shot(list, 'activity-390');
     await list.close();
   });
 

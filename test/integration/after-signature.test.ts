@@ -6,7 +6,7 @@
  * accepts the seller's writes until the seller completes it again, then it is closed again.
  */
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
-import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { PDFDocument } from 'pdf-lib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ddb } from '../../functions/model/db';
@@ -18,6 +18,7 @@ import { api, stack, tokenForRole, useStackEnv } from '../support/helpers';
 import { documentFront, facePhoto } from '../support/faces';
 import { dossier, postToBucket } from '../support/submission';
 import { freshSeller, ownedProperty, type Seller } from '../support/seller';
+import { markSigned } from '../support/option';
 
 type Answer<T = Record<string, unknown>> = T & { message?: string; fields?: Record<string, string> };
 const TABLE = () => stack().env.TABLE_NAME!;
@@ -69,8 +70,7 @@ async function signedProperty(): Promise<string> {
   });
   expect(created.status, JSON.stringify(created.body)).toBe(201);
   // the signature's lifecycle fact, as confirmOptionSigned writes it
-  await ddb().send(new UpdateCommand({ TableName: TABLE(), Key: keys.property(id), UpdateExpression: 'SET optionSignedAt = :at', ExpressionAttributeValues: { ':at': new Date().toISOString() } }));
-  await ddb().send(new UpdateCommand({ TableName: TABLE(), Key: keys.option(id), UpdateExpression: 'SET signedAt = :at, signatureType = :f', ExpressionAttributeValues: { ':at': new Date().toISOString(), ':f': 'fisica' } }));
+  await markSigned(id);
   return id;
 }
 

@@ -175,7 +175,7 @@ describe('the request state machine', () => {
   it('refuses requests on options not offered to agents and unknown ids', async () => {
     const agent = await freshAgent();
     const option = await listedOption();
-    await api('PATCH', `/admin/options/${option.propertyId}`, { token: admin, body: { status: 'approved' } });
+    await api('POST', `/admin/options/${option.propertyId}/transitions`, { token: admin, body: { action: 'withdraw' } });
     const res = await request(agent, option.propertyId, 3);
     expect(res.status).toBe(409);
     expect(res.body.message).toBe(AGENT_MESSAGES.optionUnavailable);
@@ -471,7 +471,7 @@ describe('who may use the agent routes', () => {
 
     // an option the admin took off the market (status not pending) is not shown either
     const off = await listedOption({ media: true });
-    await api('PATCH', `/admin/options/${off.propertyId}`, { token: admin, body: { status: 'cancelled' } });
+    await api('POST', `/admin/options/${off.propertyId}/transitions`, { token: admin, body: { action: 'cancel', reason: 'Tolta dal mercato' } });
     expect((await media(other, off.propertyId)).status).toBe(404);
     // nor are properties without an option
     expect((await media(other, '00000000-0000-4000-8000-000000000000')).status).toBe(404);

@@ -19,6 +19,7 @@ import { newToken } from '../../functions/model/tokens';
 import { api, stack, tokenForRole, useStackEnv } from '../support/helpers';
 import { freshSeller, ownedProperty, type Seller } from '../support/seller';
 import { dossier } from '../support/submission';
+import { markSigned } from '../support/option';
 
 type Answer<T> = T & { message?: string; fields?: Record<string, string> };
 type Day = { date: string; slots: { start: string; end: string }[] };
@@ -63,7 +64,7 @@ async function availabilityLink(minMonthlySlots = 3): Promise<Link> {
   );
   const created = await api('POST', `/admin/properties/${propertyId}/option`, { token: admin, body: { ...OPTION, minMonthlySlots } });
   expect(created.status, JSON.stringify(created.body)).toBe(201);
-  await ddb().send(new UpdateCommand({ TableName: TABLE(), Key: keys.option(propertyId), UpdateExpression: 'SET signedAt = :s', ExpressionAttributeValues: { ':s': at } }));
+  await markSigned(propertyId, at);
   const sent = await api('POST', `/admin/properties/${propertyId}/option/availability-link`, { token: admin, body: {} });
   expect(sent.status, JSON.stringify(sent.body)).toBe(200);
   const option = (await ddb().send(new GetCommand({ TableName: TABLE(), Key: keys.option(propertyId), ConsistentRead: true }))).Item!;

@@ -1,7 +1,7 @@
 /**
  * Opzioni di Acquisto Attive through the API: every option newest first with property, seller
- * and assigned agent; the admin's edit (status and three percentages, 0..100 with the spec's
- * messages). Admin only.
+ * and assigned agent; the admin's edit of the three percentages (0..100 with the spec's
+ * messages; the state is not edited here: test/integration/option-lifecycle.test.ts). Admin only.
  */
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -57,22 +57,25 @@ describe('GET /admin/options', () => {
     expect([...dates].sort().reverse()).toEqual(dates);
     expect(res.body.items.find((o) => o.id === a.id)).toMatchObject({
       propertyId: a.propertyId, propertyAddress: 'Via Roma 1', propertyCity: 'Milano', sellerFirstName: 'Anna', sellerLastName: 'Rossi',
-      assignedAgentId: agentId.id, agentName: agentId.fullName, paymentType: 'rateale', optionAmount: 3000, status: 'pending',
+      assignedAgentId: agentId.id, agentName: agentId.fullName, paymentType: 'rateale', optionAmount: 3000, status: 'created',
     });
     expect(res.body.items.find((o) => o.id === b.id)).toMatchObject({ propertyAddress: 'Corso Como 5', agentName: null, paymentType: 'anticipato' });
   });
 });
 
 describe('PATCH /admin/options/{propertyId}', () => {
-  it('sets the status and the three percentages and answers the updated option', async () => {
+  it('sets the three percentages, answers the updated option and records the change with the values before', async () => {
     const o = await withOption();
-    const res = await update(o.propertyId, { status: 'approved', agentCommissionPercentage: 4.5, salePricePercentage: 12.5, minAgentCommissionPercentage: 0 });
+    const res = await update(o.propertyId, { agentCommissionPercentage: 4.5, salePricePercentage: 12.5, minAgentCommissionPercentage: 0 });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(res.body).toMatchObject({ id: o.id, status: 'approved', agentCommissionPercentage: 4.5, salePricePercentage: 12.5, minAgentCommissionPercentage: 0, propertyValue: 300_000 });
-    expect(await stored(o.propertyId)).toMatchObject({ status: 'approved', agentCommissionPercentage: 4.5, salePricePercentage: 12.5, minAgentCommissionPercentage: 0 });
-    // any status, freely (spec 001 section 4)
-    expect((await update(o.propertyId, { status: 'pending' })).body.status).toBe('pending');
+    expect(res.body).toMatchObject({ id: o.id, status: 'created', agentCommissionPercentage: 4.5, salePricePercentage: 12.5, minAgentCommissionPercentage: 0, propertyValue: 300_000 });
+    expect(await stored(o.propertyId)).toMatchObject({ status: 'created', agentCommissionPercentage: 4.5, salePricePercentage: 12.5, minAgentCommissionPercentage: 0 });
     expect((await update(o.propertyId, { minAgentCommissionPercentage: 100 })).status).toBe(200);
+    const activity = (await api<{ activity: { kind: string; note: string | null }[] }>('GET', `/admin/properties/${o.propertyId}`, { token: admin })).body.activity;
+    expect(activity.filter((e) => e.kind === 'option.updated').map((e) => e.note)).toEqual([
+      'condivisione agente: 3% → 4,5%; prezzo di vendita: 10% → 12,5%; condivisione minima: 2% → 0%',
+      'condivisione minima: 0% → 100%',
+    ]);
   });
 
   it('refuses values out of 0..100 with the spec messages and writes nothing', async () => {
@@ -81,18 +84,18 @@ describe('PATCH /admin/options/{propertyId}', () => {
       [{ agentCommissionPercentage: 100.5 }, 'La percentuale di condivisione deve essere tra 0 e 100'],
       [{ salePricePercentage: -1 }, 'La percentuale di vendita deve essere tra 0 e 100'],
       [{ minAgentCommissionPercentage: 'dieci' }, 'La percentuale minima deve essere tra 0 e 100'],
-      [{ status: 'firmata' }, 'Stato non valido'],
+      [{ status: 'published' }, "Lo stato dell'opzione cambia solo con le sue azioni (pubblica, ritira, esercitata, annulla)"],
       [{}, 'Nessuna modifica da salvare'],
     ] as const) {
       const res = await update(o.propertyId, body);
       expect(res.status).toBe(400);
       expect(res.body.message).toBe(message);
     }
-    expect(await stored(o.propertyId)).toMatchObject({ status: 'pending', agentCommissionPercentage: 3, salePricePercentage: 10, minAgentCommissionPercentage: 2 });
+    expect(await stored(o.propertyId)).toMatchObject({ status: 'created', agentCommissionPercentage: 3, salePricePercentage: 10, minAgentCommissionPercentage: 2 });
   });
 
   it('answers 404 for a property without an option', async () => {
-    const res = await update(newId(), { status: 'approved' });
+    const res = await update(newId(), { salePricePercentage: 12 });
     expect(res.status).toBe(404);
     expect(res.body.message).toBe('Opzione non trovata');
   });
@@ -104,12 +107,13 @@ describe('options routes: other roles', () => {
       const token = await tokenForRole(role);
       const o = await withOption();
       expect((await list(token)).status).toBe(403);
-      expect((await update(o.propertyId, { status: 'cancelled' }, token)).status).toBe(403);
-      expect((await stored(o.propertyId)).status).toBe('pending');
+      expect((await update(o.propertyId, { salePricePercentage: 1 }, token)).status).toBe(403);
+      expect((await api('POST', `/admin/options/${o.propertyId}/transitions`, { token, body: { action: 'cancel', reason: 'Non autorizzato' } })).status).toBe(403);
+      expect(await stored(o.propertyId)).toMatchObject({ status: 'created', salePricePercentage: 10 });
     });
   }
   it('refuses an anonymous caller (401)', async () => {
     expect((await api('GET', '/admin/options')).status).toBe(401);
-    expect((await api('PATCH', `/admin/options/${newId()}`, { body: { status: 'approved' } })).status).toBe(401);
+    expect((await api('PATCH', `/admin/options/${newId()}`, { body: { salePricePercentage: 12 } })).status).toBe(401);
   });
 });

@@ -7,6 +7,7 @@
  * availability link); identity checks, delegations, slots and quotas are written as their
  * use cases store them. Runs are "as of" a time through the event's detail.now.
  */
+import { TEST_ADMIN } from '../support/helpers';
 import { randomUUID } from 'node:crypto';
 import { uploadNonce } from '../../functions/lib/presigned-upload';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
@@ -78,7 +79,7 @@ async function estimateSent(p: Seeded, at: number): Promise<void> {
     adjustedMax: 297_000,
     adjustedAvg: 261_000,
   });
-  await sendEstimate(p.id, new Date(at));
+  await sendEstimate(p.id, TEST_ADMIN, new Date(at));
 }
 
 const identityVerified = (id: string) =>
@@ -97,8 +98,8 @@ async function notifiedOption(hasKeys: boolean, at: number): Promise<Seeded> {
   const p = await submitted(true);
   await estimateSent(p, at - 2 * DAY_MS);
   await onboardingDone(p);
-  await createOption(p.id, { propertyValue: 300_000, hasKeys, agentCommissionPercentage: 3, minAgentCommissionPercentage: 2, salePricePercentage: 10, minMonthlySlots: 4 }, new Date(at));
-  await notifySeller(p.id, new Date(at));
+  await createOption(p.id, { propertyValue: 300_000, hasKeys, agentCommissionPercentage: 3, minAgentCommissionPercentage: 2, salePricePercentage: 10, minMonthlySlots: 4 }, TEST_ADMIN, new Date(at));
+  await notifySeller(p.id, TEST_ADMIN, new Date(at));
   return p;
 }
 

@@ -15,9 +15,10 @@ import { keys } from '../../functions/model/keys';
 import type { DossierValuation, PurchaseOption } from '../../functions/domain/requests';
 import type { AvailabilityLinkSent, EstimateSent, NotificationSent, OptionPoll } from '../../functions/domain/review/schemas';
 import type { ValuationAvailable } from '../../functions/domain/valuation';
-import { api, sentMail, stack, tokenForRole, uniqueEmail, useStackEnv } from '../support/helpers';
+import { TEST_ADMIN, api, sentMail, stack, tokenForRole, uniqueEmail, useStackEnv } from '../support/helpers';
 import { apiFrom, dossier, fullBody, newClientIp, newId } from '../support/submission';
 import { clearAll, importFile, VALORI_2025, ZONE_2025 } from './omi-support';
+import { markSigned } from '../support/option';
 
 type Answer<T> = T & { message?: string; fields?: Record<string, string> };
 const TABLE = () => stack().env.TABLE_NAME!;
@@ -162,7 +163,7 @@ describe('POST /admin/properties/{id}/estimate-email', () => {
     resetConfig();
     resetAws();
     try {
-      const res = await sendEstimateCase(id);
+      const res = await sendEstimateCase(id, TEST_ADMIN);
       expect(res.delivery).toBe('pending');
       expect((await property(id)).estimateSentAt).toBe(res.estimateSentAt);
       const outbox = (await ddb().send(new QueryCommand({
@@ -219,7 +220,7 @@ describe('the purchase option', () => {
     const res = await createOption(id, { ...OPTION, propertyValue: 312_345 });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     // 700 euro per 100.000 for 6 months: 2186.415 -> 2186
-    expect(res.body).toMatchObject({ status: 'pending', propertyValue: 312_345, optionAmount: 2186, optionDuration: 6, expiresAt: null, paymentType: 'rateale', installments: 12, hasKeys: false, signedAt: null });
+    expect(res.body).toMatchObject({ status: 'created', propertyValue: 312_345, optionAmount: 2186, optionDuration: 6, expiresAt: null, paymentType: 'rateale', installments: 12, hasKeys: false, signedAt: null });
     expect(res.body.documentKey).toBe(`${id}/documents/opzione-${res.body.id}.pdf`);
     const pdf = await s3().send(new GetObjectCommand({ Bucket: stack().env.MEDIA_BUCKET, Key: res.body.documentKey! }));
     const bytes = Buffer.from(await pdf.Body!.transformToByteArray());
@@ -314,7 +315,7 @@ describe('the purchase option', () => {
     const unsigned = await api<Answer<object>>('POST', path(id, '/option/availability-link'), { token: admin, body: {} });
     expect(unsigned.status).toBe(409);
     expect(unsigned.body.message).toBe("Il link di disponibilità si invia solo per un'opzione firmata senza chiavi");
-    await ddb().send(new UpdateCommand({ TableName: TABLE(), Key: keys.option(id), UpdateExpression: 'SET signedAt = :s', ExpressionAttributeValues: { ':s': new Date().toISOString() } }));
+    await markSigned(id);
     const res = await api<Answer<AvailabilityLinkSent>>('POST', path(id, '/option/availability-link'), { token: admin, body: {} });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     const option = (await ddb().send(new GetCommand({ TableName: TABLE(), Key: keys.option(id) }))).Item!;
@@ -333,7 +334,7 @@ describe('the purchase option', () => {
     const withKeys = await submitted();
     await sellerSideComplete(withKeys.id);
     await createOption(withKeys.id, { ...OPTION, hasKeys: true });
-    await ddb().send(new UpdateCommand({ TableName: TABLE(), Key: keys.option(withKeys.id), UpdateExpression: 'SET signedAt = :s', ExpressionAttributeValues: { ':s': new Date().toISOString() } }));
+    await markSigned(withKeys.id);
     expect((await api('POST', path(withKeys.id, '/option/availability-link'), { token: admin, body: {} })).status).toBe(409);
   });
 });

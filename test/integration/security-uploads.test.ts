@@ -85,7 +85,12 @@ beforeAll(async () => {
   doc.addPage([300, 200]).drawText('Opzione firmata', { x: 20, y: 100, size: 14 });
   PDF = Buffer.from(await doc.save());
   // P's option unsigned again, so the signed option can be uploaded
-  await ddb().send(new UpdateCommand({ TableName: stack().env.TABLE_NAME!, Key: keys.option(w.P.id), UpdateExpression: 'REMOVE signedAt' }));
+  await ddb().send(
+    new UpdateCommand({ TableName: stack().env.TABLE_NAME!, Key: keys.option(w.P.id), UpdateExpression: 'REMOVE signedAt SET #s = :created', ExpressionAttributeNames: { '#s': 'status' }, ExpressionAttributeValues: { ':created': 'created' } }),
+  );
+  await ddb().send(
+    new UpdateCommand({ TableName: stack().env.TABLE_NAME!, Key: keys.property(w.P.id), UpdateExpression: 'REMOVE optionSignedAt SET optionState = :created', ExpressionAttributeValues: { ':created': 'created' } }),
+  );
 
   const ip = newClientIp();
   const draft = { id: randomUUID(), room: randomUUID() };

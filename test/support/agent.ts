@@ -5,6 +5,7 @@
  * admin's route), and Stripe webhook deliveries signed as Stripe signs them.
  */
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { markSigned } from './option';
 import Stripe from 'stripe';
 import { expect } from 'vitest';
 import { ddb } from '../../functions/model/db';
@@ -12,6 +13,8 @@ import { keys } from '../../functions/model/keys';
 import type { PurchaseOption } from '../../functions/domain/requests';
 import { api, idTokenFor, signUp, stack, tokenForRole, uniqueEmail } from './helpers';
 import { apiFrom, fullBody, mp4Bytes, newClientIp, newId, pngBytes, upload } from './submission';
+
+export { markSigned };
 
 export const AGENT_PASSWORD = 'segreta1';
 
@@ -50,7 +53,7 @@ export const OPTION_TERMS = {
 };
 
 /**
- * A submitted property with its option, listed to agents (pending, no agent). `media`: a
+ * A submitted property with its option signed and published to agents (no agent). `media`: a
  * living room with a photo and a bedroom with a photo and an MP4 video, uploaded as the
  * wizard uploads them.
  */
@@ -82,10 +85,15 @@ export async function listedOption(
       Item: { ...keys.delegation(id, 'catasto'), entity: 'delegation', propertyId: id, type: 'catasto', province: 'MI', municipality: 'Milano', documentKey: `${id}/documents/delega-catasto.pdf`, signedAt: at },
     }),
   );
-  const res = await api<PurchaseOption>('POST', `/admin/properties/${id}/option`, { token: await tokenForRole('admin'), body: { ...OPTION_TERMS, ...opts.terms } });
+  const admin = await tokenForRole('admin');
+  const res = await api<PurchaseOption>('POST', `/admin/properties/${id}/option`, { token: admin, body: { ...OPTION_TERMS, ...opts.terms } });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body;
+  await markSigned(id, at);
+  const published = await api('POST', `/admin/options/${id}/transitions`, { token: admin, body: { action: 'publish' } });
+  expect(published.status, JSON.stringify(published.body)).toBe(200);
+  return { ...res.body, status: 'published', signedAt: at, publishedAt: new Date().toISOString() };
 }
+
 
 /** A Stripe event delivery: the exact body and its Stripe-Signature header (`secret`: the local one by default). */
 export function signedDelivery(event: Record<string, unknown>, secret = stack().env.STRIPE_WEBHOOK_SECRET!): { body: string; signature: string } {

@@ -168,6 +168,8 @@ export interface SentMail {
   subject: string;
   body: { html?: string; text?: string };
   at: number;
+  /** files sent with the mail (content base64) */
+  attachments?: { filename?: string; contentType: string; content: string }[];
 }
 
 /**
@@ -179,3 +181,6 @@ export async function sentMail(opts: { confirmationCodes?: boolean } = {}): Prom
   const json = (await res.json()) as { emails: SentMail[] };
   return opts.confirmationCodes ? json.emails : json.emails.filter((m) => m.subject !== CONFIRMATION_MAIL_SUBJECT);
 }
+
+/** The admin an activity entry names when a test calls a use case directly. */
+export const TEST_ADMIN = { id: 'test-admin', role: 'admin' as const, name: 'admin@test.local' };

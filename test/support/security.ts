@@ -10,7 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { expect } from 'vitest';
 import { ddb } from '../../functions/model/db';
 import { s3 } from '../../functions/lib/aws/s3';
@@ -26,6 +26,8 @@ import { api, stack, tokenForRole } from './helpers';
 import { catastoDelegation, freshSeller, ownedProperty, type Seller } from './seller';
 import { freshAgent, listedOption, OPTION_TERMS, pendingAgent, type TestAgent } from './agent';
 import { dossier, fullBody } from './submission';
+import { markSigned } from '../support/option';
+import { VISIT_MESSAGES } from '../../functions/domain/visits';
 
 // ---- callers ------------------------------------------------------------------------------
 
@@ -124,7 +126,7 @@ async function sellerProperty(seller: Seller, admin: string): Promise<SellerProp
   await put(catastoDelegation(id, at));
   const created = await api('POST', `/admin/properties/${id}/option`, { token: admin, body: { ...OPTION_TERMS, agentCommissionPercentage: 3, minMonthlySlots: 3 } });
   expect(created.status, JSON.stringify(created.body)).toBe(201);
-  await ddb().send(new UpdateCommand({ TableName: TABLE(), Key: keys.option(id), UpdateExpression: 'SET signedAt = :s', ExpressionAttributeValues: { ':s': at } }));
+  await markSigned(id, at);
   const sent = await api('POST', `/admin/properties/${id}/option/availability-link`, { token: admin, body: {} });
   expect(sent.status, JSON.stringify(sent.body)).toBe(200);
   const property = (await get(keys.property(id)))!;
@@ -165,6 +167,8 @@ export async function buildWorld(): Promise<World> {
   await put({ ...keys.coOwner(Qbase.id, coOwnerId), entity: 'coOwner', propertyId: Qbase.id, id: coOwnerId, email: owner.email, fullName: 'Mario Rossi', share: 50, invitedAt: at, verifiedAt: null });
   await put({ ...keys.coOwnerInvitation(coToken), entity: 'coOwnerInvitation', propertyId: Qbase.id, coOwnerId, email: owner.email, createdAt: at, expiresAt: Math.floor(Date.now() / 1000) + 86_400 });
 
+  const publishedP = await api('POST', `/admin/options/${P.id}/transitions`, { token: admin, body: { action: 'publish' } });
+  expect(publishedP.status, JSON.stringify(publishedP.body)).toBe(200);
   const agentRequestId = await requestOption(agent, P.id);
   await decide(admin, agentRequestId, 'approve');
 
@@ -261,6 +265,13 @@ const sellerRoute = (extra: Partial<RouteRule> = {}): RouteRule => ({
   owner: ownedByOwner,
   params: (w) => ({ propertyId: w.P.id }),
   touches: (w) => [pkOf.property(w.P.id)],
+  ...extra,
+});
+const agentDealRoute = (extra: Partial<RouteRule> = {}): RouteRule => ({
+  allowed: AGENT,
+  owner: { holder: 'agent', status: 404, message: VISIT_MESSAGES.optionNotFound },
+  params: (w) => ({ propertyId: w.assigned }),
+  touches: (w) => [pkOf.property(w.assigned)],
   ...extra,
 });
 const adminPropertyRoute = (extra: Partial<RouteRule> = {}): RouteRule => ({
@@ -362,6 +373,9 @@ export const RULES: Record<string, RouteRule> = {
   decideIdentityReview: adminPropertyRoute({ body: () => ({ decision: 'approve', reason: 'Stessa persona, confrontate a vista' }) }),
   listOptions: { allowed: ADMIN, touches: () => [] },
   updateOption: adminPropertyRoute({ body: () => ({ salePricePercentage: 10, agentCommissionPercentage: 5, minAgentCommissionPercentage: 2 }) }),
+  // the world's option is published already: publishing it again is 409, nothing written (option-lifecycle.test.ts moves real ones)
+  transitionOption: adminPropertyRoute({ body: () => ({ action: 'publish' }) }),
+  listActivity: { allowed: ADMIN, touches: () => [] },
   listAgentRequestsAdmin: { allowed: ADMIN, query: () => ({ status: 'pending' }), touches: () => [] },
   approveAgentRequest: adminDecision(),
   rejectAgentRequest: adminDecision(),
@@ -376,6 +390,14 @@ export const RULES: Record<string, RouteRule> = {
   },
   requestAgentOption: { allowed: AGENT, params: (w) => ({ propertyId: w.P.id }), body: () => ({ commissionPercentage: 3 }), touches: (w) => [pkOf.property(w.P.id)] },
   listAgentRequests: { allowed: AGENT, touches: () => [] },
+  // visits: only the agent the option is assigned to; the world's visit ids do not exist (test/integration/visits.test.ts books real ones)
+  getAgentDeal: agentDealRoute(),
+  bookVisit: agentDealRoute({ body: () => ({ slotId: randomUUID() }) }),
+  moveVisit: agentDealRoute({ params: (w) => ({ propertyId: w.assigned, visitId: randomUUID() }), body: () => ({ slotId: randomUUID() }) }),
+  cancelVisit: agentDealRoute({ params: (w) => ({ propertyId: w.assigned, visitId: randomUUID() }) }),
+  recordVisitOutcome: agentDealRoute({ params: (w) => ({ propertyId: w.assigned, visitId: randomUUID() }), body: () => ({ interest: 'medio', note: 'Piaciuta la cucina' }) }),
+  listSellerVisits: sellerRoute(),
+  declineVisit: sellerRoute({ params: (w) => ({ propertyId: w.P.id, visitId: randomUUID() }), body: () => ({ reason: 'Non sono disponibile quel giorno' }) }),
   createAgentPayment: {
     allowed: AGENT,
     owner: { holder: 'agent', status: 404, message: AGENT_MESSAGES.requestNotFound },

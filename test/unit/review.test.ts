@@ -127,9 +127,10 @@ describe('schemas', () => {
     expect(updateOptionSchema.safeParse({ agentCommissionPercentage: -0.1 }).error?.issues[0]?.message).toBe('La percentuale di condivisione deve essere tra 0 e 100');
     expect(updateOptionSchema.safeParse({ salePricePercentage: 100.1 }).error?.issues[0]?.message).toBe('La percentuale di vendita deve essere tra 0 e 100');
     expect(updateOptionSchema.safeParse({ minAgentCommissionPercentage: 'a' }).error?.issues[0]?.message).toBe('La percentuale minima deve essere tra 0 e 100');
-    expect(updateOptionSchema.safeParse({ status: 'boh' }).error?.issues[0]?.message).toBe('Stato non valido');
+    // the state moves by the lifecycle's actions only
+    expect(updateOptionSchema.safeParse({ status: 'published' }).error?.issues[0]?.message).toBe("Lo stato dell'opzione cambia solo con le sue azioni (pubblica, ritira, esercitata, annulla)");
     expect(updateOptionSchema.safeParse({}).error?.issues[0]?.message).toBe('Nessuna modifica da salvare');
-    expect(updateOptionSchema.parse({ status: 'approved', salePricePercentage: 12.5 })).toEqual({ status: 'approved', salePricePercentage: 12.5 });
+    expect(updateOptionSchema.parse({ salePricePercentage: 12.5 })).toEqual({ salePricePercentage: 12.5 });
   });
 });
 

@@ -17,6 +17,7 @@
  * Each reminder may be sent only inside its window: a run that was missed catches up the
  * next day, but a reminder long overdue (older items when the job first runs) is not sent.
  */
+import { FINAL_OPTION_STATES } from '../option-lifecycle';
 import { addDays, isQuotaReached, monthOf, todayInRome } from '../availability';
 import { formatMonthYear } from '../format';
 
@@ -146,8 +147,8 @@ export interface AvailabilityFacts {
   availabilityLinkSentAt?: unknown;
 }
 
-/** Options that no longer need anything from the seller. */
-export const CLOSED_OPTION_STATUSES: readonly string[] = ['completed', 'cancelled'];
+/** Options that no longer need anything from the seller (the lifecycle's final states, and the legacy 'completed'). */
+export const CLOSED_OPTION_STATUSES: readonly string[] = [...FINAL_OPTION_STATES, 'completed'];
 
 /**
  * True when a signed 'rateale' option (the seller keeps the keys and gives visit slots) may

@@ -1,7 +1,8 @@
 /** zod schemas of the review and option routes, Italian messages; the SPA's forms use the same ones. */
 import * as z from 'zod';
 import { OPTION_DURATION_MESSAGE, OPTION_DURATIONS } from '../fees';
-import { OPTION_STATUSES, type PurchaseOption } from '../requests';
+import type { PurchaseOption } from '../requests';
+import { ADMIN_OPTION_ACTIONS, OPTION_LIFECYCLE_MESSAGES } from '../option-lifecycle';
 import { DEFAULT_CAUTIOUS_DISCOUNT, DEFAULT_CORRECTIONS, REVIEW_MESSAGES } from './rules';
 
 const correction = (label: string, fallback: number) =>
@@ -71,16 +72,34 @@ export const createOptionSchema = z
 export type CreateOptionInput = z.input<typeof createOptionSchema>;
 export type CreateOptionBody = z.output<typeof createOptionSchema>;
 
-/** PATCH /admin/options/{propertyId}: the admin dialog may set any status (spec 001 section 4). */
+/**
+ * PATCH /admin/options/{propertyId}: the agents' terms. The state is not edited here (the spec's
+ * dialog allowed any status): it moves by the lifecycle's actions (POST .../transitions).
+ */
 export const updateOptionSchema = z
   .object({
-    status: z.enum(OPTION_STATUSES, { error: 'Stato non valido' }).optional(),
+    status: z.never({ error: "Lo stato dell'opzione cambia solo con le sue azioni (pubblica, ritira, esercitata, annulla)" }).optional(),
     agentCommissionPercentage: percent(PERCENT_MESSAGES.agentCommissionPercentage).optional(),
     salePricePercentage: percent(PERCENT_MESSAGES.salePricePercentage).optional(),
     minAgentCommissionPercentage: percent(PERCENT_MESSAGES.minAgentCommissionPercentage).optional(),
   })
   .refine((o) => Object.values(o).some((v) => v !== undefined), { message: REVIEW_MESSAGES.nothingToUpdate });
 export type UpdateOptionInput = z.input<typeof updateOptionSchema>;
+
+/** POST /admin/options/{propertyId}/transitions: an admin's action on the option's state; cancelling needs a reason. */
+export const optionTransitionSchema = z
+  .object({
+    action: z.enum(ADMIN_OPTION_ACTIONS, { error: OPTION_LIFECYCLE_MESSAGES.actionInvalid }),
+    reason: z.string({ error: OPTION_LIFECYCLE_MESSAGES.reasonRequired }).trim().max(500, OPTION_LIFECYCLE_MESSAGES.reasonTooLong).optional(),
+  })
+  .refine((b) => b.action !== 'cancel' || (b.reason ?? '').length >= 5, { message: OPTION_LIFECYCLE_MESSAGES.reasonRequired, path: ['reason'] });
+export type OptionTransitionInput = z.input<typeof optionTransitionSchema>;
+
+export interface OptionTransitionResult {
+  status: PurchaseOption['status'];
+  /** agents' open requests closed by a withdrawal or a cancellation */
+  closedRequests: number;
+}
 
 /** A row of Opzioni di Acquisto Attive: the option with the property and people it names. */
 export interface OptionListItem extends PurchaseOption {

@@ -11,7 +11,7 @@
  * (GET /admin/properties/{id}/option) then sees signedAt. Only the property's owner: anyone else 404 'Immobile non trovato'.
  */
 import { randomUUID } from 'node:crypto';
-import { requireConfig } from '../../lib/config';
+import { config, requireConfig } from '../../lib/config';
 import { ConflictError, NotFoundError, ValidationError } from '../../lib/errors';
 import { logger } from '../../lib/logger';
 import { deleteMediaObjects, evidenceKeyOf, sealEvidence } from '../../lib/media-storage';
@@ -20,6 +20,10 @@ import { EVIDENCE_FORM_TTL_SECONDS, presignUpload, uploadNonce, UPLOAD_NONCE_PAT
 import { requireUploadBytes } from '../../lib/upload-check';
 import { requireOwnedProperty, str, type Item } from '../../model/owned-property';
 import { readOption, signOption } from '../../model/option';
+import { deliverOutbox } from '../../model/outbox';
+import { deliverNow } from '../../model/review';
+import { newToken } from '../../model/tokens';
+import { renderAvailabilityEmail } from '../../domain/review/option-emails';
 import { optionExpiryDate, toOptionDuration } from '../../domain/fees';
 import {
   KYC_MESSAGES as M,
@@ -42,10 +46,14 @@ const isSigned = (o: Item) => str(o.signedAt) !== null;
 
 /** The caller's property (404 'Immobile non trovato') and its OPTION item (404 'Opzione di acquisto non trovata'). */
 async function requireOwnedOption(propertyId: string, userId: string): Promise<Item> {
-  await requireOwnedProperty(propertyId, userId);
+  return (await requireOwnedPropertyOption(propertyId, userId)).option;
+}
+
+async function requireOwnedPropertyOption(propertyId: string, userId: string): Promise<{ property: Item; option: Item }> {
+  const property = await requireOwnedProperty(propertyId, userId);
   const option = await readOption(propertyId);
   if (!option) throw new NotFoundError(M.optionNotFound);
-  return option;
+  return { property, option };
 }
 
 /** GET .../option/document: a presigned GET of the option PDF. */
@@ -81,7 +89,7 @@ export async function createSignedOptionUpload(propertyId: string, userId: strin
  * SHA-256, then the upload is deleted: posting the form again changes nothing they link.
  */
 export async function confirmSignedOption(propertyId: string, userId: string, key: string, now = new Date()): Promise<OptionSignedResult> {
-  const option = await requireOwnedOption(propertyId, userId);
+  const { property, option } = await requireOwnedPropertyOption(propertyId, userId);
   // propertyId is a checked id ([A-Za-z0-9-]) from here on
   const match = signedOptionKeyPattern(propertyId).exec(key);
   if (!match) throw new ValidationError(M.uploadKey, { key: M.uploadKey });
@@ -112,13 +120,42 @@ export async function confirmSignedOption(propertyId: string, userId: string, ke
   // the expiry: the signature's calendar day in Italy plus the option's duration (none on a legacy option)
   const optionDuration = toOptionDuration(option.optionDuration);
   const expiry = optionDuration ? { expiresAt: optionExpiryDate(now, optionDuration), optionDuration } : null;
+  // without keys the seller gives visit slots: the availability link goes with the signature
+  const availability = option.hasKeys === false ? availabilityMail(property, option, now) : null;
   try {
-    await signOption({ propertyId, owner: userId }, signatureData, signedDocument, expiry);
+    await signOption({ guard: { propertyId, owner: userId }, option, signatureData, document: signedDocument, expiresAt: expiry?.expiresAt ?? null, availability });
   } catch (err) {
     await deleteMediaObjects([sealed.key], 'signed option not recorded');
     throw err;
   }
   await deleteMediaObjects([key], 'signed option sealed');
-  logger.info('Purchase option signed', { propertyId, optionId: option.id });
-  return { option: toKycOption({ ...option, signatureType: 'fisica', signedAt: at, signatureData, ...(expiry ? { expiresAt: expiry.expiresAt } : {}) }) };
+  logger.info('Purchase option signed', { propertyId, optionId: option.id, availabilityLink: availability !== null });
+  if (availability) await deliverNow(availability.outbox.id, deliverOutbox);
+  return {
+    option: toKycOption({
+      ...option,
+      status: 'signed',
+      signatureType: 'fisica',
+      signedAt: at,
+      signatureData,
+      ...(expiry ? { expiresAt: expiry.expiresAt } : {}),
+      ...(availability ? { availabilityLinkSentAt: at } : {}),
+    }),
+  };
+}
+
+/** The availability link's token and mail for the seller (no e-mail on the request: none). */
+function availabilityMail(property: Item, option: Item, now: Date) {
+  const to = typeof property.email === 'string' ? property.email.trim() : '';
+  if (!to) return null;
+  const token = newToken();
+  const mail = renderAvailabilityEmail({
+    sellerName: `${str(property.firstName) ?? ''} ${str(property.lastName) ?? ''}`.trim(),
+    propertyAddress: str(property.address) ?? '',
+    propertyCity: str(property.city),
+    minMonthlySlots: typeof option.minMonthlySlots === 'number' ? option.minMonthlySlots : 1,
+    token,
+    appUrl: config().APP_URL,
+  });
+  return { token, outbox: { id: `availability-signed-${String(option.propertyId)}-${now.getTime()}`, kind: 'availability-link', ref: String(option.propertyId), mail: { to: [to], ...mail } } };
 }

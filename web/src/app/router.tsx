@@ -23,6 +23,7 @@ const OnboardingPage = lazy(() => import('@/features/onboarding/OnboardingPage')
 const AgentLayout = lazy(() => import('@/features/agent/AgentLayout'));
 const AgentProfilePage = lazy(() => import('@/features/agent/AgentProfilePage'));
 const AgentPurchaseOptionsPage = lazy(() => import('@/features/agent/AgentPurchaseOptionsPage'));
+const AgentDealPage = lazy(() => import('@/features/agent/AgentDealPage'));
 const AvailabilityPage = lazy(() => import('@/features/availability/AvailabilityPage'));
 const AdminDashboardPage = lazy(() => import('@/features/requests/RequestsPage'));
 const UsersPage = lazy(() => import('@/features/users/UsersPage'));
@@ -32,6 +33,7 @@ const IdentityReviewsPage = lazy(() => import('@/features/review/IdentityReview'
 const OmiImportPage = lazy(() => import('@/features/omi/OmiImportPage'));
 const OmiDataPage = lazy(() => import('@/features/omi/OmiDataPage'));
 const SourcesPage = lazy(() => import('@/features/sources/SourcesPage'));
+const ActivityPage = lazy(() => import('@/features/activity/ActivityPage'));
 
 /** The route table of spec 001 section 2. */
 export const routes: RouteObject[] = [
@@ -55,6 +57,7 @@ export const routes: RouteObject[] = [
           { path: 'identity-reviews', element: <IdentityReviewsPage /> },
           { path: 'omi-import', element: <OmiImportPage /> },
           { path: 'omi-data', element: <OmiDataPage /> },
+          { path: 'activity', element: <ActivityPage /> },
         ],
       },
       {
@@ -74,6 +77,7 @@ export const routes: RouteObject[] = [
               { index: true, element: <Navigate to="/agent-area/profile" replace /> },
               { path: 'profile', element: <AgentProfilePage /> },
               { path: 'purchase-options', element: <AgentPurchaseOptionsPage /> },
+              { path: 'purchase-options/:propertyId', element: <AgentDealPage /> },
             ],
           },
         ],

@@ -15,6 +15,7 @@ import {
   PROPERTY_TYPE_LABELS,
   YES_NO_LABELS,
 } from '@domain/property/enums';
+import { DELETED_SOURCE_LABEL, NO_SOURCE_LABEL } from '@domain/request-list';
 import type { RequestDossier } from '@domain/requests';
 
 export const DASH = '—';
@@ -108,6 +109,7 @@ export function propertySections(p: Property, assignee: string | null): FieldSec
       rows: [
         { label: 'Ricevuta il', value: when(p.createdAt) },
         { label: 'Ultima modifica', value: when(p.updatedAt) },
+        { label: 'Fonte', value: p.sourceId ? (p.sourceName ?? DELETED_SOURCE_LABEL) : NO_SOURCE_LABEL },
         { label: 'Fonte (id)', value: txt(p.sourceId) },
         { label: 'Utente assegnato', value: assignee ?? DASH },
         { label: 'Codice richiesta', value: p.id },

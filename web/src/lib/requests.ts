@@ -3,6 +3,7 @@
  * and the cache keys of the requests: the admin dashboard and the Istruttoria page use the
  * same ones, so a change on either page refreshes the other.
  */
+import type { RequestFilters } from '@domain/request-list';
 import type { RequestDossier } from '@domain/requests';
 import { api } from '@/lib/api';
 
@@ -10,7 +11,7 @@ export type { RequestDossier };
 
 export const requestKeys = {
   all: ['requests'] as const,
-  list: (q: string) => ['requests', 'list', q] as const,
+  list: (filters: RequestFilters) => ['requests', 'list', filters] as const,
   dossier: (id: string) => ['requests', 'dossier', id] as const,
   users: ['users', 'list'] as const,
 };

@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, type ReactNode } from 'react';
 import { X } from 'lucide-react';
 import { cn } from '@/lib/cn';
+import { Button } from './Button';
 
 export interface DialogProps {
   open: boolean;
@@ -80,5 +81,36 @@ export function Dialog({ open, onClose, title, description, children, footer, cl
         </div>
       )}
     </dialog>
+  );
+}
+
+/**
+ * The buttons at the end of a dialog's form: "Indietro" (closes, disabled while saving) and
+ * the submit button with its label, busy while `pending`.
+ */
+export function DialogActions({
+  onBack,
+  pending,
+  label,
+  variant = 'primary',
+  disabled,
+  testId,
+}: {
+  onBack: () => void;
+  pending: boolean;
+  label: ReactNode;
+  variant?: 'primary' | 'danger';
+  disabled?: boolean;
+  testId?: string;
+}) {
+  return (
+    <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
+      <Button variant="outline" onClick={onBack} disabled={pending}>
+        Indietro
+      </Button>
+      <Button type="submit" variant={variant} loading={pending} disabled={disabled} data-testid={testId}>
+        {label}
+      </Button>
+    </div>
   );
 }

@@ -2,7 +2,7 @@ export { Badge, type BadgeVariant } from './Badge';
 export { Button, ButtonLink, type ButtonProps } from './Button';
 export { buttonClass } from './button-styles';
 export { Card, CardContent, CardHeader } from './Card';
-export { Dialog } from './Dialog';
+export { Dialog, DialogActions } from './Dialog';
 export { Field } from './Field';
 export { Input } from './Input';
 export { LoadingState } from './LoadingState';

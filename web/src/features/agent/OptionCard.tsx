@@ -1,5 +1,5 @@
 import { useId, useState } from 'react';
-import { Images, Send } from 'lucide-react';
+import { CalendarCheck, Images, Send } from 'lucide-react';
 import { formatDecimal, formatEuro, formatEuroCents, formatNumber } from '@domain/format';
 import {
   AGENT_REQUEST_STATUS_LABELS,
@@ -11,7 +11,7 @@ import {
 import { FEATURE_LABELS, PROPERTY_TYPE_LABELS, floorLabel } from '@domain/property/enums';
 import { provinceByCode } from '@domain/places';
 import { optionExpiryLabel, optionRateLabel, paymentTypeLabel } from '@domain/review/rules';
-import { Badge, Button, Card } from '@/components/ui';
+import { Badge, Button, ButtonLink, Card } from '@/components/ui';
 
 export const placeOf = (o: { address: string; city: string | null; province: string | null }) =>
   [o.address, o.city ? `${o.city}${o.province ? ` (${o.province})` : ''}` : o.province].filter(Boolean).join(', ');
@@ -142,6 +142,12 @@ export function OptionCard({
           <Images aria-hidden="true" className="size-4" />
           Foto e Video
         </Button>
+        {assigned && (
+          <ButtonLink to={`/agent-area/purchase-options/${option.propertyId}`} aria-label={`Venditore e visite: ${place}`} data-testid="option-deal">
+            <CalendarCheck aria-hidden="true" className="size-4" />
+            Venditore e visite
+          </ButtonLink>
+        )}
         {onRequest && (
           <Button
             onClick={() => onRequest(option, value)}

@@ -6,6 +6,7 @@ import type {
   AgentRequestList,
   CreateAgentRequestResult,
 } from '@domain/agent-requests';
+import type { AgentDeal, Visit, VisitOutcomeInput } from '@domain/visits';
 import { api } from '@/lib/api';
 
 export const agentKeys = {
@@ -14,7 +15,30 @@ export const agentKeys = {
   assigned: ['agent', 'options', 'assigned'] as const,
   requests: ['agent', 'requests'] as const,
   media: (propertyId: string) => ['agent', 'options', propertyId, 'media'] as const,
+  deal: (propertyId: string) => ['agent', 'options', propertyId, 'deal'] as const,
 };
+
+const dealPath = (propertyId: string) => `/agent/options/${encodeURIComponent(propertyId)}`;
+
+export function getDeal(propertyId: string, signal?: AbortSignal): Promise<AgentDeal> {
+  return api.get<AgentDeal>(`${dealPath(propertyId)}/deal`, { signal });
+}
+
+export function bookVisit(propertyId: string, slotId: string): Promise<Visit> {
+  return api.post<Visit>(`${dealPath(propertyId)}/visits`, { slotId });
+}
+
+export function moveVisit(propertyId: string, visitId: string, slotId: string): Promise<Visit> {
+  return api.put<Visit>(`${dealPath(propertyId)}/visits/${encodeURIComponent(visitId)}`, { slotId });
+}
+
+export function cancelVisit(propertyId: string, visitId: string): Promise<Visit> {
+  return api.delete<Visit>(`${dealPath(propertyId)}/visits/${encodeURIComponent(visitId)}`);
+}
+
+export function recordOutcome(propertyId: string, visitId: string, input: VisitOutcomeInput): Promise<Visit> {
+  return api.post<Visit>(`${dealPath(propertyId)}/visits/${encodeURIComponent(visitId)}/outcome`, input);
+}
 
 export function listAvailableOptions(signal?: AbortSignal): Promise<AgentOptionList> {
   return api.get<AgentOptionList>('/agent/options', { signal });

@@ -1,40 +1,50 @@
 import { useState } from 'react';
-import { Link } from 'react-router-dom';
+import { Link, useSearchParams } from 'react-router-dom';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { toast } from 'sonner';
 import { CheckCircle2, FileSearch, FileX2, Pencil } from 'lucide-react';
 import { formatDate, formatDecimal, formatEuro } from '@domain/format';
-import { OPTION_STATUS_LABELS, type OptionStatus } from '@domain/requests';
+import { FINAL_OPTION_STATES } from '@domain/option-lifecycle';
 import { optionExpiryLabel, optionRateLabel, paymentTypeLabel, REVIEW_MESSAGES, salePriceOf } from '@domain/review/rules';
-import { Badge, Button, CARD_LABEL, Card, CardTable, EmptyState, ErrorState, LoadingState, buttonClass, type BadgeVariant } from '@/components/ui';
+import { Badge, Button, CARD_LABEL, Card, CardTable, EmptyState, ErrorState, LoadingState, buttonClass } from '@/components/ui';
+import { OptionStateBadge } from '@/components/option-state/OptionStateBadge';
 import { errorMessage } from '@/lib/api';
 import { usePageTitle } from '@/lib/use-page-title';
 import { listOptions, optionKeys, updateOption, type OptionListItem } from './api';
 import { AgentRequestsSection } from './AgentRequestsSection';
 import { EditOptionDialog, type EditOptionValues } from './EditOptionDialog';
 
-const STATUS_VARIANTS: Record<OptionStatus, BadgeVariant> = {
-  pending: 'warning',
-  approved: 'default',
-  sent: 'secondary',
-  completed: 'success',
-  cancelled: 'destructive',
-};
-
-export function statusLabel(status: string): string {
-  return OPTION_STATUS_LABELS[status as OptionStatus] ?? status;
-}
-
-/** Opzioni di Acquisto Attive (admin only): every option newest first, edit and details. */
+/**
+ * Opzioni di Acquisto Attive (admin only): every option newest first, edit and details;
+ * `?property={id}` (the Istruttoria's links) shows only that property's option and agent requests.
+ */
 export default function ActiveOptionsPage() {
   usePageTitle('Opzioni di Acquisto Attive');
+  const [params] = useSearchParams();
+  const propertyId = params.get('property') || undefined;
   const query = useQuery({ queryKey: optionKeys.all, queryFn: ({ signal }) => listOptions(signal) });
-  const options = query.data?.items;
+  const options = propertyId ? query.data?.items.filter((o) => o.propertyId === propertyId) : query.data?.items;
   return (
     <div className="mx-auto w-full max-w-7xl px-4 py-8 sm:px-6 sm:py-10">
       <h1 className="text-2xl font-bold sm:text-3xl">Opzioni di Acquisto Attive</h1>
-      <p className="mt-2 max-w-2xl text-slate-700">Tutte le opzioni di acquisto, dalla più recente: condizioni, firma e stato.</p>
-      <AgentRequestsSection />
+      <p className="mt-2 max-w-2xl text-slate-700">
+        Tutte le opzioni di acquisto, dalla più recente: condizioni, firma e stato.{' '}
+        <Link to="/activity" className="font-medium text-brand-navy underline underline-offset-2" data-testid="activity-link">
+          Vedi tutte le attività
+        </Link>
+      </p>
+      {propertyId && (
+        <div role="note" className="mt-4 flex flex-wrap items-center gap-x-4 gap-y-2 rounded-xl border border-slate-200 bg-slate-50 px-4 py-3 text-sm" data-testid="options-property-filter">
+          <span className="text-slate-800">Solo l&apos;opzione e le richieste degli agenti di un immobile.</span>
+          <Link to={`/investigation/${encodeURIComponent(propertyId)}`} className="font-medium text-brand-navy underline">
+            Istruttoria dell&apos;immobile
+          </Link>
+          <Link to="/active-options" className="font-medium text-brand-navy underline">
+            Mostra tutte le opzioni
+          </Link>
+        </div>
+      )}
+      <AgentRequestsSection propertyId={propertyId} />
       <Card className="mt-6 overflow-hidden">
         {query.isPending ? (
           <LoadingState label="Caricamento delle opzioni..." className="min-h-48" />
@@ -55,7 +65,7 @@ function OptionsTable({ options }: { options: OptionListItem[] }) {
   const [editing, setEditing] = useState<OptionListItem | null>(null);
   const save = useMutation({
     mutationFn: ({ option, values }: { option: OptionListItem; values: EditOptionValues }) =>
-      updateOption(option.propertyId, { ...values, status: values.status as OptionStatus }),
+      updateOption(option.propertyId, values),
     onSuccess: () => {
       setEditing(null);
       toast.success(REVIEW_MESSAGES.optionUpdated);
@@ -92,7 +102,8 @@ function OptionsTable({ options }: { options: OptionListItem[] }) {
         <tbody className="max-sm:block">
           {options.map((o) => {
             const seller = `${o.sellerFirstName} ${o.sellerLastName}`.trim() || '—';
-            const known = o.status in OPTION_STATUS_LABELS;
+            // the agents' terms are edited until an agent has the option or it is closed
+            const editable = o.status !== 'assigned' && !FINAL_OPTION_STATES.includes(o.status);
             return (
               <tr
                 key={o.id}
@@ -150,16 +161,16 @@ function OptionsTable({ options }: { options: OptionListItem[] }) {
                   )}
                 </td>
                 <td className={`${td} ${CARD_LABEL}`} data-label="Stato">
-                  <Badge variant={known ? STATUS_VARIANTS[o.status] : 'outline'} data-testid="option-status-badge">
-                    {statusLabel(o.status)}
-                  </Badge>
+                  <OptionStateBadge status={o.status} />
                 </td>
                 <td className={`${td} max-sm:pt-2`}>
                   <div className="flex gap-2 sm:flex-col sm:items-stretch">
-                    <Button variant="outline" size="sm" onClick={() => setEditing(o)} aria-label={`Modifica l'opzione di ${o.propertyAddress}`} data-testid="option-edit">
-                      <Pencil aria-hidden="true" className="size-4" />
-                      Modifica
-                    </Button>
+                    {editable && (
+                      <Button variant="outline" size="sm" onClick={() => setEditing(o)} aria-label={`Modifica l'opzione di ${o.propertyAddress}`} data-testid="option-edit">
+                        <Pencil aria-hidden="true" className="size-4" />
+                        Modifica
+                      </Button>
+                    )}
                     <Link
                       to={`/investigation/${o.propertyId}`}
                       className={buttonClass('outline', 'sm')}

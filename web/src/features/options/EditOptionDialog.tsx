@@ -2,22 +2,23 @@ import { useEffect } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import * as z from 'zod';
-import { OPTION_STATUSES, OPTION_STATUS_LABELS, type OptionStatus } from '@domain/requests';
 import { PERCENT_MESSAGES } from '@domain/review/schemas';
-import { Button, Dialog, Field, Input, Select } from '@/components/ui';
+import { Button, Dialog, Field, Input } from '@/components/ui';
 import type { OptionListItem } from './api';
 
 const percent = (message: string) => z.number({ error: message }).min(0, message).max(100, message);
 /** The dialog's values: every field present (the spec's messages). */
 const editOptionSchema = z.object({
-  status: z.string({ error: 'Stato non valido' }).min(1, 'Stato non valido'),
   agentCommissionPercentage: percent(PERCENT_MESSAGES.agentCommissionPercentage),
   salePricePercentage: percent(PERCENT_MESSAGES.salePricePercentage),
   minAgentCommissionPercentage: percent(PERCENT_MESSAGES.minAgentCommissionPercentage),
 });
 export type EditOptionValues = z.infer<typeof editOptionSchema>;
 
-/** 'Modifica Opzione di Acquisto': status select and three percentages (step 0.1, 0..100). */
+/**
+ * 'Modifica Opzione di Acquisto': the three percentages (step 0.1, 0..100). The spec's status
+ * select is gone: the state moves by the lifecycle's actions on the Istruttoria page.
+ */
 export function EditOptionDialog({
   option,
   saving,
@@ -38,13 +39,11 @@ export function EditOptionDialog({
   useEffect(() => {
     if (option)
       reset({
-        status: option.status,
         agentCommissionPercentage: option.agentCommissionPercentage,
         salePricePercentage: option.salePricePercentage,
         minAgentCommissionPercentage: option.minAgentCommissionPercentage,
       });
   }, [option, reset]);
-  const known = option ? (OPTION_STATUSES as readonly string[]).includes(option.status) : true;
   const pct = { valueAsNumber: true } as const;
 
   return (
@@ -55,16 +54,6 @@ export function EditOptionDialog({
       description={option ? `${option.propertyAddress}${option.propertyCity ? `, ${option.propertyCity}` : ''}` : undefined}
     >
       <form id="edit-option-form" noValidate onSubmit={handleSubmit(onSave)} className="space-y-4" data-testid="edit-option-form">
-        <Field label="Stato" error={errors.status?.message}>
-          <Select {...register('status')} data-testid="edit-option-status">
-            {!known && option && <option value={option.status}>{option.status}</option>}
-            {OPTION_STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {OPTION_STATUS_LABELS[s as OptionStatus]}
-              </option>
-            ))}
-          </Select>
-        </Field>
         <Field label="Condivisione Agenti (%)" error={errors.agentCommissionPercentage?.message}>
           <Input type="number" step={0.1} min={0} max={100} {...register('agentCommissionPercentage', pct)} data-testid="edit-option-agent" />
         </Field>

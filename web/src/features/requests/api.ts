@@ -3,6 +3,7 @@
  * (functions/domain/requests.ts). The users of the assign dialog come from GET /users. The
  * dossier read and the cache keys are shared with the Istruttoria page (web/src/lib/requests.ts).
  */
+import { requestFilterParams, type RequestFilters } from '@domain/request-list';
 import type { DossierMedia, RequestDossier, RequestList, RequestListItem } from '@domain/requests';
 import type { PresignedUpload } from '@domain/uploads';
 import type { UserList, UserListItem } from '@domain/users';
@@ -15,8 +16,9 @@ export { getRequest, requestKeys } from '@/lib/requests';
 
 const path = requestPath;
 
-export function listRequests(input: { q?: string; cursor?: string; limit?: number }, signal?: AbortSignal): Promise<RequestList> {
-  return api.get<RequestList>('/admin/properties', { query: { q: input.q, cursor: input.cursor, limit: input.limit }, signal });
+export function listRequests(input: RequestFilters & { cursor?: string; limit?: number }, signal?: AbortSignal): Promise<RequestList> {
+  const { cursor, limit, ...filters } = input;
+  return api.get<RequestList>('/admin/properties', { query: { ...requestFilterParams(filters), cursor, limit }, signal });
 }
 
 export function deleteRequest(id: string, confirm: string): Promise<void> {

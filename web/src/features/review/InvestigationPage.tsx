@@ -1,11 +1,12 @@
-import { Link, useParams } from 'react-router-dom';
+import { Link, useLocation, useParams } from 'react-router-dom';
 import { useQuery } from '@tanstack/react-query';
-import { ArrowLeft, RotateCcw, SearchX } from 'lucide-react';
+import { ArrowLeft, FilePen, RotateCcw, SearchX, Users } from 'lucide-react';
 import { formatDateTime, formatDecimal, formatEuro, formatNumber } from '@domain/format';
 import { CONDITION_LABELS, FEATURE_LABELS, floorLabel, labelOf, PROPERTY_TYPE_LABELS } from '@domain/property/enums';
+import { DELETED_SOURCE_LABEL, NO_SOURCE_LABEL } from '@domain/request-list';
 import type { RequestDossier } from '@domain/requests';
 import { REVIEW_MESSAGES, reviewStepOf } from '@domain/review/rules';
-import { Badge, Button, Card, CardContent, LoadingState } from '@/components/ui';
+import { Badge, Button, Card, CardContent, LoadingState, buttonClass } from '@/components/ui';
 import { errorMessage, isApiError } from '@/lib/api';
 import { cn } from '@/lib/cn';
 import { usePageTitle } from '@/lib/use-page-title';
@@ -15,6 +16,9 @@ import { EstimateStep } from './EstimateStep';
 import { OptionStep } from './OptionStep';
 import { Facts, StepCard } from './parts';
 import { ValuationStep } from './ValuationStep';
+import { ActivityList } from '@/components/activity/ActivityList';
+import { VisitList } from '@/components/visits/VisitList';
+import { OptionStateBadge } from '@/components/option-state/OptionStateBadge';
 
 const STEPS = ['Valutazione', 'Invio stima', 'Identità e opzione'] as const;
 
@@ -22,6 +26,9 @@ const STEPS = ['Valutazione', 'Invio stima', 'Identità e opzione'] as const;
 export default function InvestigationPage() {
   usePageTitle('Istruttoria Immobile');
   const { propertyId = '' } = useParams();
+  // back to the dashboard with the search and filters it had (set by its row's link)
+  const state = useLocation().state as { back?: unknown } | null;
+  const back = typeof state?.back === 'string' && /^\/admin(\?|$)/.test(state.back) ? state.back : '/admin';
   const query = useQuery({
     queryKey: requestKeys.dossier(propertyId),
     queryFn: ({ signal }) => getRequest(propertyId, signal),
@@ -31,7 +38,7 @@ export default function InvestigationPage() {
   return (
     <div className="mx-auto w-full max-w-5xl px-4 py-8 sm:px-6 sm:py-10">
       <Link
-        to="/admin"
+        to={back}
         className="mb-4 inline-flex items-center gap-1.5 rounded font-medium text-brand-navy hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-navy"
         data-testid="back-to-admin"
       >
@@ -84,10 +91,16 @@ function Review({ dossier }: { dossier: RequestDossier }) {
           <p className="text-sm text-slate-600">
             Richiesta del {formatDateTime(p.createdAt)} da {`${p.firstName} ${p.lastName}`.trim() || '—'}
           </p>
+          <p className="text-sm text-slate-600" data-testid="review-source">
+            Fonte: {p.sourceId ? (p.sourceName ?? DELETED_SOURCE_LABEL) : NO_SOURCE_LABEL}
+          </p>
         </div>
-        <Badge variant={dossier.option ? 'success' : 'warning'} className="self-start px-3 py-1 text-sm" data-testid="review-badge">
-          {dossier.option ? 'Opzione Stipulata' : 'In Corso'}
-        </Badge>
+        <div className="flex flex-wrap gap-2 self-start">
+          <Badge variant={dossier.option ? 'success' : 'warning'} className="px-3 py-1 text-sm" data-testid="review-badge">
+            {dossier.option ? 'Opzione Stipulata' : 'In Corso'}
+          </Badge>
+          {dossier.option && <OptionStateBadge status={dossier.option.status} className="px-3 py-1 text-sm" />}
+        </div>
       </header>
 
       {p.erasedAccountAt && (
@@ -98,6 +111,29 @@ function Review({ dossier }: { dossier: RequestDossier }) {
             richiesta dell&apos;agente); l&apos;accesso del venditore e gli altri dati sono stati cancellati.
           </p>
         </div>
+      )}
+
+      {dossier.option && (
+        <nav aria-label="Collegamenti della richiesta" className="mt-4 flex flex-wrap gap-2" data-testid="review-links">
+          <Link
+            to={`/active-options?property=${encodeURIComponent(p.id)}`}
+            className={buttonClass('outline', 'sm')}
+            aria-label="Opzione di acquisto di questo immobile in Opzioni di Acquisto Attive"
+            data-testid="review-option-link"
+          >
+            <FilePen aria-hidden="true" className="size-4" />
+            Opzione di acquisto
+          </Link>
+          <Link
+            to={`/active-options?property=${encodeURIComponent(p.id)}#agent-requests`}
+            className={buttonClass('outline', 'sm')}
+            aria-label="Richieste degli agenti per questo immobile"
+            data-testid="review-agent-requests-link"
+          >
+            <Users aria-hidden="true" className="size-4" />
+            Richieste degli agenti
+          </Link>
+        </nav>
       )}
 
       <nav aria-label="Avanzamento dell'istruttoria" className="mt-6">
@@ -145,6 +181,19 @@ function Review({ dossier }: { dossier: RequestDossier }) {
       >
         <OptionStep dossier={dossier} />
       </StepCard>
+      {(dossier.visits.length > 0 || dossier.option?.status === 'assigned') && (
+        <Card className="mt-6" data-testid="review-visits">
+          <CardContent>
+            <h2 className="text-lg font-bold text-brand-navy">Visite</h2>
+            {dossier.visits.length ? (
+              <VisitList visits={dossier.visits} />
+            ) : (
+              <p className="mt-2 text-sm text-slate-600">L&apos;agente non ha ancora prenotato visite.</p>
+            )}
+          </CardContent>
+        </Card>
+      )}
+      <ActivityCard dossier={dossier} />
     </>
   );
 }
@@ -195,6 +244,25 @@ function PropertyCard({ dossier }: { dossier: RequestDossier }) {
           </details>
         </CardContent>
       </section>
+    </Card>
+  );
+}
+
+/** The request's activity history, newest first. */
+function ActivityCard({ dossier }: { dossier: RequestDossier }) {
+  const entries = [...dossier.activity].reverse();
+  return (
+    <Card className="mt-6" data-testid="review-activity">
+      <CardContent>
+        <h2 id="activity-title" className="text-lg font-bold text-brand-navy">
+          Attività
+        </h2>
+        {entries.length ? (
+          <ActivityList entries={entries} />
+        ) : (
+          <p className="mt-2 text-sm text-slate-600">Nessuna attività registrata per questa richiesta.</p>
+        )}
+      </CardContent>
     </Card>
   );
 }

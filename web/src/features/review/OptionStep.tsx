@@ -8,7 +8,6 @@ import { formatDate, formatDateTime, formatDecimal, formatEuro } from '@domain/f
 import {
   DELEGATION_LABELS,
   DELEGATION_TYPES,
-  OPTION_STATUS_LABELS,
   type DossierFile,
   type PurchaseOption,
   type RequestDossier,
@@ -32,6 +31,9 @@ import { errorMessage, isApiError } from '@/lib/api';
 import { createOption, getOptionStatus, notifySeller, requestKeys, reviewKeys, sendAvailabilityLink } from './api';
 import { DownloadLink, Facts, SubStep } from './parts';
 import { IdentityDetails } from './IdentityReview';
+import { OptionLifecycleActions } from './OptionLifecycle';
+import { RUNNING_OPTION_STATES } from '@domain/option-lifecycle';
+import { OptionStateBadge } from '@/components/option-state/OptionStateBadge';
 
 const IDENTITY_LABELS = { pending: 'In verifica', verified: 'Verificata', rejected: 'Rifiutata' } as const;
 const DOCUMENT_LABELS = { documentFront: 'Documento (fronte)', documentBack: 'Documento (retro)', facePhoto: 'Foto del volto' } as const;
@@ -251,9 +253,7 @@ function OptionSummary({ dossier, option }: { dossier: RequestDossier; option: P
   return (
     <div className="space-y-4" data-testid="option-summary">
       <div className="flex flex-wrap items-center gap-2">
-        <Badge variant="secondary" data-testid="option-status">
-          {OPTION_STATUS_LABELS[option.status] ?? option.status}
-        </Badge>
+        <OptionStateBadge status={option.status} />
         {option.signedAt ? (
           <Badge variant="success" data-testid="option-signed">
             <CheckCircle2 aria-hidden="true" className="mr-1 size-3.5" />
@@ -278,6 +278,7 @@ function OptionSummary({ dossier, option }: { dossier: RequestDossier; option: P
           { label: 'Condivisione agenti', value: `${formatDecimal(option.agentCommissionPercentage)}% (minima ${formatDecimal(option.minAgentCommissionPercentage)}%)` },
           { label: 'Prezzo di vendita', value: `${formatEuro(salePriceOf(option.propertyValue, option.salePricePercentage))} (+${formatDecimal(option.salePricePercentage)}%)` },
           { label: 'Creata il', value: formatDateTime(option.createdAt) },
+          ...(option.status === 'cancelled' && option.cancelReason ? [{ label: 'Motivo dell\'annullamento', value: option.cancelReason, testId: 'option-cancel-reason-shown' }] : []),
           { label: 'Notifica al venditore', value: option.notifiedAt ? `Inviata il ${formatDateTime(option.notifiedAt)}` : 'Non inviata' },
         ]}
       />
@@ -287,12 +288,15 @@ function OptionSummary({ dossier, option }: { dossier: RequestDossier; option: P
             Scarica l'opzione (PDF)
           </DownloadLink>
         )}
-        <Button variant="secondary" onClick={() => notify.mutate()} loading={notify.isPending} data-testid="option-notify">
-          {!notify.isPending && <BellRing aria-hidden="true" className="size-4" />}
-          Invia notifica al venditore
-        </Button>
+        {(option.status === 'created' || option.status === 'sent') && (
+          <Button variant="secondary" onClick={() => notify.mutate()} loading={notify.isPending} data-testid="option-notify">
+            {!notify.isPending && <BellRing aria-hidden="true" className="size-4" />}
+            Invia notifica al venditore
+          </Button>
+        )}
       </div>
-      {option.signedAt && !option.hasKeys && <AvailabilityPanel propertyId={propertyId} option={option} />}
+      <OptionLifecycleActions propertyId={propertyId} option={option} />
+      {option.signedAt && !option.hasKeys && RUNNING_OPTION_STATES.includes(option.status) && <AvailabilityPanel propertyId={propertyId} option={option} />}
     </div>
   );
 }

@@ -5,7 +5,7 @@
  * GET /admin/properties/{id} (web/src/lib/requests.ts, shared with the admin dashboard: same cache key).
  */
 import type { DossierValuation, PurchaseOption } from '@domain/requests';
-import type { AvailabilityLinkSent, CreateOptionInput, CreateValuationInput, EstimateSent, NotificationSent, OptionPoll } from '@domain/review/schemas';
+import type { AvailabilityLinkSent, CreateOptionInput, CreateValuationInput, EstimateSent, NotificationSent, OptionPoll, OptionTransitionInput, OptionTransitionResult } from '@domain/review/schemas';
 import type { IdentityRecord, IdentityReviewDecisionInput, IdentityReviewItem } from '@domain/identity';
 import { api } from '@/lib/api';
 
@@ -53,4 +53,9 @@ export function listIdentityReviews(signal?: AbortSignal): Promise<{ reviews: Id
 /** POST /admin/properties/{id}/identity/review: approve or reject a check in review, with a reason. */
 export function decideIdentityReview(id: string, input: IdentityReviewDecisionInput): Promise<{ identity: IdentityRecord }> {
   return api.post<{ identity: IdentityRecord }>(`${path(id)}/identity/review`, input);
+}
+
+/** An admin's action on the option's state (publish, withdraw, exercise, cancel with a reason). */
+export function transitionOption(id: string, input: OptionTransitionInput): Promise<OptionTransitionResult> {
+  return api.post<OptionTransitionResult>(`/admin/options/${encodeURIComponent(id)}/transitions`, input);
 }

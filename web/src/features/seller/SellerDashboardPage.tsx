@@ -6,6 +6,8 @@ import { CalendarDays, ChevronRight, Home, MapPin, Plus, Ruler } from 'lucide-re
 import { formatDate, formatEuro, formatNumber } from '@domain/format';
 import { PROPERTY_TYPE_LABELS } from '@domain/property/enums';
 import { optionExpiryLabel } from '@domain/review/rules';
+import { optionStateOf, SELLER_OPTION_LABELS } from '@domain/option-lifecycle';
+import { PropertyVisits } from './PropertyVisits';
 import { IDENTITY_BADGES } from '@domain/seller';
 import { Badge, Button, ButtonLink, Card, Dialog, EmptyState, ErrorState, LoadingState } from '@/components/ui';
 import { usePageTitle } from '@/lib/use-page-title';
@@ -65,8 +67,12 @@ export default function SellerDashboardPage() {
       ) : items && items.length > 0 ? (
         <ul className="grid gap-4 lg:grid-cols-2" aria-label="Richieste" data-testid="seller-properties">
           {items.map((p) => (
-            <li key={p.id}>
-              <PropertyCard property={p} />
+            <li key={p.id} className="flex flex-col">
+              {/* the card fills the row's height; the visits, when there are any, follow it */}
+              <div className="flex-1">
+                <PropertyCard property={p} />
+              </div>
+              {p.option && optionStateOf(p.option) === 'assigned' && <PropertyVisits propertyId={p.id} address={p.address} />}
             </li>
           ))}
         </ul>
@@ -140,7 +146,7 @@ function PropertyCard({ property: p }: { property: SellerProperty }) {
         <span className="flex flex-wrap items-center gap-2">
           {p.option && (
             <Badge variant="outline" data-testid="seller-property-option">
-              {p.option.signedAt ? 'Opzione firmata' : 'Opzione di acquisto'}
+              {SELLER_OPTION_LABELS[optionStateOf(p.option)]}
               {p.option.expiresAt ? `, scade il ${optionExpiryLabel(p.option)}` : p.option.optionDuration ? ` di ${p.option.optionDuration} mesi` : ''}
             </Badge>
           )}

@@ -23,6 +23,8 @@ export interface UserRowProps {
   onReject: () => void;
   onEdit: () => void;
   onDelete: () => void;
+  /** the row another page linked to (/users#user-{id}) */
+  highlighted?: boolean;
 }
 
 /** One user of the table (a card on a phone). */
@@ -30,7 +32,8 @@ export function UserRow(props: UserRowProps) {
   const { user: u, self } = props;
   return (
     <tr
-      className={`border-t border-slate-200 max-sm:grid max-sm:grid-cols-1 max-sm:py-3 max-sm:first:border-t-0 ${u.agentStatus === 'pending' ? 'bg-amber-50/60' : ''}`}
+      id={`user-${u.id}`}
+      className={`scroll-mt-24 border-t border-slate-200 max-sm:grid max-sm:grid-cols-1 max-sm:py-3 max-sm:first:border-t-0 ${props.highlighted ? 'bg-sky-50 outline-2 -outline-offset-2 outline-brand-navy' : u.agentStatus === 'pending' ? 'bg-amber-50/60' : ''}`}
       data-testid="user-row"
       data-user-id={u.id}
       data-agent-status={u.agentStatus ?? ''}

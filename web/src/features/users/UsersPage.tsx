@@ -4,6 +4,7 @@ import { Users } from 'lucide-react';
 import { Card, CardTable, EmptyState, ErrorState, LoadingState } from '@/components/ui';
 import { useSession } from '@/lib/auth';
 import { usePageTitle } from '@/lib/use-page-title';
+import { useScrollToHash } from '@/lib/use-scroll-to-hash';
 import { listUsers, userKeys, type UserListItem } from './api';
 import { DeleteUserDialog } from './DeleteUserDialog';
 import { EditUserDialog } from './EditUserDialog';
@@ -57,6 +58,8 @@ function UsersTable({ users }: { users: UserListItem[] }) {
   const [deleting, setDeleting] = useState<UserListItem | null>(null);
   const [rejecting, setRejecting] = useState<UserListItem | null>(null);
   const { role, decide, remove } = useUserMutations({ onDecided: () => setRejecting(null), onDeleted: () => setDeleting(null) });
+  // another page's link to one user (an agent's request on /active-options): scrolled to and marked
+  const target = useScrollToHash(true);
 
   return (
     <>
@@ -71,6 +74,7 @@ function UsersTable({ users }: { users: UserListItem[] }) {
                 key={u.id}
                 user={u}
                 self={session?.userId === u.id}
+                highlighted={target === `user-${u.id}`}
                 shownRole={roleBusy ? role.variables!.role : u.role}
                 roleBusy={roleBusy}
                 decideBusy={decideBusy}

@@ -1,0 +1,94 @@
+/**
+ * The option's state changes that are not the seller's or a payment's (domain/option-lifecycle):
+ * the admin's publish, withdraw, mark exercised and cancel (with a reason), and the daily job's
+ * expiry. Withdrawing, cancelling and expiring close the agents' open requests on the option
+ * (rejected, each agent e-mailed) in the same transaction as the state; a request opened
+ * between the read and the write is refused by its own condition (the option must be
+ * published), so none stays open on an option nobody can take.
+ */
+import { config } from '../lib/config';
+import { NotFoundError } from '../lib/errors';
+import { logger } from '../lib/logger';
+import { closeRequestWrites, requestsOfOption, toRequestMailFacts } from '../model/agent-request';
+import { expiredOptionItems, migrateLegacyOptionStates, readOption, transitionOption } from '../model/option';
+import { deliverOutbox } from '../model/outbox';
+import { deliverNow } from '../model/review';
+import type { Item } from '../model/item';
+import { optionClosedMail } from '../domain/agent-mail';
+import { OPEN_AGENT_REQUEST_STATUSES } from '../domain/agent-requests';
+import { SYSTEM_ACTOR, type Actor } from '../domain/activity';
+import type { AdminOptionAction } from '../domain/option-lifecycle';
+import { todayInRome } from '../domain/availability';
+import { REVIEW_MESSAGES } from '../domain/review/rules';
+import type { OptionTransitionResult } from '../domain/review/schemas';
+
+const CLOSING = { withdraw: 'withdrawn', cancel: 'cancelled', expire: 'expired' } as const;
+
+async function applyOptionAction(
+  option: Item,
+  action: AdminOptionAction | 'expire',
+  reason: string | undefined,
+  actor: Actor,
+  now: Date,
+): Promise<OptionTransitionResult> {
+  const propertyId = String(option.propertyId);
+  const at = now.toISOString();
+  const why = action in CLOSING ? CLOSING[action as keyof typeof CLOSING] : null;
+  const open = why ? (await requestsOfOption(propertyId)).filter((r) => (OPEN_AGENT_REQUEST_STATUSES as readonly string[]).includes(String(r.status))) : [];
+  const closing = open.map((r) => {
+    const outboxId = `agentreq-closed-${String(r.id)}-${now.getTime()}`;
+    const mail = optionClosedMail({ ...toRequestMailFacts(r), wasApproved: r.status === 'payment_pending', why: why! }, config().APP_URL);
+    return { outboxId, writes: closeRequestWrites(r, { reason: why!, at, outboxId, kind: 'agent-request-option-closed', mail }) };
+  });
+  const set: Record<string, unknown> =
+    action === 'cancel' ? { cancelledAt: at, cancelReason: reason ?? '' } : action === 'exercise' ? { exercisedAt: at } : action === 'publish' ? { publishedAt: at } : action === 'expire' ? { expiredAt: at } : {};
+  const status = await transitionOption({
+    propertyId,
+    action,
+    actor,
+    at,
+    option,
+    note: action === 'cancel' ? (reason ?? null) : closing.length ? `Richieste degli agenti chiuse: ${closing.length}` : null,
+    set,
+    extra: closing.flatMap((c) => c.writes),
+  });
+  logger.info('Option state changed', { propertyId, action, status, closedRequests: closing.length });
+  for (const c of closing) await deliverNow(c.outboxId, deliverOutbox);
+  return { status, closedRequests: closing.length };
+}
+
+/** POST /admin/options/{propertyId}/transitions. */
+export async function applyAdminAction(propertyId: string, action: AdminOptionAction, reason: string | undefined, actor: Actor, now = new Date()): Promise<OptionTransitionResult> {
+  const option = await readOption(propertyId);
+  if (!option) throw new NotFoundError(REVIEW_MESSAGES.optionNotFound);
+  return applyOptionAction(option, action, reason, actor, now);
+}
+
+export interface ExpiryRun {
+  migrated: number;
+  expired: number;
+  failed: number;
+}
+
+/**
+ * The daily job: options stored before the lifecycle get their state, then every running
+ * option (signed, published, assigned) whose expiry day is past (Europe/Rome) expires. One
+ * option's failure is logged and the others go on.
+ */
+export async function expireOptions(now = new Date()): Promise<ExpiryRun> {
+  const migrated = await migrateLegacyOptionStates();
+  const due = await expiredOptionItems(todayInRome(now));
+  let expired = 0;
+  let failed = 0;
+  for (const option of due) {
+    try {
+      await applyOptionAction(option, 'expire', undefined, SYSTEM_ACTOR, now);
+      expired++;
+    } catch (err) {
+      failed++;
+      logger.error('Option not expired', { propertyId: option.propertyId, error: err as Error });
+    }
+  }
+  logger.info('Option expiry run', { migrated, due: due.length, expired, failed });
+  return { migrated, expired, failed };
+}
