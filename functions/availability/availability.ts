@@ -1,20 +1,26 @@
 /**
- * The seller's availability link (/availability/{token}, spec 001): the page state and the
- * save. The link is the AVAIL#{token} item the admin's "Invio Link Disponibilità" writes
- * (functions/review/seller-mail.ts): known, not expired, still the option's current link,
- * and its property is the caller's and not being deleted. Anything else is ONE answer, 404
- * 'Il link per inserire le disponibilità non è valido o è scaduto.', that says nothing more.
+ * The seller's visit availability (spec 001): the page state and the save.
+ *
+ * - By property (GET/PUT /seller/properties/{propertyId}/availability): the caller's own
+ *   property (else 404 'Immobile non trovato') whose option runs without keys (signed,
+ *   published or assigned, else 409): reachable from the dashboard for the option's whole life.
+ * - By the e-mail's link (GET /seller/availability/{token}, the first arrival): the AVAIL#{token}
+ *   item, known, not expired (it lives as long as the option), still the option's current
+ *   link, its property the caller's and not being deleted; anything else is ONE answer, 404
+ *   'Il link per inserire le disponibilità non è valido o è scaduto.'. The answer names the
+ *   property, and the page goes on by id.
  *
  * A save replaces the FREE slots of the days it names (an unchanged slot keeps its item),
  * never touches a booked one, and rewrites the quota item of every month it touches
  * (QUOTA#{yyyy}-{MM}: slotsCount, quotaReached = slotsCount >= minMonthlySlots, version), all
  * in ONE TransactWriteItems (model/availability.ts) with conditions: the property guard with
- * the caller as owner, the link, the option's token, each deleted slot still free, each new
- * slot new, each quota at the version that was read. Two concurrent saves of the same month:
- * one wins, the other gets 409 and changes nothing.
+ * the caller as owner, the option still running without keys, each deleted slot still free,
+ * each new slot new, each quota at the version that was read. Two concurrent saves of the
+ * same month: one wins, the other gets 409 and changes nothing.
  */
 import type { Caller } from '../lib/auth';
-import { NotFoundError, ValidationError } from '../lib/errors';
+import { ConflictError, NotFoundError, ValidationError } from '../lib/errors';
+import { isRunningOption } from '../domain/option-lifecycle';
 import { logger } from '../lib/logger';
 import {
   AVAILABILITY_MESSAGES,
@@ -34,7 +40,6 @@ import { quotaMonthOf, readAvailabilityLink, saveAvailabilitySlots, toMonthQuota
 const invalidLink = () => new NotFoundError(AVAILABILITY_MESSAGES.invalidLink);
 
 interface OpenedLink {
-  token: string;
   propertyId: string;
   raw: RawDossier & { option: Item };
 }
@@ -52,7 +57,17 @@ export async function openLink(token: string, caller: Caller, now = Date.now()):
   const option = raw.option;
   // a link the admin replaced no longer opens the page
   if (!option || option.availabilityToken !== token || (link.optionId !== undefined && option.id !== link.optionId)) throw invalidLink();
-  return { token, propertyId, raw: { ...raw, option } };
+  return { propertyId, raw: { ...raw, option } };
+}
+
+/** The caller's own property whose option runs without keys (see the header): 404 / 409 otherwise. */
+export async function openOwned(propertyId: string, caller: Caller): Promise<OpenedLink> {
+  const raw = isPropertyId(propertyId) ? await loadDossier(propertyId) : undefined;
+  if (!raw || !isOwner(raw.property, caller.userId)) throw new NotFoundError(AVAILABILITY_MESSAGES.propertyNotFound);
+  const option = raw.option;
+  if (!option || !isRunningOption(option)) throw new ConflictError(AVAILABILITY_MESSAGES.notRunning);
+  if (option.hasKeys !== false) throw new ConflictError(AVAILABILITY_MESSAGES.withKeys);
+  return { propertyId, raw: { ...raw, option } };
 }
 
 const minMonthlySlotsOf = (option: Item) =>
@@ -62,6 +77,7 @@ const minMonthlySlotsOf = (option: Item) =>
 export function availabilityState(raw: RawDossier & { option: Item }, now = new Date()): AvailabilityState {
   const p = raw.property;
   return {
+    propertyId: raw.propertyId,
     property: { address: String(p.address ?? ''), city: typeof p.city === 'string' && p.city ? p.city : null },
     minMonthlySlots: minMonthlySlotsOf(raw.option),
     today: todayInRome(now),
@@ -70,9 +86,15 @@ export function availabilityState(raw: RawDossier & { option: Item }, now = new 
   };
 }
 
-/** GET /seller/availability/{token} */
-export async function getAvailability(token: string, caller: Caller, now = new Date()): Promise<AvailabilityState> {
+/** GET /seller/availability/{token}: the e-mail's link. */
+export async function getAvailabilityByLink(token: string, caller: Caller, now = new Date()): Promise<AvailabilityState> {
   const { raw } = await openLink(token, caller, now.getTime());
+  return availabilityState(raw, now);
+}
+
+/** GET /seller/properties/{propertyId}/availability */
+export async function getOwnAvailability(propertyId: string, caller: Caller, now = new Date()): Promise<AvailabilityState> {
+  const { raw } = await openOwned(propertyId, caller);
   return availabilityState(raw, now);
 }
 
@@ -115,9 +137,9 @@ export function planSave(raw: RawDossier, days: readonly AvailabilityDay[]): Pla
   return { puts, deletes, counts };
 }
 
-/** PUT /seller/availability/{token}: the days' slots replaced and the months' quotas updated, in one transaction. */
-export async function saveAvailability(token: string, caller: Caller, days: readonly AvailabilityDay[], now = new Date()): Promise<AvailabilityState> {
-  const { propertyId, raw } = await openLink(token, caller, now.getTime());
+/** PUT /seller/properties/{propertyId}/availability: the days' slots replaced and the months' quotas updated, in one transaction. */
+export async function saveAvailability(propertyId: string, caller: Caller, days: readonly AvailabilityDay[], now = new Date()): Promise<AvailabilityState> {
+  const { raw } = await openOwned(propertyId, caller);
   const option = raw.option;
   const minMonthlySlots = minMonthlySlotsOf(option);
   const plan = planSave(raw, days);
@@ -126,9 +148,9 @@ export async function saveAvailability(token: string, caller: Caller, days: read
     const [year, month] = ym.split('-').map(Number) as [number, number];
     return { year, month, slotsCount, minMonthlySlots, quotaReached: isQuotaReached(slotsCount, minMonthlySlots), current: quotaItems.get(ym) };
   });
-  await saveAvailabilitySlots({ token, propertyId, owner: caller.userId, optionId: option.id, quotas, deletes: plan.deletes, puts: plan.puts, now });
+  await saveAvailabilitySlots({ propertyId, owner: caller.userId, optionId: option.id, quotas, deletes: plan.deletes, puts: plan.puts, now });
   logger.info('Availability saved', { propertyId, days: days.length, added: plan.puts.length, removed: plan.deletes.length });
   const after = await loadDossier(propertyId);
-  if (!after?.option) throw invalidLink();
+  if (!after?.option) throw new NotFoundError(AVAILABILITY_MESSAGES.propertyNotFound);
   return availabilityState({ ...after, option: after.option }, now);
 }

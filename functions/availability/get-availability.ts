@@ -1,6 +1,6 @@
 import { route } from '../lib/http';
-import { getAvailability } from './availability';
+import { getAvailabilityByLink } from './availability';
 import { tokenParams } from './schemas';
 
-/** GET /seller/availability/{token}: address, minimum per month, saved slots and month quotas. */
-export const handler = route('getAvailability', { params: tokenParams }, async ({ params, caller }) => getAvailability(params.token, caller));
+/** GET /seller/availability/{token}: the e-mail's link (first arrival): the property, minimum per month, saved slots and month quotas. */
+export const handler = route('getAvailability', { params: tokenParams }, async ({ params, caller }) => getAvailabilityByLink(params.token, caller));

@@ -4,9 +4,12 @@
  * functions/availability/ and the SPA page: messages, limits, the zod schema of a save
  * (Italian messages) and the pure rules (days in Europe/Rome, overlaps, quotas).
  *
- * Routes (access ['seller']; the token's property must be the caller's, else 404):
- * - GET /seller/availability/{token}                      -> AvailabilityState
- * - PUT /seller/availability/{token}  AvailabilitySaveBody -> AvailabilityState
+ * Routes (access ['seller']; the property must be the caller's, else 404):
+ * - GET /seller/availability/{token}   the e-mail's link, first arrival -> AvailabilityState
+ *   (with its propertyId: the page goes on by id)
+ * - GET /seller/properties/{propertyId}/availability                       -> AvailabilityState
+ * - PUT /seller/properties/{propertyId}/availability  AvailabilitySaveBody -> AvailabilityState
+ *   (while the option runs without keys: signed, published or assigned, else 409)
  *
  * A save REPLACES the free slots of the days it names (a day it does not name is left as it
  * is); booked slots are never removed and a new slot may not overlap one.
@@ -45,6 +48,9 @@ export const AVAILABILITY_MESSAGES = {
   tooManySlots: `Puoi salvare al massimo ${MAX_SLOTS_PER_SAVE} slot alla volta`,
   tooManyChanges: 'Troppe modifiche in un solo salvataggio: salva meno giorni alla volta',
   conflict: 'Le disponibilità sono state modificate nel frattempo: ricarica la pagina e riprova',
+  propertyNotFound: 'Immobile non trovato',
+  notRunning: "Puoi inserire le disponibilità solo mentre l'opzione è attiva.",
+  withKeys: 'Hai affidato le chiavi: per le visite non servono le tue disponibilità.',
 } as const;
 
 // ---- days and times ------------------------------------------------------------------------
@@ -182,6 +188,8 @@ export interface MonthQuota {
 }
 
 export interface AvailabilityState {
+  /** the property the page is about: after the e-mail's link the page goes on by id */
+  propertyId: string;
   property: { address: string; city: string | null };
   minMonthlySlots: number;
   /** today in Europe/Rome by the server's clock: earlier days are disabled */

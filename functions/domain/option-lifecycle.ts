@@ -115,6 +115,9 @@ export function optionStateOf(o: LegacyOptionFacts): OptionState {
   return 'created';
 }
 
+/** The option runs (signed, published or assigned): the seller gives visit slots, agents may book them. */
+export const isRunningOption = (o: LegacyOptionFacts): boolean => RUNNING_OPTION_STATES.includes(optionStateOf(o));
+
 export const isOptionState = (s: unknown): s is OptionState => typeof s === 'string' && (OPTION_STATES as readonly string[]).includes(s);
 
 export const isLegacyOptionStatus = (status: unknown) => !(typeof status === 'string' && (OPTION_STATES as readonly string[]).includes(status));

@@ -59,6 +59,8 @@ export interface SellerOptionSummary {
   expiresAt: string | null;
   signedAt: string | null;
   createdAt: string | null;
+  /** the seller left the keys: no visit slots are asked for */
+  hasKeys: boolean;
 }
 
 /** One card of the seller dashboard. */
@@ -71,8 +73,6 @@ export interface SellerProperty {
   surfaceArea: number | null;
   desiredAmount: number | null;
   createdAt: string;
-  /** for /seller-kyc?token=...; null when the property has none */
-  invitationToken: string | null;
   identityStatus: IdentityState;
   option: SellerOptionSummary | null;
 }

@@ -14,7 +14,7 @@ import type { Item } from './item';
 import { keys } from './keys';
 import { outboxPut } from './outbox';
 import { guardedTransaction, propertyCheck } from './property';
-import { tokenExpiryFields } from './tokens';
+import { availabilityLinkExpiryFields } from './tokens';
 import { ConflictError, NotFoundError, ValidationError } from '../lib/errors';
 import { logger } from '../lib/logger';
 import { AVAILABILITY_MESSAGES, type MonthQuota } from '../domain/availability';
@@ -23,8 +23,6 @@ import { RUNNING_OPTION_STATES } from '../domain/option-lifecycle';
 
 /** DynamoDB's limit of items in one TransactWriteItems. */
 const MAX_TRANSACTION_ITEMS = 100;
-
-const invalidLink = () => new NotFoundError(AVAILABILITY_MESSAGES.invalidLink);
 
 /** An availability link as stored (expiry not checked here). */
 export interface AvailabilityLink {
@@ -72,10 +70,10 @@ export interface QuotaWrite {
 }
 
 export interface AvailabilitySave {
-  token: string;
   propertyId: string;
   /** the caller: the property must still be theirs */
   owner: string;
+  /** the option as read: it must still be the running option without keys */
   optionId: unknown;
   quotas: readonly QuotaWrite[];
   /** the SLOT items to delete (each must still be free) */
@@ -92,35 +90,27 @@ function readVersion(current: Item | undefined): { ConditionExpression: string; 
   return { ConditionExpression: 'version = :v', ExpressionAttributeValues: { ':v': current.version } };
 }
 
+/** "The option still runs without keys" (signed, published or assigned: domain/option-lifecycle), on the OPTION item. */
+function runningWithoutKeys(optionId: unknown) {
+  return {
+    ConditionExpression: `attribute_exists(pk) AND id = :oid AND hasKeys = :false AND #st IN (${RUNNING_OPTION_STATES.map((_, i) => `:r${i}`).join(', ')})`,
+    ExpressionAttributeNames: { '#st': 'status' },
+    ExpressionAttributeValues: { ':oid': optionId, ':false': false, ...Object.fromEntries(RUNNING_OPTION_STATES.map((s, i) => [`:r${i}`, s])) },
+  };
+}
+
 /**
- * The seller's save in ONE TransactWriteItems: the property guard (owner), the link (still
- * there, for this property, not expired), the option's current token, every quota at the
- * version read, every deleted slot still free, every new slot new. Over DynamoDB's 100 items:
- * 400 'Troppe modifiche...'; the guard, the link or the option's token failing: 404 (the link
- * no longer works); any other cancellation (a concurrent save): 409.
+ * The seller's save in ONE TransactWriteItems: the property guard (owner), the option still
+ * the running one without keys, every quota at the version read, every deleted slot still
+ * free, every new slot new. Over DynamoDB's 100 items: 400 'Troppe modifiche...'; the guard
+ * failing: 404 'Immobile non trovato'; the option no longer running: 409; any other
+ * cancellation (a concurrent save): 409.
  */
 export async function saveAvailabilitySlots(s: AvailabilitySave): Promise<void> {
-  const { propertyId, token } = s;
+  const { propertyId } = s;
   const T = table();
   const at = s.now.toISOString();
-  const checks = [
-    {
-      ConditionCheck: {
-        TableName: T,
-        Key: keys.availabilityToken(token),
-        ConditionExpression: 'attribute_exists(pk) AND propertyId = :pid AND expiresAt > :nowSeconds',
-        ExpressionAttributeValues: { ':pid': propertyId, ':nowSeconds': Math.floor(s.now.getTime() / 1000) },
-      },
-    },
-    {
-      ConditionCheck: {
-        TableName: T,
-        Key: keys.option(propertyId),
-        ConditionExpression: 'attribute_exists(pk) AND availabilityToken = :token',
-        ExpressionAttributeValues: { ':token': token },
-      },
-    },
-  ];
+  const checks = [{ ConditionCheck: { TableName: T, Key: keys.option(propertyId), ...runningWithoutKeys(s.optionId) } }];
   const quotas = s.quotas.map((q) => {
     const version = typeof q.current?.version === 'number' ? q.current.version : 0;
     return {
@@ -184,8 +174,8 @@ export async function saveAvailabilitySlots(s: AvailabilitySave): Promise<void> 
   try {
     await ddb().send(new TransactWriteCommand({ TransactItems: items }));
   } catch (err) {
-    // the owner, the link or the option's token changed since the read: the link no longer works
-    if ([0, 1, 2].some((i) => isConditionFailure(err, i))) throw invalidLink();
+    if (isConditionFailure(err, 0)) throw new NotFoundError(AVAILABILITY_MESSAGES.propertyNotFound);
+    if (isConditionFailure(err, 1)) throw new ConflictError(AVAILABILITY_MESSAGES.notRunning);
     const name = (err as { name?: string }).name;
     if (name === 'TransactionCanceledException' || name === 'TransactionConflictException') {
       logger.warn('Availability save lost a race', { propertyId });
@@ -195,28 +185,64 @@ export async function saveAvailabilitySlots(s: AvailabilitySave): Promise<void> 
   }
 }
 
-export interface AvailabilityLinkWrite {
+/** A new availability link of an option: its token, the one it replaces, the option's expiry. */
+export interface AvailabilityLinkChange {
   propertyId: string;
   optionId: unknown;
   /** the new link token (model/tokens newToken) */
   token: string;
   /** the option's current token, deleted (it stops working); null when it has none */
   oldToken: string | null;
-  /** the mail with the link, written to the outbox in the same transaction */
-  outbox: Omit<Parameters<typeof outboxPut>[0], 'now'>;
-  now: Date;
+  /** the option's expiry day (yyyy-MM-dd): the link opens the page until its end */
+  optionExpiresAt: string | null;
+  /** ISO time of the change */
+  at: string;
+}
+
+/**
+ * The token side of a new availability link, for the transaction that also sets the OPTION's
+ * `availabilityToken` (availabilityLinkCondition): the AVAIL item, living as long as the
+ * option (model/tokens availabilityLinkExpiryFields), and the old one deleted.
+ */
+export function availabilityLinkItems(l: AvailabilityLinkChange) {
+  return [
+    {
+      Put: {
+        TableName: table(),
+        Item: {
+          ...keys.availabilityToken(l.token),
+          entity: 'availability-link',
+          propertyId: l.propertyId,
+          optionId: l.optionId,
+          createdAt: l.at,
+          ...availabilityLinkExpiryFields(l.optionExpiresAt, Date.parse(l.at)),
+        },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+    // the previous link stops working
+    ...(l.oldToken ? [{ Delete: { TableName: table(), Key: keys.availabilityToken(l.oldToken) } }] : []),
+  ];
+}
+
+/** "The option's link is still the one read" (`oldToken`, or none), with its own values. */
+export function availabilityLinkCondition(oldToken: string | null): { expression: string; values: Record<string, unknown> } {
+  return oldToken
+    ? { expression: 'availabilityToken = :oldLink', values: { ':oldLink': oldToken } }
+    : { expression: '(attribute_not_exists(availabilityToken) OR availabilityToken = :noLink)', values: { ':noLink': null } };
 }
 
 /**
  * "Invio Link Disponibilità" in ONE transaction with the property guard: the option's
- * availabilityToken and availabilityLinkSentAt (only a signed option without keys, still at
+ * availabilityToken and availabilityLinkSentAt (only a running option without keys, still at
  * the token read), the new AVAIL item, the old one deleted and the mail's outbox item.
  * A failed guard is 404 'Immobile non trovato'; the option's condition 409.
  */
-export async function replaceAvailabilityLink(w: AvailabilityLinkWrite): Promise<void> {
-  const { propertyId, token, oldToken } = w;
+export async function replaceAvailabilityLink(w: AvailabilityLinkChange & { outbox: Omit<Parameters<typeof outboxPut>[0], 'now'> }): Promise<void> {
+  const { propertyId, token, at } = w;
   const T = table();
-  const at = w.now.toISOString();
+  const running = runningWithoutKeys(w.optionId);
+  const link = availabilityLinkCondition(w.oldToken);
   try {
     await ddb().send(
       new TransactWriteCommand(
@@ -226,37 +252,13 @@ export async function replaceAvailabilityLink(w: AvailabilityLinkWrite): Promise
               TableName: T,
               Key: keys.option(propertyId),
               UpdateExpression: 'SET availabilityToken = :token, availabilityLinkSentAt = :at, updatedAt = :at',
-              // a running option only (signed, published or assigned: domain/option-lifecycle)
-              ConditionExpression: `attribute_exists(pk) AND attribute_exists(signedAt) AND signedAt <> :null AND hasKeys = :false AND #st IN (:r0, :r1, :r2) AND ${
-                oldToken ? 'availabilityToken = :old' : '(attribute_not_exists(availabilityToken) OR availabilityToken = :null)'
-              }`,
-              ExpressionAttributeNames: { '#st': 'status' },
-              ExpressionAttributeValues: {
-                ':token': token,
-                ':at': at,
-                ':null': null,
-                ':false': false,
-                ...Object.fromEntries(RUNNING_OPTION_STATES.map((s, i) => [`:r${i}`, s])),
-                ...(oldToken ? { ':old': oldToken } : {}),
-              },
+              // a running option without keys (signed, published or assigned: domain/option-lifecycle)
+              ConditionExpression: `${running.ConditionExpression} AND ${link.expression}`,
+              ExpressionAttributeNames: running.ExpressionAttributeNames,
+              ExpressionAttributeValues: { ...running.ExpressionAttributeValues, ...link.values, ':token': token, ':at': at },
             },
           },
-          {
-            Put: {
-              TableName: T,
-              Item: {
-                ...keys.availabilityToken(token),
-                entity: 'availability-link',
-                propertyId,
-                optionId: w.optionId,
-                createdAt: at,
-                ...tokenExpiryFields(w.now.getTime()),
-              },
-              ConditionExpression: 'attribute_not_exists(pk)',
-            },
-          },
-          // the previous link stops working
-          ...(oldToken ? [{ Delete: { TableName: T, Key: keys.availabilityToken(oldToken) } }] : []),
+          ...availabilityLinkItems(w),
           outboxPut({ ...w.outbox, now: at }),
         ]),
       ),

@@ -7,7 +7,7 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, isConditionFailure, table } from './db';
 import { keys } from './keys';
-import { isExpired } from './tokens';
+import { isExpired, tokenExpiryFields } from './tokens';
 import { propertyCondition } from './property';
 
 /** The property id of a valid (known, not expired) invitation token, else null. */
@@ -49,4 +49,40 @@ export async function linkPropertyToSeller(propertyId: string, token: string, us
     if (isConditionFailure(err)) return false;
     throw err;
   }
+}
+
+/** A fresh invitation link for a notification to the seller: its token and the one it replaces. */
+export interface InvitationChange {
+  propertyId: string;
+  /** the new token (model/tokens newToken) */
+  token: string;
+  /** the property's current invitation token, deleted (only the newest link works); null when it has none */
+  oldToken: string | null;
+  /** ISO time of the notification: the new link lives TOKEN_TTL_DAYS from it */
+  at: string;
+}
+
+/**
+ * Each notification to the seller carries a fresh link (docs/onboarding.md): the writes that
+ * go with `SET invitationToken = :token` on the PROPERTY item (invitationCondition in its
+ * condition): the new INVITE item and the old one deleted.
+ */
+export function invitationLinkItems(c: InvitationChange) {
+  return [
+    {
+      Put: {
+        TableName: table(),
+        Item: { ...keys.invitation(c.token), entity: 'invitation', propertyId: c.propertyId, createdAt: c.at, ...tokenExpiryFields(Date.parse(c.at)) },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+    ...(c.oldToken ? [{ Delete: { TableName: table(), Key: keys.invitation(c.oldToken) } }] : []),
+  ];
+}
+
+/** "The property's invitation token is still the one read" (or it has none), with its own values: of two notifications at once one loses. */
+export function invitationCondition(oldToken: string | null): { expression: string; values: Record<string, unknown> } {
+  return oldToken
+    ? { expression: 'invitationToken = :oldInvite', values: { ':oldInvite': oldToken } }
+    : { expression: '(attribute_not_exists(invitationToken) OR invitationToken = :noInvite)', values: { ':noInvite': null } };
 }

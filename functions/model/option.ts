@@ -18,7 +18,8 @@ import { ConflictError, NotFoundError } from '../lib/errors';
 import { keys } from './keys';
 import { outboxPut } from './outbox';
 import { guardedTransaction } from './property';
-import { tokenExpiryFields } from './tokens';
+import { availabilityLinkItems } from './availability';
+import { invitationCondition, invitationLinkItems, type InvitationChange } from './invitation';
 import type { PurchaseOption } from '../domain/requests';
 import { REVIEW_MESSAGES } from '../domain/review/rules';
 import type { OptionListItem } from '../domain/review/schemas';
@@ -198,6 +199,8 @@ export interface OptionTransition {
   set?: Record<string, unknown>;
   /** more attributes SET on the PROPERTY item (its lifecycle facts, e.g. optionSignedAt) */
   propertySet?: Record<string, unknown>;
+  /** a further condition on the PROPERTY item (its own names-free expression and values) */
+  propertyCondition?: { expression: string; values: Record<string, unknown> };
   /** attributes REMOVEd from the OPTION item */
   remove?: readonly string[];
   /** the seller's own writes state their ownership */
@@ -239,7 +242,13 @@ export async function transitionOption(t: OptionTransition): Promise<OptionState
               Key: keys.property(propertyId),
               UpdateExpression: `SET optionState = :state, updatedAt = :at${Object.keys(t.propertySet ?? {}).map((f, i) => `, #pset${i} = :pset${i}`).join('')}`,
               ...(t.propertySet && Object.keys(t.propertySet).length ? { ExpressionAttributeNames: Object.fromEntries(Object.keys(t.propertySet).map((f, i) => [`#pset${i}`, f])) } : {}),
-              ExpressionAttributeValues: { ':state': to, ':at': at, ...Object.fromEntries(Object.values(t.propertySet ?? {}).map((v, i) => [`:pset${i}`, v])) },
+              ...(t.propertyCondition ? { ConditionExpression: t.propertyCondition.expression } : {}),
+              ExpressionAttributeValues: {
+                ':state': to,
+                ':at': at,
+                ...Object.fromEntries(Object.values(t.propertySet ?? {}).map((v, i) => [`:pset${i}`, v])),
+                ...t.propertyCondition?.values,
+              },
             },
           },
           {
@@ -423,19 +432,30 @@ export async function createOptionRecord(option: PurchaseOption, copy: OptionLis
 }
 
 /**
- * The notification to the seller (created or sent -> sent): the option's notifiedAt and the
- * mail's outbox item in ONE transaction with the property guard and the activity entry. A
- * failed guard is 404 'Immobile non trovato'; no option 409; an option already signed or
- * closed 409.
+ * The notification to the seller (created or sent -> sent): the option's notifiedAt, the
+ * mail's fresh invitation link (the property's invitationToken, the new INVITE item, the old
+ * one deleted) and its outbox item in ONE transaction with the property guard and the
+ * activity entry. A failed guard (or the link replaced meanwhile) is 404 'Immobile non
+ * trovato'; no option 409; an option already signed or closed 409.
  */
 export async function recordOptionNotification(
-  propertyId: string,
-  at: string,
+  invitation: InvitationChange,
   outbox: Omit<Parameters<typeof outboxPut>[0], 'now'>,
   actor: Actor,
   option: Item,
 ): Promise<OptionState> {
-  return transitionOption({ propertyId, action: 'notify', actor, at, option, set: { notifiedAt: at }, extra: [outboxPut({ ...outbox, now: at })] });
+  const { propertyId, at } = invitation;
+  return transitionOption({
+    propertyId,
+    action: 'notify',
+    actor,
+    at,
+    option,
+    set: { notifiedAt: at },
+    propertySet: { invitationToken: invitation.token },
+    propertyCondition: invitationCondition(invitation.oldToken),
+    extra: [...invitationLinkItems(invitation), outboxPut({ ...outbox, now: at })],
+  });
 }
 
 /**
@@ -478,20 +498,14 @@ export async function signOption(input: {
         documentPut(guard.propertyId, document),
         ...(availability
           ? [
-              {
-                Put: {
-                  TableName: table(),
-                  Item: {
-                    ...keys.availabilityToken(availability.token),
-                    entity: 'availability-link',
-                    propertyId: guard.propertyId,
-                    optionId: input.option.id,
-                    createdAt: at,
-                    ...tokenExpiryFields(Date.parse(at)),
-                  },
-                  ConditionExpression: 'attribute_not_exists(pk)',
-                },
-              },
+              ...availabilityLinkItems({
+                propertyId: guard.propertyId,
+                optionId: input.option.id,
+                token: availability.token,
+                oldToken: null,
+                optionExpiresAt: input.expiresAt,
+                at,
+              }),
               outboxPut({ ...availability.outbox, now: at }),
             ]
           : []),

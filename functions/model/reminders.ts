@@ -13,7 +13,8 @@ import { keys } from './keys';
 import type { MailMessage } from '../lib/mail';
 import { outboxPut } from './outbox';
 import { PROPERTY_EDITABLE, readProperty } from './property';
-import { isExpired } from './tokens';
+import { invitationCondition, invitationLinkItems, type InvitationChange } from './invitation';
+import { availabilityLinkCondition, availabilityLinkItems, type AvailabilityLinkChange } from './availability';
 import type { ReminderKind } from '../domain/reminders/rules';
 
 export { table } from './db';
@@ -81,6 +82,7 @@ const OPTION_FIELDS = [
   'notifiedAt',
   'availabilityLinkSentAt',
   'availabilityToken',
+  'expiresAt',
   'minMonthlySlots',
   'optionAmount',
   'optionDuration',
@@ -163,12 +165,6 @@ export async function monthAvailability(propertyId: string, year: number, month:
   return { slots, quota };
 }
 
-/** True when the availability link `token` exists and has not expired at `now`. */
-export async function availabilityLinkValid(token: string, now: Date): Promise<boolean> {
-  const res = await ddb().send(new GetCommand({ TableName: table(), Key: keys.availabilityToken(token), ConsistentRead: true, ProjectionExpression: 'expiresAt' }));
-  return Boolean(res.Item) && !isExpired(res.Item!.expiresAt as number | undefined, now.getTime());
-}
-
 export interface ReminderWrite {
   kind: ReminderKind;
   propertyId: string;
@@ -178,8 +174,12 @@ export interface ReminderWrite {
   hasMap: boolean;
   /** the state that makes the reminder due, checked again on the target item in the write */
   still?: ReminderState;
-  /** the property's invitation token the mail links to: still the property's, and its INVITE item not expired */
-  invitationToken?: string;
+  /**
+   * The fresh link the mail carries (each notification has its own), made the current one in
+   * the same transaction: the property's invitation (onboarding, unsigned option) or the
+   * option's availability link.
+   */
+  link?: { kind: 'invitation'; change: InvitationChange } | { kind: 'availability'; change: AvailabilityLinkChange };
   to: string;
   mail: Omit<MailMessage, 'to'>;
   /** the run's time: recorded as sentAt and compared with the token's expiry */
@@ -204,7 +204,8 @@ export const reminderOutboxId = (kind: ReminderKind, propertyId: string) => `rem
 /**
  * Records the reminder and enqueues its mail in ONE transaction: the target item gets
  * `reminders.{kind} = now` only if it has no such entry (and `condition` holds), the
- * property is not being deleted, the invitation is still valid. 'queued' when written (the
+ * property is not being deleted, the mail's fresh link replaces the current one (still the one
+ * read). 'queued' when written (the
  * caller delivers the outbox item), 'skipped' when a condition failed: another run sent it
  * first, or the state changed.
  */
@@ -230,48 +231,60 @@ export async function recordReminder(w: ReminderWrite): Promise<'queued' | 'skip
     }
   }
   const at = w.now.toISOString();
-  const token = w.invitationToken;
-  const propertyCondition = `${PROPERTY_EDITABLE}${token ? ' AND invitationToken = :token' : ''}`;
-  const notSent = 'attribute_exists(pk) AND attribute_not_exists(#r.#k)';
-  const targetCondition = [w.target === 'property' ? propertyCondition : notSent, w.target === 'property' ? 'attribute_not_exists(#r.#k)' : null, w.still ? STILL[w.still].condition : null]
+  const invitation = w.link?.kind === 'invitation' ? w.link.change : null;
+  const availability = w.link?.kind === 'availability' ? w.link.change : null;
+  const inviteCond = invitation ? invitationCondition(invitation.oldToken) : null;
+  const availCond = availability ? availabilityLinkCondition(availability.oldToken) : null;
+  // the PROPERTY item: not being deleted and, with a fresh invitation, still at the token read
+  const propertyCondition = [PROPERTY_EDITABLE, inviteCond?.expression].filter(Boolean).join(' AND ');
+  const propertySet = invitation ? { expression: 'invitationToken = :inviteToken', values: { ':inviteToken': invitation.token, ...inviteCond!.values } } : null;
+  const targetCondition = [
+    w.target === 'property' ? propertyCondition : 'attribute_exists(pk)',
+    'attribute_not_exists(#r.#k)',
+    w.still ? STILL[w.still].condition : null,
+    w.target === 'option' ? availCond?.expression : null,
+  ]
     .filter(Boolean)
     .join(' AND ');
+  const targetSets = [
+    '#r.#k = :at',
+    ...(w.target === 'property' && propertySet ? [propertySet.expression] : []),
+    ...(w.target === 'option' && availability ? ['availabilityToken = :availToken'] : []),
+  ];
   const outboxId = reminderOutboxId(w.kind, w.propertyId);
   const items: Record<string, unknown>[] = [
     {
       Update: {
         TableName: T,
         Key: targetKey,
-        UpdateExpression: 'SET #r.#k = :at',
+        UpdateExpression: `SET ${targetSets.join(', ')}`,
         ConditionExpression: targetCondition,
         ExpressionAttributeNames: names,
-        ExpressionAttributeValues: { ':at': at, ...(w.target === 'property' && token ? { ':token': token } : {}), ...(w.still ? STILL[w.still].values : {}) },
+        ExpressionAttributeValues: {
+          ':at': at,
+          ...(w.target === 'property' && propertySet ? propertySet.values : {}),
+          ...(w.target === 'option' && availability ? { ':availToken': availability.token, ...availCond!.values } : {}),
+          ...(w.still ? STILL[w.still].values : {}),
+        },
       },
     },
     ...(w.target === 'option'
       ? [
-          {
-            ConditionCheck: {
-              TableName: T,
-              Key: keys.property(w.propertyId),
-              ConditionExpression: propertyCondition,
-              ...(token ? { ExpressionAttributeValues: { ':token': token } } : {}),
-            },
-          },
+          propertySet
+            ? {
+                Update: {
+                  TableName: T,
+                  Key: keys.property(w.propertyId),
+                  UpdateExpression: `SET ${propertySet.expression}`,
+                  ConditionExpression: propertyCondition,
+                  ExpressionAttributeValues: propertySet.values,
+                },
+              }
+            : { ConditionCheck: { TableName: T, Key: keys.property(w.propertyId), ConditionExpression: propertyCondition } },
         ]
       : []),
-    ...(token
-      ? [
-          {
-            ConditionCheck: {
-              TableName: T,
-              Key: keys.invitation(token),
-              ConditionExpression: 'attribute_exists(pk) AND expiresAt > :nowSeconds',
-              ExpressionAttributeValues: { ':nowSeconds': Math.floor(w.now.getTime() / 1000) },
-            },
-          },
-        ]
-      : []),
+    ...(invitation ? invitationLinkItems(invitation) : []),
+    ...(availability ? availabilityLinkItems(availability) : []),
     // the outbox keeps real time (the scheduled retry reads it with the real clock)
     outboxPut({ id: outboxId, kind: `reminder-${w.kind}`, ref: w.propertyId, now: new Date().toISOString(), mail: { to: [w.to], ...w.mail } }),
   ];

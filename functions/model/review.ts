@@ -15,7 +15,7 @@ import { logger } from '../lib/logger';
 import type { MailMessage } from '../lib/mail';
 import { outboxPut } from './outbox';
 import { propertyCondition, requireProperty } from './property';
-import { tokenExpiryFields } from './tokens';
+import { invitationCondition, invitationLinkItems } from './invitation';
 import { REVIEW_MESSAGES } from '../domain/review/rules';
 import { toPurchaseOption } from './option';
 import type { PurchaseOption } from '../domain/requests';
@@ -96,6 +96,7 @@ export async function recordEstimate(input: {
   const at = now.toISOString();
   const T = table();
   const guard = propertyCondition({ propertyId });
+  const link = invitationCondition(oldToken);
   try {
     await ddb().send(
       new TransactWriteCommand({
@@ -106,9 +107,9 @@ export async function recordEstimate(input: {
               Key: keys.property(propertyId),
               UpdateExpression: 'SET invitationToken = :token, estimateSentAt = :at, updatedAt = :at',
               // the token we replace is still the current one (two sends at once: one loses)
-              ConditionExpression: `${guard.ConditionExpression} AND ${oldToken ? 'invitationToken = :old' : '(attribute_not_exists(invitationToken) OR invitationToken = :null)'}`,
+              ConditionExpression: `${guard.ConditionExpression} AND ${link.expression}`,
               ...(guard.ExpressionAttributeNames ? { ExpressionAttributeNames: guard.ExpressionAttributeNames } : {}),
-              ExpressionAttributeValues: { ...guard.ExpressionAttributeValues, ':token': token, ':at': at, ...(oldToken ? { ':old': oldToken } : { ':null': null }) },
+              ExpressionAttributeValues: { ...guard.ExpressionAttributeValues, ...link.values, ':token': token, ':at': at },
             },
           },
           {
@@ -120,14 +121,7 @@ export async function recordEstimate(input: {
               ExpressionAttributeValues: { ':at': at },
             },
           },
-          {
-            Put: {
-              TableName: T,
-              Item: { ...keys.invitation(token), entity: 'invitation', propertyId, createdAt: at, ...tokenExpiryFields(now.getTime()) },
-              ConditionExpression: 'attribute_not_exists(pk)',
-            },
-          },
-          ...(oldToken ? [{ Delete: { TableName: T, Key: keys.invitation(oldToken) } }] : []),
+          ...invitationLinkItems({ propertyId, token, oldToken, at }),
           outboxPut({ id: outboxId, kind: 'estimate', ref: propertyId, now: at, mail }),
           requestActivity(propertyId, 'request.estimate_sent', input.actor, at, { note: mail.to.join(', ') }),
         ],

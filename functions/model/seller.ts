@@ -72,6 +72,7 @@ function optionSummary(o: Item | undefined): SellerOptionSummary | null {
     expiresAt: str(o.expiresAt),
     signedAt: str(o.signedAt),
     createdAt: str(o.createdAt),
+    hasKeys: o.hasKeys === true,
   };
 }
 
@@ -108,7 +109,6 @@ export async function listOwnProperties(userId: string): Promise<SellerPropertyL
       surfaceArea: num(p.surfaceArea),
       desiredAmount: num(p.desiredAmount),
       createdAt: String(p.createdAt ?? ''),
-      invitationToken: str(p.invitationToken),
       identityStatus,
       option: optionSummary(get(keys.option(id))),
     };

@@ -8,6 +8,8 @@ import { config } from '../lib/config';
 import { ddb, table } from './db';
 import { keys } from './keys';
 import type { LinkKindAnswer } from '../domain/links';
+import { isIsoDate } from '../domain/availability';
+import { romeDayEnd } from '../domain/request-list';
 
 /** An unguessable link token: 144 random bits, URL-safe. */
 export function newToken(): string {
@@ -27,8 +29,21 @@ export function tokenExpiry(now = Date.now()): number {
  * once expired. Spread into every token item that is created.
  */
 export function tokenExpiryFields(now = Date.now()): { expiresAt: number; gsi3pk: string; gsi3sk: string } {
-  const expiresAt = tokenExpiry(now);
+  return expiryFieldsAt(tokenExpiry(now));
+}
+
+function expiryFieldsAt(expiresAt: number): { expiresAt: number; gsi3pk: string; gsi3sk: string } {
   return { expiresAt, ...keys.tokenExpiryIndex(expiresAt) };
+}
+
+/**
+ * The expiry attributes of an availability link (AVAIL item): it opens the page for as long
+ * as the option runs, to the end of its expiry day in Italy (`expiresAt`, yyyy-MM-dd); an
+ * option without an expiry date (stored before options had a duration) gets TOKEN_TTL_DAYS.
+ */
+export function availabilityLinkExpiryFields(optionExpiresAt: string | null, now = Date.now()): { expiresAt: number; gsi3pk: string; gsi3sk: string } {
+  if (!optionExpiresAt || !isIsoDate(optionExpiresAt)) return tokenExpiryFields(now);
+  return expiryFieldsAt(Math.floor(Date.parse(romeDayEnd(optionExpiresAt)) / 1000));
 }
 
 export function isExpired(expiresAt: number | undefined, now = Date.now()): boolean {

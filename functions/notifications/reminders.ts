@@ -41,8 +41,8 @@ import {
 } from '../domain/reminders/rules';
 import { deliverNow, sellerEmailOf, sellerNameOf } from '../model/review';
 import { deleteExpiredTokens } from '../model/expired-tokens';
+import { newToken } from '../model/tokens';
 import {
-  availabilityLinkValid,
   candidatePropertyId,
   loadProperty,
   monthAvailability,
@@ -145,8 +145,9 @@ async function remindOnboarding(run: ReminderRun): Promise<number> {
     if (done?.[kind]) return void run.alreadySent++;
     const propertyId = candidatePropertyId(p, 'property');
     const to = sellerEmailOf(p);
-    const token = str(p.invitationToken);
-    if (!to || !token) return run.skip();
+    if (!to) return run.skip();
+    // a fresh link for this mail (the estimate's may have expired or been used)
+    const token = newToken();
     const registered = str(p.userId) !== null;
     const missing = registered ? missingSteps(await onboardingItems(propertyId), p.singleOwner === true) : [];
     if (registered && missing.length === 0) return run.skip(); // complete: the option is the admin's move
@@ -156,7 +157,7 @@ async function remindOnboarding(run: ReminderRun): Promise<number> {
       target: 'property',
       hasMap: done !== null,
       still: 'noOptionYet',
-      invitationToken: token,
+      link: { kind: 'invitation', change: { propertyId, token, oldToken: str(p.invitationToken), at: now.toISOString() } },
       to,
       mail: renderOnboardingReminder({
         kind,
@@ -204,16 +205,16 @@ async function remindOptions(run: ReminderRun): Promise<number> {
     const seller = { sellerName: sellerNameOf(property), propertyAddress: str(property.address) ?? '', propertyCity: str(property.city), appUrl: run.appUrl };
     const write = { kind, propertyId, target: 'option' as const, hasMap: done !== null, to, now };
 
+    // each mail carries a fresh link of its own
+    const token = newToken();
+    const at = now.toISOString();
     if (kind === 'option-unsigned') {
-      const token = str(property.invitationToken);
-      if (!token) return run.skip();
       const mail = renderOptionReminder({ ...seller, token, optionAmount: Number(o.optionAmount ?? 0), optionDuration: toOptionDuration(o.optionDuration), propertyValue: Number(o.propertyValue ?? 0) });
-      return run.send({ ...write, still: 'unsigned', invitationToken: token, mail });
+      return run.send({ ...write, still: 'unsigned', link: { kind: 'invitation', change: { propertyId, token, oldToken: str(property.invitationToken), at } }, mail });
     }
-    const linkToken = str(o.availabilityToken);
-    const link = linkToken && (await availabilityLinkValid(linkToken, now)) ? linkToken : null;
-    const mail = renderAvailabilityReminder({ ...seller, monthLabel: monthLabelOf(month), slotsCount: monthSlots!.slots, minMonthlySlots: monthSlots!.min, token: link });
-    await run.send({ ...write, still: 'signedRateale', mail });
+    const mail = renderAvailabilityReminder({ ...seller, monthLabel: monthLabelOf(month), slotsCount: monthSlots!.slots, minMonthlySlots: monthSlots!.min, token });
+    const change = { propertyId, optionId: o.id, token, oldToken: str(o.availabilityToken), optionExpiresAt: str(o.expiresAt), at };
+    await run.send({ ...write, still: 'signedRateale', link: { kind: 'availability', change }, mail });
   });
   return options.scanned;
 }

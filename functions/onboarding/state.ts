@@ -1,5 +1,6 @@
 /**
  * GET /seller/kyc?token={token} (spec 000 sections 2 and 4): the state of /seller-kyc.
+ * The owner's page goes on by property id after this first arrival (ownKycState).
  *
  * - A property's invitation token (INVITE#, not expired): a property without an owner is
  *   linked to the caller (the claim use case, functions/properties/claim.ts); the caller's
@@ -24,6 +25,7 @@ import { toDelegationRecord } from '../model/delegation';
 import {
   coOwnerBadge,
   DELEGATION_LABELS,
+  ONBOARDING_MESSAGES,
   onboardingState,
   ownershipShares,
   shareWarning,
@@ -89,7 +91,7 @@ export function toKycOption(o: Item): KycOption {
 }
 
 /** The owner's state from the dossier's raw items (pure). */
-export function sellerKycState(raw: RawDossier, token: string): SellerKycState {
+export function sellerKycState(raw: RawDossier, token: string | null): SellerKycState {
   const p = raw.property;
   const identity = raw.identity ? toKycIdentity(raw.identity) : null;
   const coOwners = raw.coOwners.map(toKycCoOwner);
@@ -146,6 +148,13 @@ async function ownerState(propertyId: string, token: string, caller: Caller): Pr
   // the link is the property's current one (a replaced token no longer opens it)
   if (raw.property.invitationToken !== undefined && raw.property.invitationToken !== token) throw notFound();
   return sellerKycState(raw, token);
+}
+
+/** The caller's own property by id (GET /seller/properties/{propertyId}/onboarding): no link, only ownership; else 404. */
+export async function ownKycState(propertyId: string, caller: Caller): Promise<SellerKycState> {
+  const raw = isPropertyId(propertyId) ? await loadDossier(propertyId) : undefined;
+  if (!raw || str(raw.property.userId) !== caller.userId) throw new NotFoundError(ONBOARDING_MESSAGES.propertyNotFound);
+  return sellerKycState(raw, null);
 }
 
 export interface InvitedCoOwner {

@@ -17,15 +17,16 @@ import { deliverNow, sellerEmailOf, sellerNameOf } from '../model/review';
 import { recordOptionNotification } from '../model/option';
 import { replaceAvailabilityLink } from '../model/availability';
 import type { Actor } from '../domain/activity';
+import { isRunningOption } from '../domain/option-lifecycle';
 
 export async function notifySeller(propertyId: string, actor: Actor, now = new Date()): Promise<NotificationSent> {
   const { property, option } = await requireDossier(propertyId);
   if (!option) throw new ConflictError(REVIEW_MESSAGES.optionMissing);
   const to = sellerEmailOf(property);
   if (!to) throw new ValidationError(REVIEW_MESSAGES.notifyFailed, { email: REVIEW_MESSAGES.sellerEmailMissing });
-  const token = typeof property.invitationToken === 'string' ? property.invitationToken : '';
-  if (!token) throw new ConflictError(REVIEW_MESSAGES.invitationMissing);
-
+  // a fresh link for this mail (the seller may open it long after the estimate's has expired)
+  const token = newToken();
+  const oldToken = typeof property.invitationToken === 'string' && property.invitationToken ? property.invitationToken : null;
   const at = now.toISOString();
   const mail = renderOptionNotification({
     sellerName: sellerNameOf(property),
@@ -39,13 +40,13 @@ export async function notifySeller(propertyId: string, actor: Actor, now = new D
     appUrl: config().APP_URL,
   });
   const outboxId = `option-notification-${propertyId}-${now.getTime()}`;
-  await recordOptionNotification(propertyId, at, { id: outboxId, kind: 'option-notification', ref: propertyId, mail: { to: [to], ...mail } }, actor, option);
+  await recordOptionNotification({ propertyId, token, oldToken, at }, { id: outboxId, kind: 'option-notification', ref: propertyId, mail: { to: [to], ...mail } }, actor, option);
   return { notifiedAt: at, delivery: await deliverNow(outboxId, deliverOutbox) };
 }
 
 export async function sendAvailabilityLink(propertyId: string, now = new Date()): Promise<AvailabilityLinkSent> {
   const { property, option } = await requireDossier(propertyId);
-  if (!option || !option.signedAt || option.hasKeys !== false) throw new ConflictError(REVIEW_MESSAGES.availabilityOnlySigned);
+  if (!option || !option.signedAt || option.hasKeys !== false || !isRunningOption(option)) throw new ConflictError(REVIEW_MESSAGES.availabilityOnlySigned);
   const to = sellerEmailOf(property);
   if (!to) throw new ValidationError(REVIEW_MESSAGES.sellerEmailMissing);
 
@@ -66,7 +67,8 @@ export async function sendAvailabilityLink(propertyId: string, now = new Date())
     optionId: option.id,
     token,
     oldToken,
-    now,
+    optionExpiresAt: typeof option.expiresAt === 'string' ? option.expiresAt : null,
+    at,
     outbox: { id: outboxId, kind: 'availability-link', ref: propertyId, mail: { to: [to], ...mail } },
   });
   return { availabilityLinkSentAt: at, delivery: await deliverNow(outboxId, deliverOutbox) };

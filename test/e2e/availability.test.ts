@@ -4,13 +4,14 @@
  * leads to /seller-register, where the seller signs in and comes back to the page; two days
  * get slots (one invalid time first), the save toasts 'Disponibilità salvate con successo!',
  * the month's quota shades the calendar green; the admin sees the slots in the dashboard's
- * expanded row. An unknown link shows 'Link non valido'. axe at desktop and at 390 px;
+ * expanded row. With the link expired, the owner opens the page from the dashboard by id. An
+ * unknown link shows 'Link non valido'. axe at desktop and at 390 px;
  * screenshots in the temp folder (availability-shots).
  */
 import { mkdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { ddb } from '../../functions/model/db';
@@ -103,8 +104,8 @@ describe('/availability/{token}', () => {
     await page.getByTestId('seller-login-email').fill(seller.email);
     await page.getByTestId('seller-login-password').fill(SELLER_PASSWORD);
     await page.getByTestId('seller-login-submit').click();
-    // back to the link, not claimed as an invitation
-    await page.waitForURL((u) => u.pathname === linkPath);
+    // back to the link, not claimed as an invitation; its first arrival only: the page goes on by the property's id
+    await page.waitForURL((u) => u.pathname === `/seller-availability/${propertyId}`);
     await page.getByRole('heading', { level: 1, name: 'Le tue disponibilità' }).waitFor();
     expect(await page.getByTestId('availability-address').textContent()).toBe('Via Carlo Goldoni 7, Milano');
     await page.getByTestId('availability-legend').getByText('Mese con la quota raggiunta (almeno 3 slot)').waitFor();
@@ -188,6 +189,38 @@ describe('/availability/{token}', () => {
     await admin.close();
   });
 
+  it('the owner is never locked out: with the link expired, the dashboard opens the page by id', async () => {
+    const seller = await freshSeller('Sara Galli');
+    const { propertyId, linkPath } = await signedOptionLink(seller);
+    const token = linkPath.split('/').pop()!;
+    await ddb().send(
+      new UpdateCommand({ TableName: TABLE(), Key: keys.availabilityToken(token), UpdateExpression: 'SET expiresAt = :e', ExpressionAttributeValues: { ':e': Math.floor(Date.now() / 1000) - 60 } }),
+    );
+    const context = await signedInContext(browser, web(), { email: seller.email, password: SELLER_PASSWORD }, '/seller-dashboard');
+    const page = await context.newPage();
+    page.setDefaultTimeout(20_000);
+    await page.setViewportSize(PHONE);
+    // the e-mail's link no longer opens anything, and says where to go
+    await page.goto(`${web()}${linkPath}`);
+    await page.getByTestId('availability-invalid').getByRole('link', { name: 'Le mie richieste' }).click();
+    await page.waitForURL((u) => u.pathname === '/seller-dashboard');
+    const button = page.getByTestId('seller-property-availability');
+    await button.waitFor();
+    await expectAccessible(page);
+    await shot(page, 'dashboard-availability-390');
+    await button.click();
+    await page.waitForURL((u) => u.pathname === `/seller-availability/${propertyId}`);
+    await page.getByRole('heading', { level: 1, name: 'Le tue disponibilità' }).waitFor();
+    expect(await page.getByTestId('availability-address').textContent()).toBe('Via Carlo Goldoni 7, Milano');
+    const date = nextMonthDay(12);
+    await page.getByRole('button', { name: 'Vai al mese successivo' }).click();
+    await day(page, date).click();
+    await page.getByTestId('availability-save').click();
+    await toastWith(page, AVAILABILITY_MESSAGES.saved).first().waitFor();
+    await shot(page, 'availability-by-id-390');
+    await context.close();
+  });
+
   it("an unknown link: 'Link non valido' with the way home", async () => {
     const seller = await freshSeller();
     const context = await signedInContext(browser, web(), { email: seller.email, password: SELLER_PASSWORD }, '/seller-dashboard');
@@ -198,6 +231,7 @@ describe('/availability/{token}', () => {
     await invalid.getByRole('heading', { name: AVAILABILITY_MESSAGES.invalidLinkTitle }).waitFor();
     await invalid.getByText(AVAILABILITY_MESSAGES.invalidLink).waitFor();
     await invalid.getByRole('link', { name: 'Home' }).waitFor();
+    expect(await invalid.getByRole('link', { name: 'Le mie richieste' }).getAttribute('href')).toBe('/seller-dashboard');
     await expectAccessible(page);
     await shot(page, 'availability-invalid');
     await context.close();

@@ -175,7 +175,8 @@ describe('/seller-kyc', () => {
     await page.getByTestId('seller-login-password').fill(PASSWORD);
     expect(await page.getByTestId('seller-login-email').inputValue()).toBe(email);
     await page.getByTestId('seller-login-submit').click();
-    await page.waitForURL((u) => u.pathname === '/seller-kyc' && u.searchParams.get('token') === token);
+    // the link's first arrival claims the request, then the page goes on by the property's id
+    await page.waitForURL((u) => u.pathname === '/seller-kyc' && u.searchParams.get('property') === id);
     page.on('console', (m) => m.type() === 'error' && console.log('[browser]', m.text()));
     await page.locator('[data-testid="kyc-page"], [data-testid="kyc-error"], [data-testid="kyc-invalid"]').first().waitFor();
     if (!(await page.getByTestId('kyc-page').isVisible())) throw new Error(`kyc page: ${await page.locator('main').innerText()}`);
@@ -313,10 +314,12 @@ describe('/seller-kyc', () => {
     await expectAccessible(page);
     await page.screenshot({ path: '/tmp/kyc-desktop.png', fullPage: true });
 
-    // 390 px
+    // 390 px, from the dashboard: by id, no link needed
     const phone = await context.newPage();
     await phone.setViewportSize(PHONE);
-    await phone.goto(`${web()}/seller-kyc?token=${token}`);
+    await phone.goto(`${web()}/seller-dashboard`);
+    await phone.locator(`[data-testid="seller-property"][data-property-id="${id}"]`).click();
+    await phone.waitForURL((u) => u.pathname === '/seller-kyc' && u.searchParams.get('property') === id);
     await phone.getByTestId('kyc-complete').waitFor();
     await expectAccessible(phone);
     await phone.screenshot({ path: '/tmp/kyc-390.png', fullPage: true });

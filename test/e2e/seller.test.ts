@@ -1,6 +1,6 @@
 /**
  * Seller area in Chromium, as a fresh seller (never the demo accounts): the dashboard card of
- * a linked property (fields, identity badge, /seller-kyc link, 'Token non disponibile'), the
+ * a linked property (fields, identity badge, /seller-kyc by id, with or without a link), the
  * empty state, the profile (read-only e-mail, name change), the side menu toggled with
  * Control+B and kept in its cookie, and the account deletion. axe on each page, at desktop
  * and at 390 px (screenshots in /tmp/seller-*.png).
@@ -106,10 +106,12 @@ describe('seller area', () => {
     await expectAccessible(page);
     await page.screenshot({ path: '/tmp/seller-dashboard-desktop.png', fullPage: true });
 
-    // no invitation token: a toast, no navigation
+    // no invitation link at all: the owner's card opens the onboarding all the same, by id
     await page.locator(`[data-testid="seller-property"][data-property-id="${withoutToken}"]`).click();
-    await toastWith(page, 'Token non disponibile').waitFor();
-    expect(new URL(page.url()).pathname).toBe('/seller-dashboard');
+    await page.waitForURL((u) => u.pathname === '/seller-kyc' && u.searchParams.get('property') === withoutToken);
+    await page.getByTestId('kyc-welcome').waitFor();
+    await page.goBack();
+    await page.getByRole('heading', { level: 1, name: 'Le mie richieste' }).waitFor();
 
     // the side menu: Control+B hides it, the cookie keeps it hidden after a reload, Control+B shows it again
     await menu(page).waitFor();
@@ -125,10 +127,10 @@ describe('seller area', () => {
     await menu(page).waitFor();
     expect((await context.cookies()).find((c) => c.name === 'sidebar_state')?.value).toBe('true');
 
-    // the card opens the onboarding with the property's token
+    // the card opens the onboarding by the property's id, never by its link
     await card.click();
-    await page.waitForURL((u) => u.pathname === '/seller-kyc');
-    expect(new URL(page.url()).searchParams.get('token')).toBe(token);
+    await page.waitForURL((u) => u.pathname === '/seller-kyc' && u.searchParams.get('property') === withToken);
+    expect(page.url()).not.toContain(token);
 
     // 390 px: dashboard
     const phone = await context.newPage();

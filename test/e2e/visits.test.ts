@@ -103,8 +103,9 @@ describe('from the signature to the first visit', () => {
     const mail = (await sentMail()).find((m) => m.destination.to.includes(contact) && m.subject.startsWith('Indica le tue disponibilità per le visite'));
     expect(mail).toBeDefined();
     const token = /\/availability\/([A-Za-z0-9_-]+)/.exec(mail!.body.text ?? '')![1]!;
-    // the seller saves two slots with the link (the availability page itself: availability.test.ts)
-    const saved = await api('PUT', `/seller/availability/${token}`, { token: seller.token, body: { days: [{ date, slots: [{ start: '10:00', end: '11:00' }, { start: '15:30', end: '16:30' }] }] } });
+    expect((await api('GET', `/seller/availability/${token}`, { token: seller.token })).status).toBe(200);
+    // the seller saves two slots on their page (the availability page itself: availability.test.ts)
+    const saved = await api('PUT', `/seller/properties/${id}/availability`, { token: seller.token, body: { days: [{ date, slots: [{ start: '10:00', end: '11:00' }, { start: '15:30', end: '16:30' }] }] } });
     expect(saved.status, JSON.stringify(saved.body)).toBe(200);
 
     // published, asked for, approved, paid by bank transfer: Assegnata

@@ -1,5 +1,6 @@
 /**
- * The seller's availability link through the API: GET and PUT /seller/availability/{token}
+ * The seller's availability through the API: the e-mail's link (GET /seller/availability/{token})
+ * and the owner's page by id (GET and PUT /seller/properties/{propertyId}/availability)
  * (the link of a signed option without keys, sent by the admin's route), the month quotas
  * kept in the save's transaction, the checks that leave nothing written, the race between two
  * saves of one month, GET /links/{token}, and the slots in the admin's dossier.
@@ -29,8 +30,12 @@ const OPTION = { propertyValue: 300_000, hasKeys: false, agentCommissionPercenta
 let admin: string;
 
 const path = (token: string) => `/seller/availability/${encodeURIComponent(token)}`;
+const ownPath = (propertyId: string) => `/seller/properties/${encodeURIComponent(propertyId)}/availability`;
+/** the e-mail's link (first arrival) */
 const getState = (token: string, caller: string) => api<Answer<AvailabilityState>>('GET', path(token), { token: caller });
-const save = (token: string, caller: string, days: Day[]) => api<Answer<AvailabilityState>>('PUT', path(token), { token: caller, body: { days } });
+/** the owner's page by id */
+const getOwn = (propertyId: string, caller: string) => api<Answer<AvailabilityState>>('GET', ownPath(propertyId), { token: caller });
+const save = (propertyId: string, caller: string, days: Day[]) => api<Answer<AvailabilityState>>('PUT', ownPath(propertyId), { token: caller, body: { days } });
 
 /** A day of the month `months` months from now (always in the future, within the year allowed). */
 function dayIn(months: number, day: number): string {
@@ -85,42 +90,49 @@ beforeAll(async () => {
   admin = await tokenForRole('admin');
 });
 
-describe('GET /seller/availability/{token}', () => {
-  it("answers the owner the property's address, the monthly minimum, today in Europe/Rome and no slots yet", async () => {
-    const { seller, token } = await availabilityLink(4);
+describe('GET /seller/availability/{token} and /seller/properties/{propertyId}/availability', () => {
+  it("answers the owner the property, the monthly minimum, today in Europe/Rome and no slots yet, by the link and by id", async () => {
+    const { seller, token, propertyId } = await availabilityLink(4);
     const res = await getState(token, seller.token);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body).toEqual({
+      propertyId,
       property: { address: 'Via Giuseppe Verdi 12', city: 'Milano' },
       minMonthlySlots: 4,
       today: todayInRome(),
       slots: [],
       quotas: [],
     });
+    expect((await getOwn(propertyId, seller.token)).body).toEqual(res.body);
   });
 
   it("answers 404 'Link non valido' to an unknown, malformed, expired or replaced link and to another seller, and nothing changes", async () => {
     const link = await availabilityLink();
     const other = await freshSeller('Giulia Bianchi');
-    const days = [{ date: dayIn(1, 10), slots: [slot('09:00', '10:00')] }];
     const refused = async (token: string, caller: string) => {
-      for (const res of [await getState(token, caller), await save(token, caller, days)]) {
-        expect(res.status, JSON.stringify(res.body)).toBe(404);
-        expect(res.body.message).toBe(AVAILABILITY_MESSAGES.invalidLink);
-        // nothing about the property in the answer
-        expect(JSON.stringify(res.body)).not.toContain('Verdi');
-      }
+      const res = await getState(token, caller);
+      expect(res.status, JSON.stringify(res.body)).toBe(404);
+      expect(res.body.message).toBe(AVAILABILITY_MESSAGES.invalidLink);
+      // nothing about the property in the answer
+      expect(JSON.stringify(res.body)).not.toContain('Verdi');
     };
     await refused(newToken(), link.seller.token);
     await refused('non-un-token', link.seller.token);
     await refused(link.token, other.token);
+    // by id, another seller gets the same 404 as a missing property and saves nothing
+    for (const res of [await getOwn(link.propertyId, other.token), await save(link.propertyId, other.token, [{ date: dayIn(1, 10), slots: [slot('09:00', '10:00')] }])]) {
+      expect(res.status).toBe(404);
+      expect(res.body.message).toBe(AVAILABILITY_MESSAGES.propertyNotFound);
+      expect(JSON.stringify(res.body)).not.toContain('Verdi');
+    }
 
-    // expired (the TTL removes it later; until then expiresAt decides)
+    // expired (the TTL removes it later; until then expiresAt decides): the link no longer opens, the owner's page by id does
     await ddb().send(
       new UpdateCommand({ TableName: TABLE(), Key: keys.availabilityToken(link.token), UpdateExpression: 'SET expiresAt = :e', ExpressionAttributeValues: { ':e': Math.floor(Date.now() / 1000) - 60 } }),
     );
     await refused(link.token, link.seller.token);
     expect(await stored(link.propertyId)).toEqual({ slots: [], quotas: [] });
+    expect((await getOwn(link.propertyId, link.seller.token)).status).toBe(200);
 
     // the admin sends a new link: the old one stops working, the new one works
     const again = await api('POST', `/admin/properties/${link.propertyId}/option/availability-link`, { token: admin, body: {} });
@@ -130,25 +142,54 @@ describe('GET /seller/availability/{token}', () => {
     expect((await getState(option.availabilityToken as string, link.seller.token)).status).toBe(200);
   });
 
+  it("the link lives as long as the option: to the end of its expiry day in Italy", async () => {
+    const { propertyId, token } = await availabilityLink();
+    const option = (await ddb().send(new GetCommand({ TableName: TABLE(), Key: keys.option(propertyId), ConsistentRead: true }))).Item!;
+    const item = (await ddb().send(new GetCommand({ TableName: TABLE(), Key: keys.availabilityToken(token), ConsistentRead: true }))).Item!;
+    // markSigned writes the expiry 2099-12-31: its last second in Italy (CET, UTC+1)
+    expect(option.expiresAt).toBe('2099-12-31');
+    expect(item.expiresAt).toBe(Math.floor(Date.parse('2099-12-31T22:59:59.999Z') / 1000));
+  });
+
+  it('by id: 409 once the option no longer runs or when the seller left the keys; nothing saved', async () => {
+    const link = await availabilityLink();
+    const days = [{ date: dayIn(1, 10), slots: [slot('09:00', '10:00')] }];
+    await ddb().send(new UpdateCommand({ TableName: TABLE(), Key: keys.option(link.propertyId), UpdateExpression: 'SET hasKeys = :t', ExpressionAttributeValues: { ':t': true } }));
+    for (const res of [await getOwn(link.propertyId, link.seller.token), await save(link.propertyId, link.seller.token, days)]) {
+      expect(res.status).toBe(409);
+      expect(res.body.message).toBe(AVAILABILITY_MESSAGES.withKeys);
+    }
+    await ddb().send(new UpdateCommand({ TableName: TABLE(), Key: keys.option(link.propertyId), UpdateExpression: 'SET hasKeys = :f', ExpressionAttributeValues: { ':f': false } }));
+    const cancelled = await api('POST', `/admin/options/${link.propertyId}/transitions`, { token: admin, body: { action: 'cancel', reason: 'Il venditore ha rinunciato alla vendita' } });
+    expect(cancelled.status, JSON.stringify(cancelled.body)).toBe(200);
+    for (const res of [await getOwn(link.propertyId, link.seller.token), await save(link.propertyId, link.seller.token, days)]) {
+      expect(res.status).toBe(409);
+      expect(res.body.message).toBe(AVAILABILITY_MESSAGES.notRunning);
+    }
+    expect(await stored(link.propertyId)).toEqual({ slots: [], quotas: [] });
+  });
+
   it('refuses other roles and anonymous callers', async () => {
-    const { token } = await availabilityLink();
+    const { token, propertyId } = await availabilityLink();
     expect((await api('GET', path(token))).status).toBe(401);
-    expect((await api('PUT', path(token), { body: { days: [] } })).status).toBe(401);
+    expect((await api('GET', ownPath(propertyId))).status).toBe(401);
+    expect((await api('PUT', ownPath(propertyId), { body: { days: [] } })).status).toBe(401);
     for (const role of ['agent', 'admin'] as const) {
       const caller = await tokenForRole(role);
       expect((await getState(token, caller)).status).toBe(403);
-      expect((await save(token, caller, [{ date: dayIn(1, 3), slots: [slot('09:00', '10:00')] }])).status).toBe(403);
+      expect((await getOwn(propertyId, caller)).status).toBe(403);
+      expect((await save(propertyId, caller, [{ date: dayIn(1, 3), slots: [slot('09:00', '10:00')] }])).status).toBe(403);
     }
   });
 });
 
-describe('PUT /seller/availability/{token}', () => {
+describe('PUT /seller/properties/{propertyId}/availability', () => {
   it('saves two days, keeps the month quotas in the same write and flips quotaReached at minMonthlySlots', async () => {
-    const { seller, propertyId, token } = await availabilityLink(3);
+    const { seller, propertyId } = await availabilityLink(3);
     const a = dayIn(2, 4);
     const b = dayIn(2, 11);
     const c = dayIn(3, 2);
-    const first = await save(token, seller.token, [
+    const first = await save(propertyId, seller.token, [
       { date: a, slots: [slot('09:00', '10:00'), slot('15:30', '17:00')] },
       { date: c, slots: [slot('10:00', '11:00')] },
     ]);
@@ -165,7 +206,7 @@ describe('PUT /seller/availability/{token}', () => {
     ]);
 
     // a third slot in the month: the quota is reached
-    const second = await save(token, seller.token, [{ date: b, slots: [slot('18:00', '19:00')] }]);
+    const second = await save(propertyId, seller.token, [{ date: b, slots: [slot('18:00', '19:00')] }]);
     expect(second.status, JSON.stringify(second.body)).toBe(200);
     expect(second.body.quotas[0]).toEqual({ year: ym(a)[0], month: ym(a)[1], slotsCount: 3, quotaReached: true });
     const { slots, quotas } = await stored(propertyId);
@@ -176,7 +217,7 @@ describe('PUT /seller/availability/{token}', () => {
 
     // saving a day again replaces its slots: an unchanged slot keeps its item, the quota drops back
     const keptId = slots.find((s) => s.date === a && s.start === '09:00')!.id;
-    const third = await save(token, seller.token, [{ date: a, slots: [slot('09:00', '10:00')] }]);
+    const third = await save(propertyId, seller.token, [{ date: a, slots: [slot('09:00', '10:00')] }]);
     expect(third.status, JSON.stringify(third.body)).toBe(200);
     expect(third.body.slots.filter((s) => s.date === a).map((s) => [s.id, s.start])).toEqual([[keptId, '09:00']]);
     expect(third.body.quotas[0]).toMatchObject({ slotsCount: 2, quotaReached: false });
@@ -191,7 +232,7 @@ describe('PUT /seller/availability/{token}', () => {
   });
 
   it('validates with Italian messages per field and writes nothing', async () => {
-    const { seller, propertyId, token } = await availabilityLink();
+    const { seller, propertyId } = await availabilityLink();
     const today = todayInRome();
     const cases: [string, unknown, string, string][] = [
       ['no day', { days: [] }, 'days', AVAILABILITY_MESSAGES.atLeastOneSlot],
@@ -222,7 +263,7 @@ describe('PUT /seller/availability/{token}', () => {
       ],
     ];
     for (const [name, body, field, message] of cases) {
-      const res = await api<Answer<object>>('PUT', path(token), { token: seller.token, body });
+      const res = await api<Answer<object>>('PUT', ownPath(propertyId), { token: seller.token, body });
       expect(res.status, `${name}: ${JSON.stringify(res.body)}`).toBe(400);
       expect(res.body.fields?.[field], `${name}: ${JSON.stringify(res.body)}`).toBe(message);
     }
@@ -230,17 +271,17 @@ describe('PUT /seller/availability/{token}', () => {
   });
 
   it('never removes a booked slot and refuses a slot overlapping it', async () => {
-    const { seller, propertyId, token } = await availabilityLink();
+    const { seller, propertyId } = await availabilityLink();
     const day = dayIn(1, 20);
-    expect((await save(token, seller.token, [{ date: day, slots: [slot('09:00', '10:00'), slot('11:00', '12:00')] }])).status).toBe(200);
+    expect((await save(propertyId, seller.token, [{ date: day, slots: [slot('09:00', '10:00'), slot('11:00', '12:00')] }])).status).toBe(200);
     const booked = (await stored(propertyId)).slots.find((s) => s.start === '11:00')!;
     await ddb().send(new UpdateCommand({ TableName: TABLE(), Key: { pk: booked.pk, sk: booked.sk }, UpdateExpression: 'SET isBooked = :t', ExpressionAttributeValues: { ':t': true } }));
 
-    const overlap = await save(token, seller.token, [{ date: day, slots: [slot('11:30', '12:30')] }]);
+    const overlap = await save(propertyId, seller.token, [{ date: day, slots: [slot('11:30', '12:30')] }]);
     expect(overlap.status).toBe(400);
     expect(overlap.body.fields?.['days.0.slots.0.start']).toBe(AVAILABILITY_MESSAGES.overlapBooked);
 
-    const res = await save(token, seller.token, [{ date: day, slots: [slot('15:00', '16:00')] }]);
+    const res = await save(propertyId, seller.token, [{ date: day, slots: [slot('15:00', '16:00')] }]);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.slots.map((s) => [s.start, s.isBooked])).toEqual([
       ['11:00', true],
@@ -250,9 +291,9 @@ describe('PUT /seller/availability/{token}', () => {
   });
 
   it('a save that loses its race changes nothing (409): a month saved between its read and its write', async () => {
-    const { seller, propertyId, token } = await availabilityLink();
+    const { seller, propertyId } = await availabilityLink();
     const day = dayIn(4, 8);
-    expect((await save(token, seller.token, [{ date: day, slots: [slot('09:00', '10:00')] }])).status).toBe(200);
+    expect((await save(propertyId, seller.token, [{ date: day, slots: [slot('09:00', '10:00')] }])).status).toBe(200);
     const before = await stored(propertyId);
 
     // the use case in this process, with another save of the month landing right before its transaction
@@ -269,7 +310,7 @@ describe('PUT /seller/availability/{token}', () => {
     }) as never);
     try {
       const me: Caller = { userId: seller.userId, email: seller.email, groups: ['seller'] };
-      await expect(saveAvailability(token, me, [{ date: day, slots: [slot('14:00', '15:00')] }, { date: dayIn(4, 9), slots: [slot('09:00', '10:00')] }])).rejects.toMatchObject({
+      await expect(saveAvailability(propertyId, me, [{ date: day, slots: [slot('14:00', '15:00')] }, { date: dayIn(4, 9), slots: [slot('09:00', '10:00')] }])).rejects.toMatchObject({
         status: 409,
         message: AVAILABILITY_MESSAGES.conflict,
       });
@@ -282,9 +323,9 @@ describe('PUT /seller/availability/{token}', () => {
   });
 
   it('concurrent saves of one month never corrupt the count: each one is whole or absent', async () => {
-    const { seller, propertyId, token } = await availabilityLink(2);
+    const { seller, propertyId } = await availabilityLink(2);
     const dates = [1, 2, 3, 4, 5, 6].map((d) => dayIn(5, d));
-    const results = await Promise.all(dates.map((date) => save(token, seller.token, [{ date, slots: [slot('09:00', '10:00'), slot('10:00', '11:00')] }])));
+    const results = await Promise.all(dates.map((date) => save(propertyId, seller.token, [{ date, slots: [slot('09:00', '10:00'), slot('10:00', '11:00')] }])));
     for (const r of results) expect([200, 409], JSON.stringify(r.body)).toContain(r.status);
     expect(results.some((r) => r.status === 200)).toBe(true);
     const { slots, quotas } = await stored(propertyId);

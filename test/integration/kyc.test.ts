@@ -199,6 +199,37 @@ describe('GET /seller/kyc?token=', () => {
   });
 });
 
+describe('GET /seller/properties/{propertyId}/onboarding: the owner is never locked out', () => {
+  const own = (id: string, seller: Seller) => api<Answer<SellerKycState>>('GET', `/seller/properties/${encodeURIComponent(id)}/onboarding`, { token: seller.token });
+
+  it('answers the owner the same state by id once the link has expired or been replaced, without a token', async () => {
+    const { id, token } = await claimed(owner);
+    const byLink = await kyc(token, owner);
+    // the invitation expires (30 days after the mail): the link no longer opens, the page by id does
+    await ddb().send(new UpdateCommand({ TableName: TABLE(), Key: keys.invitation(token), UpdateExpression: 'SET expiresAt = :e', ExpressionAttributeValues: { ':e': Math.floor(Date.now() / 1000) - 60 } }));
+    expect((await kyc(token, owner)).status).toBe(404);
+    const res = await own(id, owner);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toEqual({ ...byLink.body, token: null });
+    // a newer mail replaced the link: by id, still the same page
+    await ddb().send(new UpdateCommand({ TableName: TABLE(), Key: keys.property(id), UpdateExpression: 'SET invitationToken = :t', ExpressionAttributeValues: { ':t': newToken() } }));
+    expect((await own(id, owner)).status).toBe(200);
+  });
+
+  it("answers 404 'Immobile non trovato' to another seller, for an unclaimed or unknown property, and changes nothing", async () => {
+    const { id } = await claimed(owner);
+    const unclaimed = await submitted();
+    for (const [pid, who] of [[id, other], [unclaimed.id, owner], [newId(), owner], ['non#valido', owner]] as const) {
+      const res = await own(pid, who);
+      expect(res.status, `${pid}: ${JSON.stringify(res.body)}`).toBe(404);
+      expect(res.body.message).toBe('Immobile non trovato');
+      expect(JSON.stringify(res.body)).not.toContain('Verdi');
+    }
+    // the unclaimed property stays unclaimed: only its link claims it
+    expect((await property(unclaimed.id)).userId ?? null).toBeNull();
+  });
+});
+
 describe('signing the purchase option', () => {
   const base = (id: string) => `/seller/properties/${id}/option`;
   const PDF_FORM = { fileName: 'opzione firmata.pdf', contentType: 'application/pdf' };

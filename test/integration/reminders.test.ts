@@ -139,6 +139,7 @@ describe('onboarding incomplete', () => {
     await run(t0 + 3 * DAY_MS - HOUR);
     expect(await remindersTo(registered.email)).toEqual([]);
     expect(await remindersTo(unregistered.email)).toEqual([]);
+    const estimateToken = (await get(keys.property(registered.id)))!.invitationToken as string;
 
     const first: ReminderSummary = await run(t0 + 3 * DAY_MS + HOUR);
     expect(first.sent.onboarding3d).toBeGreaterThanOrEqual(2);
@@ -147,6 +148,10 @@ describe('onboarding incomplete', () => {
     const token = (await get(keys.property(registered.id)))!.invitationToken as string;
     expect(mail!.subject).toBe("Promemoria: completa la tua richiesta per l'immobile in Via Giuseppe Verdi 12, Milano");
     expect(mail!.body.text).toContain(`/seller-kyc?token=${token}`);
+    // each reminder carries a fresh link: the estimate's is replaced and deleted
+    expect(token).not.toBe(estimateToken);
+    expect(await get(keys.invitation(estimateToken))).toBeUndefined();
+    expect(await get(keys.invitation(token))).toMatchObject({ propertyId: registered.id });
     expect(mail!.body.text).toContain('Passaggi da completare: Comproprietari, Deleghe');
     const [toRegister] = await remindersTo(unregistered.email);
     expect(toRegister!.body.text).toContain('/seller-register?token=');
@@ -245,6 +250,7 @@ describe('monthly availability', () => {
 
     await run(t0 + 3 * DAY_MS - HOUR);
     expect(await remindersTo(below.email)).toEqual([]);
+    const adminLink = (await get(keys.option(below.id)))!.availabilityToken as string;
     const first = await run(when);
     expect(first.sent.availability).toBeGreaterThanOrEqual(1);
     await run(when + HOUR);
@@ -252,6 +258,12 @@ describe('monthly availability', () => {
     expect(mails).toHaveLength(1);
     const link = (await get(keys.option(below.id)))!.availabilityToken as string;
     expect(mails[0]!.body.text).toContain(`Inserisci le disponibilità: http://localhost:5173/availability/${link}`);
+    // a fresh link of its own, living as long as the option; the admin's one is replaced
+    expect(link).not.toBe(adminLink);
+    expect(await get(keys.availabilityToken(adminLink))).toBeUndefined();
+    const optionExpiry = (await get(keys.option(below.id)))!.expiresAt as string;
+    expect(optionExpiry).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expect((await get(keys.availabilityToken(link)))!.expiresAt as number).toBeGreaterThan(Date.parse(`${optionExpiry}T00:00:00Z`) / 1000);
     expect(mails[0]!.body.text).toContain('hai indicato 1 slot di visita');
     expect(mails[0]!.body.text).toContain('su un minimo di 4 al mese');
     expect((await get(keys.option(below.id)))!.reminders).toMatchObject({ [`availability-${month.key}`]: new Date(when).toISOString() });

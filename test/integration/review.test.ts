@@ -293,10 +293,17 @@ describe('the purchase option', () => {
     await sellerSideComplete(id);
     expect((await api('POST', path(id, '/option/notification'), { token: admin, body: {} })).status).toBe(409);
     await createOption(id);
+    const estimateToken = (await property(id)).invitationToken as string;
     const res = await api<Answer<NotificationSent>>('POST', path(id, '/option/notification'), { token: admin, body: {} });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.delivery).toBe('sent');
+    // the mail carries a fresh link of its own (30 days from now), the estimate's stops working
     const token = (await property(id)).invitationToken as string;
+    expect(token).not.toBe(estimateToken);
+    const invite = (await ddb().send(new GetCommand({ TableName: TABLE(), Key: keys.invitation(token), ConsistentRead: true }))).Item!;
+    expect(invite).toMatchObject({ propertyId: id });
+    expect(invite.expiresAt as number).toBeGreaterThan(Date.now() / 1000 + 29 * 86_400);
+    expect((await ddb().send(new GetCommand({ TableName: TABLE(), Key: keys.invitation(estimateToken), ConsistentRead: true }))).Item).toBeUndefined();
     const mail = (await mailsTo(email)).find((m) => m.subject.startsWith('Opzione di acquisto'))!;
     expect(mail.body.text).toContain(`/seller-kyc?token=${token}`);
     expect(mail.body.text).toContain("Importo dell'opzione (700 € ogni 100.000 €, 6 mesi): 2.100 €");
@@ -323,7 +330,8 @@ describe('the purchase option', () => {
     const token = option.availabilityToken as string;
     const avail = (await ddb().send(new GetCommand({ TableName: TABLE(), Key: keys.availabilityToken(token) }))).Item!;
     expect(avail).toMatchObject({ propertyId: id, optionId: option.id });
-    expect(avail.expiresAt as number).toBeGreaterThan(Date.now() / 1000);
+    // the link lives as long as the option (markSigned: expiry 2099-12-31), not 30 days
+    expect(avail.expiresAt as number).toBeGreaterThan(Date.parse('2099-12-31T00:00:00Z') / 1000);
     const mail = (await mailsTo(email)).find((m) => m.body.text?.includes('/availability/'))!;
     expect(mail.body.text).toContain(`/availability/${token}`);
     // a second link replaces the first

@@ -160,19 +160,23 @@ describe('link tokens and the Stripe signature', () => {
     await refusedUnchanged(touches, () => upload(w.Q.coToken, w.otherSeller.token), 404, KYC_MESSAGES.tokenNotFound);
   });
 
-  it("availability link: valid opens, expired and another seller's are refused (GET and PUT)", async () => {
+  it("availability link: valid opens, expired and another seller's are refused; the owner's page by id stays open", async () => {
     const touches = [pkOf.property(w.P.id), pkOf.property(w.Q.id)];
     const days = [{ date: dayAhead(2, 12), slots: [{ start: '10:00', end: '11:00' }] }];
     const read = (token: string) => api<Answer>('GET', `/seller/availability/${encodeURIComponent(token)}`, { token: w.owner.token });
-    const save = (token: string) => api<Answer>('PUT', `/seller/availability/${encodeURIComponent(token)}`, { token: w.owner.token, body: { days } });
+    const own = (propertyId: string, as = w.owner.token) => api<Answer>('GET', `/seller/properties/${propertyId}/availability`, { token: as });
+    const save = (propertyId: string, as = w.owner.token) => api<Answer>('PUT', `/seller/properties/${propertyId}/availability`, { token: as, body: { days } });
 
     expect((await read(w.P.availToken)).status).toBe(200);
     await whileExpired(keys.availabilityToken(w.P.availToken), async () => {
       await refusedUnchanged(touches, () => read(w.P.availToken), 404, AVAILABILITY_MESSAGES.invalidLink);
-      await refusedUnchanged(touches, () => save(w.P.availToken), 404, AVAILABILITY_MESSAGES.invalidLink);
+      // the owner is never locked out: by id, the page still opens
+      expect((await own(w.P.id)).status).toBe(200);
     });
     await refusedUnchanged(touches, () => read(w.Q.availToken), 404, AVAILABILITY_MESSAGES.invalidLink);
-    await refusedUnchanged(touches, () => save(w.Q.availToken), 404, AVAILABILITY_MESSAGES.invalidLink);
+    await refusedUnchanged(touches, () => own(w.Q.id), 404, AVAILABILITY_MESSAGES.propertyNotFound);
+    await refusedUnchanged(touches, () => save(w.Q.id), 404, AVAILABILITY_MESSAGES.propertyNotFound);
+    await refusedUnchanged(touches, () => save(w.P.id, w.otherSeller.token), 404, AVAILABILITY_MESSAGES.propertyNotFound);
   });
 
   it('GET /links/{token} answers only the kind: valid, expired (unknown), another property\'s', async () => {

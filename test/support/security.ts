@@ -416,6 +416,7 @@ export const RULES: Record<string, RouteRule> = {
   createDelegationUpload: sellerRoute({ params: (w) => ({ propertyId: w.P.id, type: 'catasto' }), body: () => ({ fileName: 'delega-firmata.pdf', contentType: 'application/pdf', size: 300_000 }) }),
   confirmDelegationSigned: sellerRoute({ params: (w) => ({ propertyId: w.P.id, type: 'catasto' }), body: (w) => ({ key: `${w.P.id}/delegations/signed-catasto-1700000000000.pdf` }) }),
   getKycState: { allowed: SELLER, owner: coOwnerLink, query: (w) => ({ token: w.P.inviteToken }), touches: (w) => [pkOf.property(w.P.id)] },
+  getOwnKycState: sellerRoute(),
   createCoOwnerIdentityUpload: {
     allowed: SELLER,
     owner: coOwnerLink,
@@ -462,13 +463,10 @@ export const RULES: Record<string, RouteRule> = {
     touches: (w) => [pkOf.user(w.owner.userId), pkOf.property(w.P.id)],
   },
   getAvailability: { allowed: SELLER, owner: availabilityLink, params: (w) => ({ token: w.P.availToken }), touches: (w) => [pkOf.property(w.P.id)] },
-  saveAvailability: {
-    allowed: SELLER,
-    owner: availabilityLink,
-    params: (w) => ({ token: w.P.availToken }),
+  getOwnAvailability: sellerRoute(),
+  saveAvailability: sellerRoute({
     body: () => ({ days: [{ date: dayAhead(1, 10), slots: [{ start: '09:00', end: '10:00' }, { start: '15:00', end: '16:00' }] }] }),
-    touches: (w) => [pkOf.property(w.P.id)],
-  },
+  }),
   getLinkKind: { allowed: ALL, params: (w) => ({ token: w.P.availToken }), touches: () => [] },
 };
 

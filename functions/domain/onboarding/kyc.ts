@@ -6,7 +6,9 @@
  * `onboardingState` (./rules).
  *
  * Routes (all access ['seller']; a property that is not the caller's is 404):
- * - GET  /seller/kyc?token={token}                                -> KycState
+ * - GET  /seller/kyc?token={token}   the e-mail's link, first arrival -> KycState (the owner's
+ *   page then goes on by property id, so a link replaced or expired later never locks them out)
+ * - GET  /seller/properties/{propertyId}/onboarding                -> SellerKycState
  * - GET  /seller/properties/{propertyId}/option/document          -> OptionDocumentLink
  * - POST /seller/properties/{propertyId}/option/uploads  OptionUploadBody  -> PresignedUpload (../uploads)
  * - POST /seller/properties/{propertyId}/option/signed   OptionSignedBody  -> OptionSignedResult
@@ -123,7 +125,8 @@ export interface KycOption {
 /** The state of the property's owner (the seller who opened the property's invitation link). */
 export interface SellerKycState {
   role: 'owner';
-  token: string;
+  /** the link it was opened with; null when opened by property id */
+  token: string | null;
   property: KycProperty;
   /** identity, coOwners, delegations, plus option only when an option exists */
   steps: KycStep[];

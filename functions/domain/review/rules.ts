@@ -41,7 +41,6 @@ export const REVIEW_MESSAGES = {
   optionMissing: 'Nessuna opzione di acquisto per questo immobile',
   invalidValue: 'Inserisci un valore immobile valido',
   availabilityOnlySigned: "Il link di disponibilità si invia solo per un'opzione firmata senza chiavi",
-  invitationMissing: "L'immobile non ha un link di invito per il venditore",
   optionsLoadFailed: 'Impossibile caricare le opzioni di acquisto',
   optionUpdateFailed: "Impossibile aggiornare l'opzione",
   optionUpdated: 'Opzione aggiornata con successo',

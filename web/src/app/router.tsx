@@ -104,6 +104,11 @@ export const routes: RouteObject[] = [
         element: <RequireTokenSession />,
         children: [{ index: true, element: <AvailabilityPage /> }],
       },
+      {
+        path: 'seller-availability/:propertyId',
+        element: <RequireUserType userType="venditore" deniedDescription={SELLERS_ONLY} />,
+        children: [{ index: true, element: <AvailabilityPage /> }],
+      },
 
       { path: '*', element: <NotFoundPage /> },
     ],

@@ -60,13 +60,18 @@ export function RequireUserType({ userType, deniedDescription }: { userType: Use
   return <GuardView decision={decision} />;
 }
 
-/** /seller-kyc?token=...: no token -> 'Link non valido' and /; no session -> 'Accesso richiesto' and the seller sign-up page. */
+/**
+ * /seller-kyc?token=...: no token -> 'Link non valido' and /; no session -> 'Accesso richiesto' and the seller sign-up page.
+ * /seller-kyc?property=... (the owner's own page, by id): no session -> /auth.
+ */
 export function RequireInvitationSession() {
   const [params] = useSearchParams();
   const token = params.get('token')?.trim();
+  const propertyId = params.get('property')?.trim();
   const { session, isLoading } = useSession();
   let decision: GuardDecision;
-  if (!token)
+  if (propertyId && !token) decision = isLoading ? { status: 'loading' } : session ? { status: 'allow' } : { status: 'deny', to: '/auth' };
+  else if (!token)
     decision = { status: 'deny', to: '/', toast: { title: 'Link non valido', description: 'Il link di invito non è valido o è incompleto.' } };
   else if (isLoading) decision = { status: 'loading' };
   else if (!session)

@@ -56,7 +56,8 @@ function arrayError(e: unknown): string | undefined {
  * selected day, and the save: the selected days' free slots are replaced by what the form
  * holds (booked ones stay), quotas come back from the server.
  */
-export function AvailabilityEditor({ token, state }: { token: string; state: AvailabilityState }) {
+export function AvailabilityEditor({ state }: { state: AvailabilityState }) {
+  const propertyId = state.propertyId;
   const queryClient = useQueryClient();
   const today = useMemo(() => parseISO(state.today), [state.today]);
   const lastDay = useMemo(() => parseISO(addDays(state.today, MAX_DAYS_AHEAD)), [state.today]);
@@ -96,9 +97,9 @@ export function AvailabilityEditor({ token, state }: { token: string; state: Ava
   };
 
   const save = useMutation({
-    mutationFn: (body: FormValues) => saveAvailability(token, body),
+    mutationFn: (body: FormValues) => saveAvailability(propertyId, body),
     onSuccess: (next) => {
-      queryClient.setQueryData(availabilityKeys.byToken(token), next);
+      queryClient.setQueryData(availabilityKeys.byProperty(propertyId), next);
       reset({ days: [] });
       toast.success(AVAILABILITY_MESSAGES.saved);
     },
@@ -110,8 +111,8 @@ export function AvailabilityEditor({ token, state }: { token: string; state: Ava
           setError(target as Path<FormValues>, { type: 'server', message });
         }
       }
-      // the link stopped working, or someone saved meanwhile: show the current state
-      if (isApiError(err, 404) || isApiError(err, 409)) void queryClient.invalidateQueries({ queryKey: availabilityKeys.byToken(token) });
+      // the option no longer runs, or someone saved meanwhile: show the current state
+      if (isApiError(err, 404) || isApiError(err, 409)) void queryClient.invalidateQueries({ queryKey: availabilityKeys.byProperty(propertyId) });
     },
   });
 

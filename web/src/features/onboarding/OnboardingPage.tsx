@@ -1,15 +1,15 @@
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useSearchParams } from 'react-router-dom';
+import { useNavigate, useSearchParams } from 'react-router-dom';
 import { toast } from 'sonner';
-import { AlertTriangle, CheckCircle2, Circle, Home, Lock, MapPin, PartyPopper, RotateCcw, ShieldCheck } from 'lucide-react';
+import { AlertTriangle, CheckCircle2, Circle, Home, LayoutDashboard, Lock, MapPin, PartyPopper, RotateCcw, ShieldCheck } from 'lucide-react';
 import { formatDecimal } from '@domain/format';
 import { KYC_MESSAGES, type CoOwnerKycState, type KycStep, type SellerKycState } from '@domain/onboarding/kyc';
 import { Badge, Button, ButtonLink, Card, ErrorState, LoadingState } from '@/components/ui';
 import { isApiError } from '@/lib/api';
-import { sellerKeys } from '@/lib/seller-keys';
+import { sellerKeys, sellerPaths } from '@/lib/seller-keys';
 import { usePageTitle } from '@/lib/use-page-title';
-import { getIdentity, getKyc, kycKeys } from './api';
+import { getIdentity, getKyc, getOwnKyc, kycKeys } from './api';
 import { CoOwnersStep } from './co-owners/CoOwnersStep';
 import { DelegationsStep } from './delegations/DelegationsStep';
 import { IdentityDialog } from './identity/IdentityDialog';
@@ -18,7 +18,7 @@ import { OptionStep } from './option-signing/OptionStep';
 export const KYC_LOAD_ERROR = 'Errore nel caricamento dei dati';
 export const KYC_INVALID_LINK = 'Link non valido o scaduto';
 
-/** /seller-kyc?token= (guard: token and session, RequireInvitationSession): the seller's onboarding. */
+/** /seller-kyc?token= (the e-mail's link) or ?property= (the dashboard); guard RequireInvitationSession: the seller's onboarding. */
 export default function OnboardingPage() {
   return (
     <div className="mx-auto w-full max-w-4xl px-4 py-6 sm:px-6 sm:py-10">
@@ -30,14 +30,25 @@ export default function OnboardingPage() {
 function KycContent() {
   usePageTitle('Completa la tua pratica');
   const [params] = useSearchParams();
+  const propertyId = params.get('property')?.trim() ?? '';
   const token = params.get('token')?.trim() ?? '';
+  return propertyId ? <ByProperty propertyId={propertyId} /> : <ByLink token={token} />;
+}
+
+const isRefusal = (err: unknown) => isApiError(err, 404) || isApiError(err, 400);
+const retryUnlessRefused = (count: number, err: unknown) => !isRefusal(err) && count < 2;
+
+/** The e-mail's link: its first arrival only. An owner's page goes on by property id (a newer mail's link or the link's expiry never locks them out). */
+function ByLink({ token }: { token: string }) {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
   const query = useQuery({
     queryKey: kycKeys.byToken(token),
     queryFn: ({ signal }) => getKyc(token, signal),
     enabled: Boolean(token),
-    retry: (count, err) => !isApiError(err, 404) && !isApiError(err, 400) && count < 2,
+    retry: retryUnlessRefused,
   });
-  const notFound = isApiError(query.error, 404) || isApiError(query.error, 400);
+  const notFound = isRefusal(query.error);
   const toasted = useRef(false);
   useEffect(() => {
     if (notFound && !toasted.current) {
@@ -45,13 +56,44 @@ function KycContent() {
       toast.error(KYC_MESSAGES.tokenNotFound);
     }
   }, [notFound]);
+  const owner = query.data?.role === 'owner' ? query.data : null;
+  useEffect(() => {
+    if (!owner) return;
+    queryClient.setQueryData(kycKeys.byProperty(owner.property.id), owner);
+    void navigate(sellerPaths.onboarding(owner.property.id), { replace: true });
+  }, [owner, navigate, queryClient]);
 
-  if (query.isPending) return <LoadingState label="Caricamento della pratica..." />;
   if (notFound) return <InvalidLink />;
   if (query.isError) return <ErrorState title={KYC_LOAD_ERROR} error={query.error} onRetry={() => void query.refetch()} testId="kyc-error" />;
-  const state = query.data;
-  if (state.role === 'coOwner') return <CoOwnerView state={state} />;
-  return <OwnerView state={state} reloading={query.isFetching} onReload={() => void query.refetch()} />;
+  if (query.data?.role === 'coOwner') return <CoOwnerView state={query.data} />;
+  return <LoadingState label="Caricamento della pratica..." />;
+}
+
+/** The seller's own property, opened from the dashboard or after the link's first arrival. */
+function ByProperty({ propertyId }: { propertyId: string }) {
+  const query = useQuery({
+    queryKey: kycKeys.byProperty(propertyId),
+    queryFn: ({ signal }) => getOwnKyc(propertyId, signal),
+    retry: retryUnlessRefused,
+  });
+  if (query.isPending) return <LoadingState label="Caricamento della pratica..." />;
+  if (isRefusal(query.error)) return <PropertyNotFound />;
+  if (query.isError) return <ErrorState title={KYC_LOAD_ERROR} error={query.error} onRetry={() => void query.refetch()} testId="kyc-error" />;
+  return <OwnerView state={query.data} reloading={query.isFetching} onReload={() => void query.refetch()} />;
+}
+
+function PropertyNotFound() {
+  return (
+    <Card className="mx-auto max-w-md p-6 text-center" data-testid="kyc-not-found">
+      <AlertTriangle aria-hidden="true" className="mx-auto size-10 text-amber-600" />
+      <h1 className="mt-3 text-xl font-bold text-brand-navy">Immobile non trovato</h1>
+      <p className="mt-2 text-slate-700">Questo immobile non è tra le tue richieste.</p>
+      <ButtonLink to="/seller-dashboard" className="mt-4">
+        <LayoutDashboard aria-hidden="true" className="size-4" />
+        Le mie richieste
+      </ButtonLink>
+    </Card>
+  );
 }
 
 function InvalidLink() {

@@ -1,6 +1,6 @@
 /**
  * Client of the seller onboarding routes (functions/routes.ts): the KYC read by invitation
- * token, identity, co-owners, delegations and the purchase-option signature.
+ * token or property id, identity, co-owners, delegations and the purchase-option signature.
  */
 import type { DocumentType, IdentityCheckResult, IdentityFileKind, IdentityRecord } from '@domain/identity';
 import type { DelegationType } from '@domain/onboarding/rules';
@@ -8,18 +8,26 @@ import type { SellerCoOwner, SellerDelegation } from '@domain/onboarding/schemas
 import type { PresignedUpload } from '@domain/uploads';
 import { api } from '@/lib/api';
 import { requireFileBytes, uploadFile } from '@/lib/upload';
-import type { KycState, OptionDocumentLink, OptionSignedResult } from '@domain/onboarding/kyc';
+import type { KycState, OptionDocumentLink, OptionSignedResult, SellerKycState } from '@domain/onboarding/kyc';
+
+const base = (propertyId: string) => `/seller/properties/${encodeURIComponent(propertyId)}`;
 
 export const kycKeys = {
   all: ['seller', 'kyc'] as const,
-  byToken: (token: string) => ['seller', 'kyc', token] as const,
+  byToken: (token: string) => ['seller', 'kyc', 'link', token] as const,
+  byProperty: (propertyId: string) => ['seller', 'kyc', 'property', propertyId] as const,
 };
 
+/** The e-mail's link (first arrival): an owner's page then goes on by property id; a co-owner's stays on the link. */
 export function getKyc(token: string, signal?: AbortSignal): Promise<KycState> {
   return api.get<KycState>('/seller/kyc', { query: { token }, signal });
 }
 
-const base = (propertyId: string) => `/seller/properties/${encodeURIComponent(propertyId)}`;
+/** The caller's own property by id (ownership, no link). */
+export function getOwnKyc(propertyId: string, signal?: AbortSignal): Promise<SellerKycState> {
+  return api.get<SellerKycState>(`${base(propertyId)}/onboarding`, { signal });
+}
+
 
 // ---- identity ----
 

@@ -1,20 +1,19 @@
 import { lazy, Suspense, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useNavigate } from 'react-router-dom';
-import { toast } from 'sonner';
-import { CalendarDays, ChevronRight, Home, MapPin, Plus, Ruler } from 'lucide-react';
+import { Link } from 'react-router-dom';
+import { CalendarCheck, CalendarDays, ChevronRight, Home, MapPin, Plus, Ruler } from 'lucide-react';
 import { formatDate, formatEuro, formatNumber } from '@domain/format';
 import { PROPERTY_TYPE_LABELS } from '@domain/property/enums';
 import { optionExpiryLabel } from '@domain/review/rules';
-import { optionStateOf, SELLER_OPTION_LABELS } from '@domain/option-lifecycle';
+import { isRunningOption, optionStateOf, SELLER_OPTION_LABELS } from '@domain/option-lifecycle';
 import { PropertyVisits } from './PropertyVisits';
 import { IDENTITY_BADGES } from '@domain/seller';
 import { Badge, Button, ButtonLink, Card, Dialog, EmptyState, ErrorState, LoadingState } from '@/components/ui';
+import { sellerPaths } from '@/lib/seller-keys';
 import { usePageTitle } from '@/lib/use-page-title';
 import { listSellerProperties, sellerKeys, type SellerProperty } from './api';
 
 export const DASHBOARD_ERROR_TITLE = 'Si è verificato un errore nel caricamento dei dati';
-export const NO_TOKEN_TOAST = ['Token non disponibile', "Questa richiesta non ha ancora un link di invito: contatta l'agente."] as const;
 /** The home page's wizard, loaded only when the seller opens 'Nuova Richiesta'. */
 const PropertyWizard = lazy(() => import('@/components/property-wizard/PropertyWizard'));
 
@@ -72,6 +71,12 @@ export default function SellerDashboardPage() {
               <div className="flex-1">
                 <PropertyCard property={p} />
               </div>
+              {p.option && isRunningOption(p.option) && !p.option.hasKeys && (
+                <ButtonLink to={sellerPaths.availability(p.id)} variant="outline" className="mt-2 self-start" data-testid="seller-property-availability">
+                  <CalendarCheck aria-hidden="true" className="size-4" />
+                  Disponibilità per le visite<span className="sr-only">: {p.address || 'Indirizzo non indicato'}</span>
+                </ButtonLink>
+              )}
               {p.option && optionStateOf(p.option) === 'assigned' && <PropertyVisits propertyId={p.id} address={p.address} />}
             </li>
           ))}
@@ -94,23 +99,14 @@ export default function SellerDashboardPage() {
 }
 
 function PropertyCard({ property: p }: { property: SellerProperty }) {
-  const navigate = useNavigate();
   const badge = IDENTITY_BADGES[p.identityStatus];
   const type = p.propertyType ? (PROPERTY_TYPE_LABELS as Record<string, string>)[p.propertyType] ?? p.propertyType : null;
   const place = [p.city, p.province].filter(Boolean).join(` `);
 
-  const open = () => {
-    if (!p.invitationToken) {
-      toast.error(NO_TOKEN_TOAST[0], { description: NO_TOKEN_TOAST[1] });
-      return;
-    }
-    void navigate(`/seller-kyc?token=${encodeURIComponent(p.invitationToken)}`);
-  };
-
+  // the owner's own pages open by id: no link from an e-mail is needed, none can have expired
   return (
-    <button
-      type="button"
-      onClick={open}
+    <Link
+      to={sellerPaths.onboarding(p.id)}
       className="group flex h-full w-full flex-col gap-3 rounded-2xl border border-slate-200 bg-white p-5 text-left shadow-sm transition-shadow hover:border-brand-navy hover:shadow-md focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-navy"
       data-testid="seller-property"
       data-property-id={p.id}
@@ -156,6 +152,6 @@ function PropertyCard({ property: p }: { property: SellerProperty }) {
           </Badge>
         </span>
       </span>
-    </button>
+    </Link>
   );
 }
