@@ -226,8 +226,9 @@ export interface PurchaseOption {
   createdAt: string;
   notifiedAt: string | null;
   availabilityLinkSentAt: string | null;
-  /** the option document, once generated */
+  /** the option document, once generated, and its number of pages (null: counted only since pages are) */
   documentKey: string | null;
+  documentPages: number | null;
   /** when an admin published it to agents (the last time) */
   publishedAt: string | null;
   /** when an agent's payment assigned it */

@@ -49,6 +49,11 @@ export function wrap(text: string, font: PDFFont, size: number, width: number): 
 
 const A4: [number, number] = [595.28, 841.89];
 
+/** The number of pages of a PDF (the signed copy photographed page by page must have as many). */
+export async function pdfPageCount(bytes: Uint8Array): Promise<number> {
+  return (await PDFDocument.load(bytes, { updateMetadata: false })).getPageCount();
+}
+
 export async function renderDocumentPdf(doc: PdfDocumentContent): Promise<Uint8Array> {
   const pdf = await PDFDocument.create();
   pdf.setTitle(winAnsi(doc.title));

@@ -6,7 +6,7 @@
  */
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, isConditionFailure, table } from './db';
-import { str, type Item } from './item';
+import { pageCount, str, type Item } from './item';
 import { keys } from './keys';
 import { guardedTransaction, guardFailure, sendGuarded, stepCompletion, type PropertyGuard } from './property';
 import { ConflictError, NotFoundError } from '../lib/errors';
@@ -29,9 +29,10 @@ export interface DelegationRecord {
   delegator: unknown;
   delegateeName: string | null;
   delegateeOrganization: string | null;
-  /** the generated PDF */
+  /** the generated PDF and its number of pages (null: generated before pages were counted) */
   generatedKey: string | null;
   generatedAt: string | null;
+  documentPages: number | null;
   /** the signed copy */
   documentKey: string | null;
   signedAt: string | null;
@@ -49,6 +50,7 @@ export function toDelegationRecord(d: Item): DelegationRecord {
     delegateeOrganization: str(d.delegateeOrganization),
     generatedKey: str(d.generatedKey),
     generatedAt: str(d.generatedAt),
+    documentPages: pageCount(d.documentPages),
     documentKey: str(d.documentKey),
     signedAt: str(d.signedAt),
     createdAt: d.createdAt === undefined || d.createdAt === null ? null : String(d.createdAt),
@@ -80,6 +82,8 @@ export interface GeneratedDelegation {
   delegateeName: string;
   delegateeOrganization: string;
   generatedKey: string;
+  /** pages of the generated PDF */
+  documentPages: number;
   /** the first generation's; defaults to `at` */
   createdAt?: string;
 }
@@ -121,6 +125,7 @@ export async function saveGeneratedDelegations(
     delegateeOrganization: g.delegateeOrganization,
     generatedKey: g.generatedKey,
     generatedAt: at,
+    documentPages: g.documentPages,
     documentKey: null,
     signedAt: null,
     createdAt: g.createdAt ?? at,

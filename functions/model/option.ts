@@ -11,7 +11,7 @@ import { formatDecimal } from '../domain/format';
 import { OPTION_LIFECYCLE_MESSAGES, OPTION_TRANSITIONS, RUNNING_OPTION_STATES, isLegacyOptionStatus, isPastExpiry, optionStateOf, type OptionAction, type OptionState } from '../domain/option-lifecycle';
 import type { Actor } from '../domain/activity';
 import { requestActivity } from './activity';
-import { str, type Item } from './item';
+import { pageCount, str, type Item } from './item';
 import { BatchGetCommand, GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, isConditionFailure, queryAll, table } from './db';
 import { ConflictError, NotFoundError } from '../lib/errors';
@@ -54,6 +54,7 @@ export function toPurchaseOption(item: Record<string, unknown>): PurchaseOption 
     notifiedAt: str(item.notifiedAt),
     availabilityLinkSentAt: str(item.availabilityLinkSentAt),
     documentKey: str(item.documentKey),
+    documentPages: pageCount(item.documentPages),
     publishedAt: str(item.publishedAt),
     assignedAt: str(item.assignedAt),
     cancelReason: str(item.cancelReason),

@@ -14,7 +14,7 @@
 import { toOptionDuration } from '../domain/fees';
 import type { Caller } from '../lib/auth';
 import { NotFoundError } from '../lib/errors';
-import { str, type Item } from '../model/item';
+import { pageCount, str, type Item } from '../model/item';
 import { toIdentityRecord } from '../model/identity';
 import { isExpired } from '../model/tokens';
 import { invitedPropertyId, linkPropertyToSeller } from '../model/invitation';
@@ -61,13 +61,14 @@ function toKycCoOwner(c: Item): KycCoOwner {
 const DELEGATION_ORDER = Object.keys(DELEGATION_LABELS);
 
 function toKycDelegation(d: Item): KycDelegation {
-  const { type, province, municipality, generatedKey, documentKey, signedAt } = toDelegationRecord(d);
+  const { type, province, municipality, generatedKey, documentPages, documentKey, signedAt } = toDelegationRecord(d);
   return {
     type,
     label: DELEGATION_LABELS[type] ?? type,
     province,
     municipality,
     generated: generatedKey !== null,
+    pages: documentPages,
     signed: documentKey !== null && signedAt !== null,
     signedAt,
   };
@@ -85,6 +86,7 @@ export function toKycOption(o: Item): KycOption {
     installments: typeof o.installments === 'number' ? o.installments : null,
     hasKeys: o.hasKeys === true,
     documentReady: str(o.documentKey) !== null,
+    pages: pageCount(o.documentPages),
     signedAt: str(o.signedAt),
     signatureType: o.signatureType === 'fisica' ? 'fisica' : null,
   };

@@ -19,6 +19,7 @@ import { paymentTermsOf, REVIEW_MESSAGES, subStepsOf } from '../domain/review/ru
 import type { OptionOwner } from '../domain/review/option-document';
 import type { CreateOptionBody } from '../domain/review/schemas';
 import { renderOptionPdf } from './option-pdf';
+import { pdfPageCount } from '../lib/pdf';
 import { requireDossier, type RawDossier } from '../model/dossier';
 import { toDelegationRecord } from '../model/delegation';
 import { sellerShareOf, toCoOwner } from '../model/co-owner';
@@ -90,6 +91,7 @@ export async function createOption(propertyId: string, body: CreateOptionBody, a
     notifiedAt: null,
     availabilityLinkSentAt: null,
     documentKey,
+    documentPages: null,
     publishedAt: null,
     assignedAt: null,
     cancelReason: null,
@@ -118,6 +120,7 @@ export async function createOption(propertyId: string, body: CreateOptionBody, a
     salePricePercentage: option.salePricePercentage,
     minMonthlySlots: option.minMonthlySlots,
   });
+  option.documentPages = await pdfPageCount(pdf);
   const bucket = requireConfig('MEDIA_BUCKET');
   await s3().send(
     new PutObjectCommand({ Bucket: bucket, Key: documentKey, Body: pdf, ContentType: 'application/pdf', ContentLength: pdf.length }),

@@ -24,6 +24,11 @@ import { api, sentMail, signUp, stack, tokenForRole, uniqueEmail, useStackEnv } 
 import { importOmi } from '../support/omi-import';
 import { MILANO } from '../support/omi-samples';
 import { apiFrom, fullBody, newClientIp, newId, pngBytes, upload } from '../support/submission';
+import { freshSeller, SELLER_PASSWORD } from '../support/seller';
+import { pagesCountMessage } from '../../functions/domain/onboarding/kyc';
+import { GetObjectCommand } from '@aws-sdk/client-s3';
+import { PDFDocument } from 'pdf-lib';
+import { s3 } from '../../functions/lib/aws/s3';
 
 const web = () => stack().webUrl!;
 const TABLE = () => stack().env.TABLE_NAME!;
@@ -97,6 +102,12 @@ async function closeOtherPages(page: Page) {
 }
 
 const step = (page: Page, id: string) => page.getByTestId(`kyc-step-${id}`);
+
+/** The pages of a PDF stored in the media bucket. */
+async function pagesOf(key: string): Promise<number> {
+  const object = await s3().send(new GetObjectCommand({ Bucket: stack().env.MEDIA_BUCKET!, Key: key }));
+  return (await PDFDocument.load(await object.Body!.transformToByteArray())).getPageCount();
+}
 
 type Box = { x: number; y: number; width: number; height: number };
 const overlaps = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
@@ -464,6 +475,77 @@ describe('/seller-kyc', () => {
     const item = (await ddb().send(new GetCommand({ TableName: TABLE(), Key: keys.coOwner(id, coOwnerId), ConsistentRead: true }))).Item!;
     expect(typeof item.verifiedAt).toBe('string');
     await expectAccessible(page);
+    await context.close();
+  });
+
+  it('on a phone, signed copies photographed: a delegation page by page with the camera, the option from chosen photos; a wrong page count refused', async () => {
+    const seller = await freshSeller('Anna Neri');
+    const { id } = await linkedProperty(seller.userId);
+    const at = new Date().toISOString();
+    await ddb().send(new PutCommand({ TableName: TABLE(), Item: { ...keys.identity(id), entity: 'identity', propertyId: id, status: 'verified', documentType: 'carta_identita', fullName: 'Anna Neri', verifiedAt: at } }));
+    expect((await api('POST', `/seller/properties/${id}/co-owners/skip`, { token: seller.token, body: {} })).status).toBe(200);
+    const generated = await api('PUT', `/seller/properties/${id}/delegations`, {
+      token: seller.token,
+      body: {
+        province: 'MI',
+        municipality: 'Milano',
+        types: ['catasto'],
+        delegator: { fullName: 'Anna Neri', fiscalCode: FISCAL_CODE, documentType: 'carta_identita', documentNumber: 'CA12345AB', birthDate: '1980-01-01', birthPlace: 'Roma', address: 'Via Verdi 12' },
+      },
+    });
+    expect(generated.status, JSON.stringify(generated.body)).toBe(200);
+    const delegationPages = (await ddb().send(new GetCommand({ TableName: TABLE(), Key: keys.delegation(id, 'catasto'), ConsistentRead: true }))).Item!.documentPages as number;
+    expect(delegationPages).toBeGreaterThanOrEqual(1);
+
+    const context = await signedInContext(browser, web(), { email: seller.email, password: SELLER_PASSWORD }, '/seller-dashboard');
+    await context.grantPermissions(['camera'], { origin: web() });
+    const page = await context.newPage();
+    page.setDefaultTimeout(30_000);
+    await page.setViewportSize(PHONE);
+    await page.goto(`${web()}/seller-kyc?property=${id}`);
+    await page.getByTestId('kyc-welcome').waitFor();
+
+    // the delegation: one photo too many is refused with the document's page count, then the extra page removed
+    await page.getByTestId('delegation-catasto-photos').click();
+    const dialog = page.getByTestId('delegation-catasto-photos-dialog');
+    await dialog.getByTestId('delegation-catasto-photos-camera-open').click();
+    const shoot = dialog.getByTestId('delegation-catasto-photos-camera-shoot');
+    for (let i = 1; i <= delegationPages + 1; i++) {
+      await expect.poll(() => shoot.isEnabled()).toBe(true);
+      await shoot.click();
+      await expect.poll(() => dialog.getByTestId('delegation-catasto-photos-page').count()).toBe(i);
+    }
+    await page.getByTestId('delegation-catasto-photos-create').click();
+    expect(await dialog.getByTestId('delegation-catasto-photos-error').textContent()).toBe(pagesCountMessage(delegationPages, delegationPages + 1));
+    await expectAccessible(page);
+    await page.screenshot({ path: `${DIR}/photographed-pages-390.png`, fullPage: false });
+    await dialog.getByRole('button', { name: `Ruota la pagina 1` }).click();
+    await dialog.getByRole('button', { name: `Elimina la pagina ${delegationPages + 1}` }).click();
+    await page.getByTestId('delegation-catasto-photos-create').click();
+    await page.getByTestId('delegation-catasto').getByText('Firmata', { exact: true }).waitFor();
+    const delegation = (await ddb().send(new GetCommand({ TableName: TABLE(), Key: keys.delegation(id, 'catasto'), ConsistentRead: true }))).Item!;
+    expect(await pagesOf(delegation.documentKey as string)).toBe(delegationPages);
+
+    // the option: the admin creates it, the seller picks photos of its pages
+    const admin = await tokenForRole('admin');
+    const created = await api('POST', `/admin/properties/${id}/option`, {
+      token: admin,
+      body: { propertyValue: 300_000, hasKeys: false, agentCommissionPercentage: 3, minAgentCommissionPercentage: 2, salePricePercentage: 10, minMonthlySlots: 3 },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const optionPages = (await ddb().send(new GetCommand({ TableName: TABLE(), Key: keys.option(id), ConsistentRead: true }))).Item!.documentPages as number;
+    expect(optionPages).toBeGreaterThanOrEqual(1);
+    await page.reload();
+    await page.getByTestId('option-photos').click();
+    const photos = Array.from({ length: optionPages }, (_, i) => ({ name: `pagina-${i + 1}.png`, mimeType: 'image/png', buffer: pngBytes(60, 80, [250 - i * 20, 250, 250]) }));
+    await page.getByTestId('option-photos-pick').setInputFiles(photos);
+    expect(await page.getByTestId('option-photos-count').textContent()).toBe(`Pagine aggiunte: ${optionPages} su ${optionPages}`);
+    await page.getByTestId('option-photos-create').click();
+    await page.getByTestId('option-step').getByText('opzione-firmata.pdf').waitFor();
+    await page.getByTestId('option-confirm').click();
+    await page.getByTestId('option-signed').getByText('Firmata').waitFor();
+    const option = (await ddb().send(new GetCommand({ TableName: TABLE(), Key: keys.option(id), ConsistentRead: true }))).Item!;
+    expect(await pagesOf((option.signatureData as { signedDocumentKey: string }).signedDocumentKey)).toBe(optionPages);
     await context.close();
   });
 });

@@ -6,6 +6,7 @@
  */
 import { HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { PDFDocument } from 'pdf-lib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ddb } from '../../functions/model/db';
 import { s3 } from '../../functions/lib/aws/s3';
@@ -154,7 +155,7 @@ describe('GET /seller/kyc?token=', () => {
 
     await delegation(id, false);
     s = (await kyc(token, owner)).body;
-    expect(s.delegations).toEqual([{ type: 'catasto', label: expect.any(String), province: 'MI', municipality: 'Milano', generated: true, signed: false, signedAt: null }]);
+    expect(s.delegations).toEqual([{ type: 'catasto', label: expect.any(String), province: 'MI', municipality: 'Milano', generated: true, pages: null, signed: false, signedAt: null }]);
     expect(s.canCompleteDelegations).toBe(false);
     expect(s.complete).toBe(false);
     expect(s.current).toBe('delegations');
@@ -274,6 +275,7 @@ describe('signing the purchase option', () => {
       installments: 12,
       hasKeys: false,
       documentReady: true,
+      pages: expect.any(Number),
       signedAt: null,
       signatureType: null,
     });
@@ -284,6 +286,8 @@ describe('signing the purchase option', () => {
     expect(doc.status, JSON.stringify(doc.body)).toBe(200);
     const pdf = Buffer.from(await (await fetch(doc.body.url)).arrayBuffer());
     expect(pdf.subarray(0, 4).toString('latin1')).toBe('%PDF');
+    // the page count the seller's photographed copy must match is the document's
+    expect((await PDFDocument.load(pdf)).getPageCount()).toBe(s.option!.pages);
 
     // other sellers: 404; admin and agent: 403
     expect((await api('GET', `${base(id)}/document`, { token: other.token })).status).toBe(404);

@@ -220,6 +220,8 @@ describe('delegations', () => {
     expect(doc.status).toBe(200);
     const pdf = Buffer.from(await (await fetch(doc.body.url)).arrayBuffer());
     expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    // its page count is recorded: a copy photographed page by page must have as many
+    expect(stored.find((d) => d.type === 'catasto')!.documentPages).toBe((await PDFDocument.load(pdf)).getPageCount());
     const text = await pdfText(pdf);
     expect(text).toContain(`Codice fiscale: ${CF}`);
     expect(text).toContain("Documento di identità: Carta d'identità n. CA12345AB");

@@ -99,6 +99,8 @@ export interface KycDelegation {
   municipality: string;
   /** the filled PDF exists (GET .../delegations/{type}/document) */
   generated: boolean;
+  /** its number of pages (the signed copy photographed page by page must have as many); null: not counted */
+  pages: number | null;
   /** a signed copy was confirmed */
   signed: boolean;
   signedAt: string | null;
@@ -118,6 +120,8 @@ export interface KycOption {
   hasKeys: boolean;
   /** false: show 'Documento in preparazione' and 'Ricarica' */
   documentReady: boolean;
+  /** pages of the document (as for a delegation); null: not counted */
+  pages: number | null;
   signedAt: string | null;
   signatureType: 'fisica' | null;
 }
@@ -224,4 +228,20 @@ export interface OptionDocumentLink {
 /** POST .../option/signed answers the signed option; the page then reloads the state. */
 export interface OptionSignedResult {
   option: KycOption;
+}
+
+// ---- the signed copy photographed page by page (web/src/features/onboarding/signed-pages) ----
+
+export const PHOTO_PAGES_MESSAGES = {
+  open: 'Fotografa le pagine firmate',
+  hint: "Fotografa ogni pagina firmata, nell'ordine del documento: le foto diventano un unico PDF, caricato come copia firmata.",
+  none: 'Aggiungi almeno una pagina',
+  failed: 'Impossibile creare il PDF dalle foto',
+  notImage: 'Scegli foto in formato jpg o png',
+} as const;
+
+/** The page count refused: the document has `expected` pages, the seller added `got`. */
+export function pagesCountMessage(expected: number, got: number): string {
+  const pages = (n: number) => (n === 1 ? '1 pagina' : `${n} pagine`);
+  return `Il documento ha ${pages(expected)}: ne hai aggiunte ${got}. Fotografa tutte le pagine, una per foto.`;
 }

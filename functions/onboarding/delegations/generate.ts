@@ -14,6 +14,7 @@ import type { GenerateDelegationsBody, SellerDelegation } from '../../domain/onb
 import { requireOwnedDossier } from '../../model/owned-property';
 import { delegationTypeOf, saveGeneratedDelegations, sellerDelegationOf, toDelegationRecord, type DelegationRecord, type GeneratedDelegation } from '../../model/delegation';
 import { renderDelegationPdf } from './delegation-pdf';
+import { pdfPageCount } from '../../lib/pdf';
 import { deleteObjects, generatedKeyOf, sameDelegator } from './delegations';
 
 /** PUT .../delegations ('Genera Deleghe'). */
@@ -88,6 +89,7 @@ export async function generateDelegations(
         delegateeName: delegatee.administrator,
         delegateeOrganization: delegatee.company,
         generatedKey,
+        documentPages: await pdfPageCount(pdf),
         createdAt: old ? (old.createdAt ?? at) : at,
       };
       generated.push(next);

@@ -10,6 +10,7 @@ import { Badge, Button, Field, Input, Select } from '@/components/ui';
 import { errorMessage } from '@/lib/api';
 import { ComuneCombobox } from '@/components/ComuneCombobox';
 import { delegationDocument, generateDelegations, openDownload, uploadSignedDelegation } from '../api';
+import { PhotographedPages } from '../signed-pages/PhotographedPages';
 
 const PROVINCES = provinces();
 
@@ -292,6 +293,14 @@ export function DelegationsStep({
                     data-testid={`delegation-${d.type}-upload`}
                   />
                 </label>
+                <PhotographedPages
+                  pages={d.pages}
+                  fileName={`delega-${d.type}-firmata.pdf`}
+                  title={`${d.label} firmata`}
+                  onReady={(file) => void upload(d.type, file)}
+                  disabled={!d.generated || progress[d.type] !== undefined}
+                  testId={`delegation-${d.type}-photos`}
+                />
               </div>
               {progress[d.type] !== undefined && (
                 <progress className="w-full" max={100} value={progress[d.type]} aria-label={`Caricamento: ${d.label}`}>

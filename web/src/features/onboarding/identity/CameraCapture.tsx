@@ -11,9 +11,12 @@ export function CameraCapture({
   facingMode = 'user',
   onCapture,
   onClose,
+  closeLabel = 'Annulla',
   testId,
 }: {
   label: string;
+  /** the button that closes the camera */
+  closeLabel?: string;
   facingMode?: 'user' | 'environment';
   onCapture: (file: File) => void;
   onClose: () => void;
@@ -92,7 +95,7 @@ export function CameraCapture({
         </Button>
         <Button variant="outline" onClick={onClose}>
           <X aria-hidden="true" className="size-4" />
-          Annulla
+          {closeLabel}
         </Button>
       </div>
     </div>

@@ -8,6 +8,7 @@ import { optionAmountLabel, optionExpiryLabel } from '@domain/review/rules';
 import { Badge, Button } from '@/components/ui';
 import { errorMessage } from '@/lib/api';
 import { openDownload, optionDocument, uploadSignedOption } from '../api';
+import { PhotographedPages } from '../signed-pages/PhotographedPages';
 
 /** Step 4: download the purchase-option document, upload the signed copy. */
 export function OptionStep({ propertyId, option, onChanged, reloading }: { propertyId: string; option: KycOption; onChanged: () => void; reloading: boolean }) {
@@ -99,6 +100,10 @@ export function OptionStep({ propertyId, option, onChanged, reloading }: { prope
                 setFile(picked);
               }} data-testid="option-upload" />
           </label>
+          <p className="mt-3">Senza scanner? Fotografa le pagine firmate con il telefono: diventano un unico PDF.</p>
+          <div className="mt-2">
+            <PhotographedPages pages={option.pages} fileName="opzione-firmata.pdf" title="Opzione di acquisto firmata" onReady={setFile} disabled={progress !== undefined} testId="option-photos" />
+          </div>
         </li>
       </ol>
       {progress !== undefined && (
