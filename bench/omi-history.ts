@@ -10,7 +10,9 @@
  * valuation reads as many items as with 30 published semesters.
  *
  * Then, per comune, 100 valuations on streets of its zone descriptions (10 more first, not
- * counted, to warm the Lambda): p50 / p95 / max. Goal: p95 <= 25 ms for every comune.
+ * counted, to warm the Lambda): p50 / p95 / max, with the container's valuation cache as a
+ * warm Lambda has it; then 30 cold ones, the cache emptied before each (the first valuation
+ * of a comune in a container, or after an import). Goal: p95 <= 25 ms for every comune.
  * Results in bench/results/omi-history.json.
  */
 import { readFileSync } from 'node:fs';
@@ -21,7 +23,7 @@ import './quiet';
 import { startLocalStack } from '../infra/local/stack';
 import { nationalSample } from '../test/support/omi-samples';
 import { evaluatePropertySchema } from '../functions/domain/valuation';
-import { valuate } from '../functions/model/omi/valuation';
+import { clearValuationCache, valuate } from '../functions/model/omi/valuation';
 import { call, demoAccount, latency, machine, postForm, signIn, startEdge, writeResults, type Latency } from './support';
 
 
@@ -33,6 +35,7 @@ const COMUNI = [
 ] as const;
 const CALLS = 100;
 const WARMUP = 10;
+const COLD_CALLS = 30;
 const GOAL_P95_MS = 25;
 
 /** The national file's lines of the three comuni, as one file per semester (title relabelled). */
@@ -102,7 +105,7 @@ async function runMode(mode: 'disk' | 'memory') {
     };
     console.log('loaded', results.loaded);
 
-    const perComune: Record<string, Latency & { available: number; historyPoints: number; readsAndEngine: Latency }> = {};
+    const perComune: Record<string, Latency & { available: number; historyPoints: number; readsAndEngine: Latency; cold: Latency }> = {};
     for (const c of COMUNI) {
       const streets = streetsOf(zone.lines, c.omi);
       const ms: number[] = [];
@@ -117,6 +120,16 @@ async function runMode(mode: 'disk' | 'memory') {
         if (res.body.available) available++;
         historyPoints = Math.max(historyPoints, res.body.history?.length ?? 0);
       }
+      // cold: the container's valuation cache emptied before each call (a comune valued for the
+      // first time since the container started or since the OMI data last changed)
+      const cold: number[] = [];
+      for (let i = 0; i < COLD_CALLS; i++) {
+        clearValuationCache();
+        const body = { address: streets[i % streets.length], province: c.province, city: c.city, surfaceArea: 60 + (i % 7) * 15, condition: 'buono', floor: '2', features: ['Ascensore'] };
+        const res = await api<{ available: boolean }>('POST', '/valuations/evaluate', body);
+        if (res.status !== 200) throw new Error(`valuation ${c.city}: ${res.status} ${JSON.stringify(res.body)}`);
+        cold.push(res.ms);
+      }
       // the same valuations in this process, without HTTP, session check and JSON: the reads and the engine alone
       const direct: number[] = [];
       for (let i = 0; i < CALLS; i++) {
@@ -124,20 +137,23 @@ async function runMode(mode: 'disk' | 'memory') {
         await valuate(evaluatePropertySchema.parse({ address: streets[i % streets.length], province: c.province, city: c.city, surfaceArea: 80, condition: 'buono', floor: '2', features: ['Ascensore'] }));
         direct.push(performance.now() - t);
       }
-      perComune[c.city] = { ...latency(ms), available, historyPoints, readsAndEngine: latency(direct) };
+      perComune[c.city] = { ...latency(ms), available, historyPoints, readsAndEngine: latency(direct), cold: latency(cold) };
       console.log(c.city, perComune[c.city]);
     }
     results.valuation = perComune;
     const worst = Math.max(...Object.values(perComune).map((l) => l.p95Ms));
-    results.goal = { p95Ms: GOAL_P95_MS, worstP95Ms: worst, met: worst <= GOAL_P95_MS };
+    const worstCold = Math.max(...Object.values(perComune).map((l) => l.cold.p95Ms));
+    results.goal = { p95Ms: GOAL_P95_MS, worstP95Ms: worst, met: worst <= GOAL_P95_MS, worstColdP95Ms: worstCold, coldMet: worstCold <= GOAL_P95_MS };
     results.totalSeconds = Math.round((Date.now() - started) / 1000);
     console.table(
       Object.entries(perComune).map(([city, l]) => ({
         city, p50Ms: l.p50Ms, p95Ms: l.p95Ms, maxMs: l.maxMs, available: `${l.available}/${l.calls}`, history: l.historyPoints,
         readsAndEngineP50Ms: l.readsAndEngine.p50Ms, readsAndEngineP95Ms: l.readsAndEngine.p95Ms,
+        coldP50Ms: l.cold.p50Ms, coldP95Ms: l.cold.p95Ms,
       })),
     );
     console.log(`${mode}: valuation p95 with ${SEMESTERS.length} semesters: worst ${worst} ms (goal <= ${GOAL_P95_MS} ms): ${worst <= GOAL_P95_MS ? 'met' : 'NOT met'}`);
+    console.log(`${mode}: cold valuation (cache emptied before each call) p95: worst ${worstCold} ms (goal <= ${GOAL_P95_MS} ms): ${worstCold <= GOAL_P95_MS ? 'met' : 'NOT met'}`);
     return results;
   } finally {
     await edge.stop();

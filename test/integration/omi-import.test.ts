@@ -47,10 +47,17 @@ describe('OMI import: drop a file -> job completes -> rows queryable', () => {
   });
 
   it('another semester adds history: 2024/2 inserts 446 more', async () => {
+    // a valuation now and after the import: what a container kept from the first is not reused after it
+    const adminToken = await admin();
+    const value = () => api<{ available: boolean; history: unknown[] }>('POST', '/valuations/evaluate', { token: adminToken, body: { address: 'Via Brera 1', province: 'MI', city: 'Milano', surfaceArea: 80 } });
+    const before = await value();
+    expect(before.body).toMatchObject({ available: true });
+    expect((await value()).body.history).toEqual(before.body.history);
     const job = await importFile(VALORI_2024, '2024-S2');
     expect(job).toMatchObject({ status: 'completed', semester: '2024-S2', rowsRead: 446, inserted: 446, updated: 0 });
     const all = await quotations();
     expect(all.body).toMatchObject({ total: 892, pages: 18, semesters: ['2025-S1', '2024-S2'] });
+    expect((await value()).body.history).toHaveLength(before.body.history.length + 1);
   });
 
   it('imports the ZONE file (zone descriptions for the valuation)', async () => {
@@ -378,6 +385,9 @@ describe('Cancella Tutti i Dati', () => {
     // one item per (semester, zone), counted from the files, + the 43 zone descriptions
     const zonesOf = (file: string, from = 2, to?: number) => new Set(readFileSync(file, 'latin1').split('\n').slice(from, to).filter(Boolean).map((l) => l.split(';')[10])).size;
     const items = 4 * zonesOf(VALORI_2025) + 2 * zonesOf(VALORI_2024) + zonesOf(VALORI_2025, 2, 22) + 43;
+    // valued before the clear (and kept by the container): after it, not available
+    const brera = { address: 'Via Brera 1', province: 'MI', city: 'Milano', surfaceArea: 80 };
+    expect((await api('POST', '/valuations/evaluate', { token: await admin(), body: brera })).body).toMatchObject({ available: true });
     const job = await clearAll();
     expect(job).toMatchObject({ kind: 'clear', status: 'completed', deleted: items, total: items, progress: 100, error: null });
     expect((await quotations()).body).toMatchObject({ items: [], total: 0, semesters: [] });

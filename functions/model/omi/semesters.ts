@@ -41,48 +41,66 @@ export async function getSemester(semester: string): Promise<SemesterManifest | 
   return res.Item ? toManifest(res.Item) : undefined;
 }
 
-/** Every semester's manifest, newest first (one strongly consistent Query). */
-export async function listSemesters(): Promise<SemesterManifest[]> {
+/** Every semester's manifest item, newest first (one strongly consistent Query), with only `projection` when given. */
+async function manifestItems(projection?: string): Promise<Record<string, unknown>[]> {
   const q = omiKeys.semesters();
-  const out: SemesterManifest[] = [];
+  const items: Record<string, unknown>[] = [];
   await queryAll(
     {
       TableName: table(),
       KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
       ExpressionAttributeValues: { ':pk': q.pk, ':prefix': q.skPrefix },
+      ...(projection ? { ProjectionExpression: projection } : {}),
       ScanIndexForward: false,
       ConsistentRead: true,
     },
     (item) => {
-      out.push(toManifest(item));
+      items.push(item);
     },
   );
-  return out;
+  return items;
+}
+
+/** Every semester's manifest, newest first. */
+export async function listSemesters(): Promise<SemesterManifest[]> {
+  return (await manifestItems()).map(toManifest);
 }
 
 /**
- * The semesters holding data of a province, newest first: the manifests' names and
- * provinces only (one strongly consistent Query, filtered on the province), for the
- * valuation's history.
+ * What the OMI data is now, for the valuation: every semester's name, last change and
+ * provinces whose import has not finished (one strongly consistent Query of ~30 small items),
+ * and the provinces of each semester, read again only when that changed. `version` changes
+ * with every VALORI import's start and end and every clear, so a value read under one version
+ * is still true while the version is the same.
  */
-export async function semestersOfProvince(prov: string): Promise<string[]> {
-  const q = omiKeys.semesters();
-  const out: string[] = [];
-  await queryAll(
-    {
-      TableName: table(),
-      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-      FilterExpression: 'contains(provinces, :prov)',
-      ExpressionAttributeValues: { ':pk': q.pk, ':prefix': q.skPrefix, ':prov': prov },
-      ProjectionExpression: 'semester',
-      ScanIndexForward: false,
-      ConsistentRead: true,
-    },
-    (item) => {
-      out.push(item.semester as string);
-    },
-  );
-  return out;
+export interface OmiDataState {
+  version: string;
+  /** a quotations import has not finished somewhere: its records may be half written */
+  importing: boolean;
+  /** the semesters holding data of a province, newest first */
+  semestersOf(prov: string): string[];
+}
+
+/** The last state read, reused while the manifests' versions are the same (their province lists are the large part). */
+let lastState: OmiDataState | undefined;
+
+export async function omiDataState(): Promise<OmiDataState> {
+  const versionOf = (items: readonly Record<string, unknown>[]) => items.map((m) => `${String(m.semester)}@${String(m.updatedAt ?? '')}`).join('|');
+  // the versions alone (small items); the province lists only when they changed
+  const heads = await manifestItems('semester, updatedAt, dirty');
+  const version = versionOf(heads);
+  const importing = heads.some((m) => ((m.dirty as Set<string> | undefined)?.size ?? 0) > 0);
+  if (lastState?.version === version) return { ...lastState, importing };
+  const full = await manifestItems('semester, updatedAt, provinces');
+  const provincesOf = full.map((m) => ({ semester: m.semester as string, provinces: (m.provinces as Set<string> | undefined) ?? new Set<string>() }));
+  const state: OmiDataState = {
+    // as read with the provinces: a change between the two reads gives another version, never a stale one
+    version: versionOf(full),
+    importing,
+    semestersOf: (prov) => provincesOf.filter((m) => m.provinces.has(prov)).map((m) => m.semester),
+  };
+  lastState = state;
+  return state;
 }
 
 /**

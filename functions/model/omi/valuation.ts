@@ -4,7 +4,8 @@
  * province and name: domain/omi/comune-match.ts). Reads only what the valuation shows: the
  * newest semester's key, then its candidates and zone descriptions in parallel, then the
  * names of the semesters holding the zone's province and one BatchGetItem for the zone's
- * history and descriptions (the price trend).
+ * history and descriptions (the price trend). What it read is reused while the OMI data
+ * stays the same (valuate).
  * Shared by the admin's POST /valuations/evaluate, the valuation on submission
  * (model/valuation.ts) and the admin's valuation of a property (review).
  */
@@ -14,7 +15,8 @@ import type { OmiQuotation, OmiZoneInfo } from '../../domain/omi/types';
 import { matchZones } from '../../domain/omi/zone-match';
 import { evaluateProperty, selectQuotation, type ValuationRequest, type ValuationResult } from '../../domain/valuation';
 import { hasUsable, newestSemesterOf, quotationsBefore, quotationsOfSemester } from './quotations';
-import { semestersOfProvince } from './semesters';
+import { omiDataState } from './semesters';
+import { VersionedCache } from '../../lib/versioned-cache';
 import { loadZoneHistory } from './zone-history';
 import { zonesOfComune } from './zones';
 
@@ -55,36 +57,55 @@ export async function loadValuationData(
 const oldestSemester = (rows: readonly OmiQuotation[]) => rows.reduce((a, r) => (r.semester < a ? r.semester : a), rows[0]!.semester);
 
 type ZoneHistory = Awaited<ReturnType<typeof loadZoneHistory>>;
+type ValuationData = Awaited<ReturnType<typeof loadValuationData>>;
 
 /**
- * The valuation. The chosen zone's history (its rows and descriptions in every semester of
- * its province) is read as soon as the zone descriptions tell which zone it will most
- * likely be (the admin's, or the one the address names), alongside the quotations; when
- * the engine then chooses another zone (no usable row there, or no match), it is read
- * after the choice.
+ * What the valuation reads, kept per container while the OMI data stays the same
+ * (semesters.ts omiDataState: its version changes with every import and clear; nothing is
+ * kept while a quotations import is under way) and for at most a minute: a comune's rows and
+ * zone descriptions for one type, a zone's history. A valuation then reads only the data state.
+ */
+const CACHE_TTL_MS = 60_000;
+const dataCache = new VersionedCache<ValuationData>(1_000, CACHE_TTL_MS);
+const historyCache = new VersionedCache<ZoneHistory>(2_000, CACHE_TTL_MS);
+
+/** Empties the valuation's per-container cache (the benchmark measures cold valuations with it). */
+export function clearValuationCache(): void {
+  dataCache.clear();
+  historyCache.clear();
+}
+
+/**
+ * The valuation. The OMI data state comes first (one Query of the semester manifests): with
+ * it, what an earlier valuation read at the same version is reused. Otherwise the chosen
+ * zone's history (its rows and descriptions in every semester of its province) is read as
+ * soon as the zone descriptions tell which zone it will most likely be (the admin's, or the
+ * one the address names), alongside the quotations; when the engine then chooses another
+ * zone (no usable row there, or no match), it is read after the choice.
  */
 export async function valuate(req: ValuationRequest): Promise<ValuationResult> {
   const codTip = codTipForCategory(req.omiCategory);
   if (codTip === null) return evaluateProperty(req, { rows: [] });
-  const province = req.province.toUpperCase();
+  const state = await omiDataState();
+  const keep = !state.importing;
   // the zone's province is the form's but for a file that wrote the comune under an old one (Monza under MI)
-  const semestersOf = new Map<string, Promise<string[]>>();
-  const semesters = (prov: string) => {
-    let p = semestersOf.get(prov);
-    if (!p) semestersOf.set(prov, (p = semestersOfProvince(prov)));
-    return p;
-  };
-  const historyOf = (prov: string, linkZona: string) => semesters(prov).then((list) => loadZoneHistory(prov, linkZona, list));
-  semesters(province).catch(() => undefined); // awaited below when needed
+  const historyOf = (prov: string, linkZona: string) =>
+    historyCache.get(`${prov}|${linkZona}`, state.version, () => loadZoneHistory(prov, linkZona, state.semestersOf(prov)), keep);
   const guess = zoneGuess(req);
   let early: { prov: string; linkZona: string; history: Promise<ZoneHistory> } | undefined;
-  const { rows, zones } = await loadValuationData(req.province, req.city, codTip, (newestZones) => {
-    const linkZona = guess(newestZones);
-    const zone = linkZona ? newestZones.find((z) => z.linkZona === linkZona) : undefined;
-    if (!zone?.prov) return;
-    early = { prov: zone.prov, linkZona: zone.linkZona, history: historyOf(zone.prov, zone.linkZona) };
-    early.history.catch(() => undefined); // awaited below when the guess was right
-  });
+  const { rows, zones } = await dataCache.get(
+    `${req.province.toUpperCase()}|${req.city}|${codTip}`,
+    state.version,
+    () =>
+      loadValuationData(req.province, req.city, codTip, (newestZones) => {
+        const linkZona = guess(newestZones);
+        const zone = linkZona ? newestZones.find((z) => z.linkZona === linkZona) : undefined;
+        if (!zone?.prov) return;
+        early = { prov: zone.prov, linkZona: zone.linkZona, history: historyOf(zone.prov, zone.linkZona) };
+        early.history.catch(() => undefined); // awaited below when the guess was right
+      }),
+    keep,
+  );
   const selection = selectQuotation(req, rows, zones);
   if (!selection.ok) return selection.result;
   const { prov, linkZona } = selection.row;
