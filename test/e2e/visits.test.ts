@@ -102,11 +102,24 @@ describe('from the signature to the first visit', () => {
     const contact = (await api<{ property: { email: string } }>('GET', `/admin/properties/${id}`, { token: admin })).body.property.email;
     const mail = (await sentMail()).find((m) => m.destination.to.includes(contact) && m.subject.startsWith('Indica le tue disponibilità per le visite'));
     expect(mail).toBeDefined();
-    const token = /\/availability\/([A-Za-z0-9_-]+)/.exec(mail!.body.text ?? '')![1]!;
-    expect((await api('GET', `/seller/availability/${token}`, { token: seller.token })).status).toBe(200);
-    // the seller saves two slots on their page (the availability page itself: availability.test.ts)
-    const saved = await api('PUT', `/seller/properties/${id}/availability`, { token: seller.token, body: { days: [{ date, slots: [{ start: '10:00', end: '11:00' }, { start: '15:30', end: '16:30' }] }] } });
-    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+    const linkPath = /\/availability\/[A-Za-z0-9_-]+/.exec(mail!.body.text ?? '')![0];
+    // the seller opens the mail's link, which goes on by the property's id, and saves two slots of one day
+    sellerContext = await signedInContext(browser, web(), { email: seller.email, password: SELLER_PASSWORD }, '/seller-dashboard');
+    const slots = await sellerContext.newPage();
+    slots.setDefaultTimeout(20_000);
+    await slots.goto(`${web()}${linkPath}`);
+    await slots.waitForURL((u) => u.pathname === `/seller-availability/${id}`);
+    if (date.slice(0, 7) !== todayInRome().slice(0, 7)) await slots.getByRole('button', { name: 'Vai al mese successivo' }).click();
+    await slots.locator(`[data-day="${date}"] button`).click();
+    const day = slots.locator(`[data-testid="availability-day"][data-date="${date}"]`);
+    await day.getByTestId('slot-start').selectOption('10:00');
+    await day.getByTestId('slot-end').selectOption('11:00');
+    await day.getByTestId('slot-add').click();
+    await day.getByTestId('slot-start').nth(1).selectOption('15:30');
+    await day.getByTestId('slot-end').nth(1).selectOption('16:30');
+    await slots.getByTestId('availability-save').click();
+    await toastWith(slots, 'Disponibilità salvate con successo!').first().waitFor();
+    await slots.close();
 
     // published, asked for, approved, paid by bank transfer: Assegnata
     await page.getByTestId('option-action-publish').click();
@@ -139,7 +152,6 @@ describe('from the signature to the first visit', () => {
     await fitsPhone(page, 'agent-deal');
     await page.close();
 
-    sellerContext = await signedInContext(browser, web(), { email: seller.email, password: SELLER_PASSWORD }, '/seller-dashboard');
     const dash = await sellerContext.newPage();
     dash.setDefaultTimeout(20_000);
     await dash.goto(`${web()}/seller-dashboard`);

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { X } from 'lucide-react';
 import { cn } from '@/lib/cn';
 import { Button } from './Button';
@@ -70,9 +70,7 @@ export function Dialog({ open, onClose, title, description, children, footer, cl
               <X aria-hidden="true" className="size-5" />
             </button>
           </div>
-          <div className={cn('min-h-0 flex-1 overflow-y-auto px-6', footer ? 'pb-2' : 'pb-6')} data-dialog-body>
-            {children && <div className="mt-4">{children}</div>}
-          </div>
+          <DialogBody padBottom={!footer}>{children}</DialogBody>
           {footer && (
             <div className="flex shrink-0 flex-col-reverse gap-2 border-t border-slate-200 px-6 py-4 sm:flex-row sm:justify-end" data-dialog-footer>
               {footer}
@@ -81,6 +79,31 @@ export function Dialog({ open, onClose, title, description, children, footer, cl
         </div>
       )}
     </dialog>
+  );
+}
+
+/**
+ * The dialog's content between its title and its footer, scrolling when taller than the room
+ * left: then it takes the keyboard focus too (Tab, then the arrow keys scroll it), so the
+ * content a keyboard cannot otherwise reach is never out of reach.
+ */
+function DialogBody({ padBottom, children }: { padBottom: boolean; children?: ReactNode }) {
+  const ref = useRef<HTMLDivElement>(null);
+  const [scrolls, setScrolls] = useState(false);
+  useEffect(() => {
+    const body = ref.current;
+    if (!body) return;
+    const check = () => setScrolls(body.scrollHeight > body.clientHeight + 1);
+    check();
+    const observer = new ResizeObserver(check);
+    observer.observe(body);
+    if (body.firstElementChild) observer.observe(body.firstElementChild);
+    return () => observer.disconnect();
+  }, [children]);
+  return (
+    <div ref={ref} className={cn('min-h-0 flex-1 overflow-y-auto px-6 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-brand-navy', padBottom ? 'pb-6' : 'pb-2')} tabIndex={scrolls ? 0 : undefined} data-dialog-body>
+      {children && <div className="mt-4">{children}</div>}
+    </div>
   );
 }
 
