@@ -84,8 +84,16 @@ describe('/admin (admin)', () => {
     const tag = `e2e${Date.now().toString(36)}`;
     const r = await submitRequest(tag);
     const page = await dashboard();
-    // newest first: the request just submitted is the first row
-    expect(await page.getByTestId('request-row').first().getAttribute('data-request-id')).toBe(r.id);
+    // newest first: the request just submitted is on the first page, and no older row comes
+    // before it (other test files submit requests at the same time, so it need not be the first)
+    await page.locator(`[data-testid="request-row"][data-request-id="${r.id}"]`).waitFor();
+    const rows = await page
+      .getByTestId('request-row')
+      .evaluateAll((els) => els.map((el) => ({ id: el.getAttribute('data-request-id'), at: el.querySelector('time')?.getAttribute('datetime') ?? '' })));
+    const at = rows.map((x) => x.at);
+    expect(at).toEqual([...at].sort().reverse());
+    const mine = rows.findIndex((x) => x.id === r.id);
+    expect(rows.slice(0, mine).every((x) => x.at >= rows[mine]!.at)).toBe(true);
     await shot(page, 'admin-desktop');
 
     await page.getByTestId('requests-search').fill(tag.toUpperCase());
