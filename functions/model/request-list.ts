@@ -29,6 +29,7 @@ import {
   requestCodeOf,
   romeDayEnd,
   romeDayStart,
+  type RequestFilters,
   type RequestSort,
 } from '../domain/request-list';
 
@@ -345,15 +346,8 @@ async function missingSourceNames(items: Record<string, unknown>[]): Promise<Map
   return ids.length ? sourceNames(ids) : new Map();
 }
 
-export interface ListInput {
-  q?: string;
-  state?: Lifecycle;
-  /** a source id, or NO_SOURCE */
-  source?: string;
-  /** yyyy-MM-dd (Italy), both included; the schema checks from <= to */
-  from?: string;
-  to?: string;
-  sort?: RequestSort;
+/** The filters (the schema checks from <= to) and the page. */
+export interface ListInput extends RequestFilters {
   cursor?: string;
   limit?: number;
 }

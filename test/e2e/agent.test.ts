@@ -5,20 +5,16 @@
  * marks it paid; the option moves to 'Opzioni in Carico'. axe at desktop and at 390 px;
  * screenshots in the temp folder.
  */
-import { mkdirSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { DEMO_BANK_TRANSFER } from '../../functions/domain/runtime-config';
 import type { PurchaseOption } from '../../functions/domain/requests';
-import { DESKTOP, expectAccessible, launchBrowser, signedInContext, toastWith } from '../support/browser';
+import { expectAccessible, launchBrowser, screenshots, signedInContext, toastWith } from '../support/browser';
 import { stack, useStackEnv } from '../support/helpers';
 import { AGENT_PASSWORD, freshAgent, listedOption, type TestAgent } from '../support/agent';
 import { newId } from '../support/submission';
 
-const PHONE = { width: 390, height: 844 };
-const SHOTS = path.join(os.tmpdir(), 'agent-shots');
+const { shot, fitsPhone } = screenshots('agent-shots');
 let browser: Browser;
 let admin: BrowserContext;
 let agentContext: BrowserContext;
@@ -29,17 +25,7 @@ const street = `Via dei Mercanti ${newId().slice(0, 4)}`;
 const web = () => stack().webUrl!;
 const toast = (page: Page, text: string) => toastWith(page, text).first();
 
-async function shot(page: Page, name: string) {
-  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
-}
 
-async function fitsPhone(page: Page, name: string) {
-  await page.setViewportSize(PHONE);
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
-  await expectAccessible(page);
-  await shot(page, `${name}-390`);
-  await page.setViewportSize(DESKTOP);
-}
 
 async function agentPage(tab?: string): Promise<Page> {
   const page = await agentContext.newPage();
@@ -51,7 +37,6 @@ async function agentPage(tab?: string): Promise<Page> {
 
 beforeAll(async () => {
   useStackEnv();
-  mkdirSync(SHOTS, { recursive: true });
   milano = await listedOption({ media: true, property: { address: street, features: ['ascensore', 'cantina', 'doppi_vetri', 'balcone', 'fibra'] } });
   monza = await listedOption({ property: { address: 'Via Italia 10', city: 'Monza', province: 'MB' } });
   agent = await freshAgent('Marta Colombo');

@@ -482,7 +482,7 @@ describe('/seller-kyc', () => {
     const seller = await freshSeller('Anna Neri');
     const { id } = await linkedProperty(seller.userId);
     const at = new Date().toISOString();
-    await ddb().send(new PutCommand({ TableName: TABLE(), Item: { ...keys.identity(id), entity: 'identity', propertyId: id, status: 'verified', documentType: 'carta_identita', fullName: 'Anna Neri', verifiedAt: at } }));
+    await ddb().send(new PutCommand({ TableName: TABLE(), Item: { ...keys.identity(id), entity: 'identity', propertyId: id, status: 'verified', documentType: 'carta_identita', fullName: 'Anna Neri', confidence: 91.5, verifiedAt: at } }));
     expect((await api('POST', `/seller/properties/${id}/co-owners/skip`, { token: seller.token, body: {} })).status).toBe(200);
     const generated = await api('PUT', `/seller/properties/${id}/delegations`, {
       token: seller.token,
@@ -536,6 +536,9 @@ describe('/seller-kyc', () => {
     const optionPages = (await ddb().send(new GetCommand({ TableName: TABLE(), Key: keys.option(id), ConsistentRead: true }))).Item!.documentPages as number;
     expect(optionPages).toBeGreaterThanOrEqual(1);
     await page.reload();
+    await page.getByTestId('option-photos').waitFor();
+    await expectAccessible(page);
+    await page.screenshot({ path: `${DIR}/option-step-390.png`, fullPage: true });
     await page.getByTestId('option-photos').click();
     const photos = Array.from({ length: optionPages }, (_, i) => ({ name: `pagina-${i + 1}.png`, mimeType: 'image/png', buffer: pngBytes(60, 80, [250 - i * 20, 250, 250]) }));
     await page.getByTestId('option-photos-pick').setInputFiles(photos);

@@ -7,27 +7,23 @@
  * visit on the dashboard, the admin on the Istruttoria, and the invitation each got parses
  * (node-ical) at the slot's time in Europe/Rome. axe and a 390 px layout on the new pages.
  */
-import { mkdirSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import * as nodeIcal from 'node-ical';
 import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext } from 'playwright-core';
 import { ddb } from '../../functions/model/db';
 import { keys } from '../../functions/model/keys';
 import { addDays, todayInRome } from '../../functions/domain/availability';
 import { romeInstant } from '../../functions/domain/visits';
 import type { PresignedUpload } from '../../functions/domain/uploads';
-import { DESKTOP, expectAccessible, launchBrowser, signedInContext, toastWith } from '../support/browser';
+import { expectAccessible, launchBrowser, screenshots, signedInContext, toastWith } from '../support/browser';
 import { api, sentMail, stack, tokenForRole, useStackEnv } from '../support/helpers';
 import { AGENT_PASSWORD, freshAgent, type TestAgent } from '../support/agent';
 import { freshSeller, ownedProperty, SELLER_PASSWORD, type Seller } from '../support/seller';
 import { postToBucket } from '../support/submission';
 
-const PHONE = { width: 390, height: 844 };
-const SHOTS = path.join(os.tmpdir(), 'visits-shots');
+const { shot, fitsPhone } = screenshots('visits-shots');
 const web = () => stack().webUrl!;
 let browser: Browser;
 let admin: string;
@@ -41,21 +37,10 @@ async function pdf(text: string): Promise<Buffer> {
   return Buffer.from(await doc.save());
 }
 
-async function shot(page: Page, name: string) {
-  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
-}
 
-async function fitsPhone(page: Page, name: string) {
-  await page.setViewportSize(PHONE);
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
-  await expectAccessible(page);
-  await shot(page, `${name}-390`);
-  await page.setViewportSize(DESKTOP);
-}
 
 beforeAll(async () => {
   useStackEnv();
-  mkdirSync(SHOTS, { recursive: true });
   browser = await launchBrowser();
   admin = await tokenForRole('admin');
   seller = await freshSeller('Elena Visite');

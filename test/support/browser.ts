@@ -1,7 +1,9 @@
 /**
  * Debian Chromium driven by playwright-core, and axe-core checks on the page.
  */
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { createRequire } from 'node:module';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { expect } from 'vitest';
@@ -149,4 +151,26 @@ export async function enterSignUpCode(page: Page, email: string, idPrefix: strin
   expect(await input.getAttribute('autocomplete')).toBe('one-time-code');
   await input.fill(await confirmationCode(email));
   await page.getByTestId(`${idPrefix}-submit`).click();
+}
+
+/**
+ * Full-page screenshots in the temp folder `folder` (made if missing), and the phone check of
+ * a page: at 390 px no horizontal scroll, no serious axe violation, a `-390` screenshot; then
+ * back to the desktop width.
+ */
+export function screenshots(folder: string) {
+  const dir = path.join(os.tmpdir(), folder);
+  mkdirSync(dir, { recursive: true });
+  const shot = async (page: Page, name: string) => {
+    await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage: true });
+  };
+  const fitsPhone = async (page: Page, name: string) => {
+    const phone = { width: 390, height: 844 };
+    await page.setViewportSize(phone);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(phone.width);
+    await expectAccessible(page);
+    await shot(page, `${name}-390`);
+    await page.setViewportSize(DESKTOP);
+  };
+  return { shot, fitsPhone };
 }
