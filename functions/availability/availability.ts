@@ -32,7 +32,7 @@ import {
   type AvailabilityState,
   type SlotTime,
 } from '../domain/availability';
-import { isOwner, type Item } from '../model/owned-property';
+import { isOwner, requireOwnedDossier, type Item } from '../model/owned-property';
 import { isExpired, TOKEN_PATTERN } from '../model/tokens';
 import { isPropertyId, loadDossier, mapSlot, type RawDossier } from '../model/dossier';
 import { quotaMonthOf, readAvailabilityLink, saveAvailabilitySlots, toMonthQuota, type QuotaWrite } from '../model/availability';
@@ -62,8 +62,7 @@ export async function openLink(token: string, caller: Caller, now = Date.now()):
 
 /** The caller's own property whose option runs without keys (see the header): 404 / 409 otherwise. */
 export async function openOwned(propertyId: string, caller: Caller): Promise<OpenedLink> {
-  const raw = isPropertyId(propertyId) ? await loadDossier(propertyId) : undefined;
-  if (!raw || !isOwner(raw.property, caller.userId)) throw new NotFoundError(AVAILABILITY_MESSAGES.propertyNotFound);
+  const raw = await requireOwnedDossier(propertyId, caller.userId);
   const option = raw.option;
   if (!option || !isRunningOption(option)) throw new ConflictError(AVAILABILITY_MESSAGES.notRunning);
   if (option.hasKeys !== false) throw new ConflictError(AVAILABILITY_MESSAGES.withKeys);

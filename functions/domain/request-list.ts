@@ -6,7 +6,7 @@
  */
 import type { OptionState } from './option-lifecycle';
 import * as z from 'zod';
-import { addDays, isIsoDate } from './availability';
+import { isIsoDate } from './availability';
 import { LIFECYCLE, lifecycleOf, type Lifecycle, type LifecycleFacts } from './requests';
 import { SOURCE_ID_PATTERN } from './sources';
 
@@ -98,35 +98,7 @@ export function requestFilterParams(f: RequestFilters): Record<string, string> {
 
 // ---- days in Italy ------------------------------------------------------------------------
 
-const romeParts = new Intl.DateTimeFormat('en-GB', {
-  timeZone: 'Europe/Rome',
-  hourCycle: 'h23',
-  year: 'numeric',
-  month: '2-digit',
-  day: '2-digit',
-  hour: '2-digit',
-  minute: '2-digit',
-  second: '2-digit',
-});
-
-/** Italy's offset from UTC (ms) at the instant `at`. */
-function romeOffset(at: number): number {
-  const p = Object.fromEntries(romeParts.formatToParts(new Date(at)).map((x) => [x.type, Number(x.value)]));
-  return Date.UTC(p.year!, p.month! - 1, p.day!, p.hour!, p.minute!, p.second!) - Math.floor(at / 1000) * 1000;
-}
-
-/** The first instant (ISO, UTC) of the day yyyy-MM-dd in Italy (midnight is never skipped there). */
-export function romeDayStart(day: string): string {
-  const midnightUtc = Date.parse(`${day}T00:00:00.000Z`);
-  // the offset of the instant itself: it differs from UTC midnight's only on a change day
-  const guess = midnightUtc - romeOffset(midnightUtc);
-  return new Date(midnightUtc - romeOffset(guess)).toISOString();
-}
-
-/** The last millisecond (ISO, UTC) of the day yyyy-MM-dd in Italy. */
-export function romeDayEnd(day: string): string {
-  return new Date(Date.parse(romeDayStart(addDays(day, 1))) - 1).toISOString();
-}
+export { romeDayEnd, romeDayStart } from './rome-time';
 
 // ---- search --------------------------------------------------------------------------------
 

@@ -10,10 +10,12 @@
  *   booked --decline (seller, before the start, with a reason)--> declined
  *   booked --outcome (agent, after the start)--> done
  */
-import { TZDate } from '@date-fns/tz';
+import { ROME_TIME_ZONE, romeInstant } from './rome-time';
+
+export { romeInstant };
 import * as z from 'zod';
 
-export const VISIT_TIME_ZONE = 'Europe/Rome';
+export const VISIT_TIME_ZONE = ROME_TIME_ZONE;
 /** The agent cancels or moves a visit up to this many hours before it starts. */
 export const VISIT_CUTOFF_HOURS = 24;
 /** A slot is booked at least this many hours before it starts (the seller must be told). */
@@ -56,13 +58,6 @@ export const VISIT_MESSAGES = {
   interestRequired: "Indica l'interesse del visitatore",
   slotInvalid: 'Fascia oraria non valida',
 } as const;
-
-/** The instant a slot's Rome wall time (yyyy-MM-dd, HH:mm) names, as a date in Rome (the .ics names the zone). */
-export function romeInstant(date: string, time: string): TZDate {
-  const [y, m, d] = date.split('-').map(Number);
-  const [hh, mm] = time.split(':').map(Number);
-  return new TZDate(y!, m! - 1, d!, hh!, mm!, 0, VISIT_TIME_ZONE);
-}
 
 /** Until when the agent may cancel or move the visit (ISO). */
 export function cutoffOf(v: { date: string; start: string }): string {

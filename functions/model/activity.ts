@@ -9,6 +9,7 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, queryAll, table } from './db';
 import { str, type Item } from './item';
 import { keys } from './keys';
+import { decodePageCursor, encodePageCursor } from './page-cursor';
 import { ValidationError } from '../lib/errors';
 import { ACTIVITY_PAGE_SIZE, type ActivityEntry, type ActivityInput, type ActivityKind, type ActivityPage, type Actor, type ActorRole } from '../domain/activity';
 
@@ -88,14 +89,8 @@ const CURSOR_MESSAGE = 'Pagina non valida: ricarica la lista';
 
 function decodeFeedCursor(cursor: string): FeedKey {
   const bad = () => new ValidationError(CURSOR_MESSAGE, { cursor: CURSOR_MESSAGE });
-  if (!/^[A-Za-z0-9_-]{1,600}$/.test(cursor)) throw bad();
-  let k: Record<string, unknown>;
-  try {
-    k = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as Record<string, unknown>;
-  } catch {
-    throw bad();
-  }
-  if (!k || typeof k !== 'object' || k.gsi2pk !== keys.activityFeed().pk || !['pk', 'sk', 'gsi2sk'].every((f) => typeof k[f] === 'string')) throw bad();
+  const k = decodePageCursor(cursor, CURSOR_MESSAGE);
+  if (k.gsi2pk !== keys.activityFeed().pk || !['pk', 'sk', 'gsi2sk'].every((f) => typeof k[f] === 'string')) throw bad();
   if (!String(k.sk).startsWith(keys.dossierPrefixes.activity)) throw bad();
   return { pk: String(k.pk), sk: String(k.sk), gsi2pk: String(k.gsi2pk), gsi2sk: String(k.gsi2sk) };
 }
@@ -118,6 +113,6 @@ export async function activityFeed(cursor?: string, limit = ACTIVITY_PAGE_SIZE):
   const last = res.LastEvaluatedKey as FeedKey | undefined;
   return {
     items,
-    ...(last ? { nextCursor: Buffer.from(JSON.stringify({ pk: last.pk, sk: last.sk, gsi2pk: last.gsi2pk, gsi2sk: last.gsi2sk }), 'utf8').toString('base64url') } : {}),
+    ...(last ? { nextCursor: encodePageCursor({ pk: last.pk, sk: last.sk, gsi2pk: last.gsi2pk, gsi2sk: last.gsi2sk }) } : {}),
   };
 }

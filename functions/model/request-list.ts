@@ -20,6 +20,7 @@ import { ValidationError } from '../lib/errors';
 import { keys, normalizeForSort } from './keys';
 import { lifecycleCondition } from './property';
 import { sourceNames } from './source';
+import { decodePageCursor, encodePageCursor } from './page-cursor';
 import { lifecycleOf, REQUEST_MESSAGES, REQUESTS_PAGE_SIZE, type Lifecycle, type RequestList, type RequestListItem } from '../domain/requests';
 import {
   addressVariantsOf,
@@ -61,28 +62,19 @@ type Key = { pk: string; sk: string; gsi2pk: string; gsi2sk: string };
 /** The cursor: the index key of the last row served and, for the amount sorts, its amount. */
 type Cursor = { key: Key; amount?: number | null };
 
-/** The cursor: base64url of the index key of the last row served (plus `a`, its amount, when sorted by amount). */
+/** The cursor: the index key of the last row served (plus `a`, its amount, when sorted by amount). */
 export function encodeCursor(key: Key, amount?: number | null): string {
   const body: Record<string, unknown> = { pk: key.pk, sk: key.sk, gsi2pk: key.gsi2pk, gsi2sk: key.gsi2sk };
   if (amount !== undefined) body.a = amount;
-  return Buffer.from(JSON.stringify(body), 'utf8').toString('base64url');
+  return encodePageCursor(body);
 }
 
 /** The cursor's key (and amount), or 400 when it is not one this route made. */
 export function decodeCursor(cursor: string): Cursor {
   const bad = () => new ValidationError(REQUEST_MESSAGES.cursor, { cursor: REQUEST_MESSAGES.cursor });
-  if (!/^[A-Za-z0-9_-]{1,600}$/.test(cursor)) throw bad();
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-  } catch {
-    throw bad();
-  }
-  const k = parsed as Record<string, unknown> | null;
+  const k = decodePageCursor(cursor, REQUEST_MESSAGES.cursor);
   const all = keys.allProperties();
   if (
-    !k ||
-    typeof k !== 'object' ||
     Object.keys(k).length !== ('a' in k ? 5 : 4) ||
     typeof k.pk !== 'string' ||
     !k.pk.startsWith('PROPERTY#') ||

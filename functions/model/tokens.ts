@@ -9,7 +9,7 @@ import { ddb, table } from './db';
 import { keys } from './keys';
 import type { LinkKindAnswer } from '../domain/links';
 import { isIsoDate } from '../domain/availability';
-import { romeDayEnd } from '../domain/request-list';
+import { romeDayEnd } from '../domain/rome-time';
 
 /** An unguessable link token: 144 random bits, URL-safe. */
 export function newToken(): string {

@@ -18,14 +18,13 @@ import { pageCount, str, type Item } from '../model/item';
 import { toIdentityRecord } from '../model/identity';
 import { isExpired } from '../model/tokens';
 import { invitedPropertyId, linkPropertyToSeller } from '../model/invitation';
-import { isPropertyId, loadDossier, type RawDossier } from '../model/dossier';
+import { isPropertyId, loadDossier, requireOwnedDossier, type RawDossier } from '../model/dossier';
 import { readProperty } from '../model/property';
 import { coOwnerIdentityOf, readCoOwner, readCoOwnerInvitation, sellerShareOf, toCoOwner } from '../model/co-owner';
 import { toDelegationRecord } from '../model/delegation';
 import {
   coOwnerBadge,
   DELEGATION_LABELS,
-  ONBOARDING_MESSAGES,
   onboardingState,
   ownershipShares,
   shareWarning,
@@ -154,9 +153,7 @@ async function ownerState(propertyId: string, token: string, caller: Caller): Pr
 
 /** The caller's own property by id (GET /seller/properties/{propertyId}/onboarding): no link, only ownership; else 404. */
 export async function ownKycState(propertyId: string, caller: Caller): Promise<SellerKycState> {
-  const raw = isPropertyId(propertyId) ? await loadDossier(propertyId) : undefined;
-  if (!raw || str(raw.property.userId) !== caller.userId) throw new NotFoundError(ONBOARDING_MESSAGES.propertyNotFound);
-  return sellerKycState(raw, null);
+  return sellerKycState(await requireOwnedDossier(propertyId, caller.userId), null);
 }
 
 export interface InvitedCoOwner {

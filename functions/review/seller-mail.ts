@@ -46,7 +46,7 @@ export async function notifySeller(propertyId: string, actor: Actor, now = new D
 
 export async function sendAvailabilityLink(propertyId: string, now = new Date()): Promise<AvailabilityLinkSent> {
   const { property, option } = await requireDossier(propertyId);
-  if (!option || !option.signedAt || option.hasKeys !== false || !isRunningOption(option)) throw new ConflictError(REVIEW_MESSAGES.availabilityOnlySigned);
+  if (!option || option.hasKeys !== false || !isRunningOption(option)) throw new ConflictError(REVIEW_MESSAGES.availabilityOnlySigned);
   const to = sellerEmailOf(property);
   if (!to) throw new ValidationError(REVIEW_MESSAGES.sellerEmailMissing);
 

@@ -91,7 +91,9 @@ export function PhotographedPages({
       const bytes = await pagesToPdf(photos, title);
       if (bytes.length > MAX_BYTES) return setError(tooLargeMessage(MAX_BYTES));
       onReady(new File([bytes as BlobPart], fileName, { type: 'application/pdf' }));
-      photos.forEach((p) => remove(p.id));
+      urls.current.forEach((u) => URL.revokeObjectURL(u));
+      urls.current.clear();
+      setPhotos([]);
       close();
     } catch (err) {
       toast.error(PHOTO_PAGES_MESSAGES.failed, { description: errorMessage(err) });
