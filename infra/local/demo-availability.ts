@@ -70,6 +70,8 @@ export async function seedDemoAvailability(stack: LocalStack, call: Call, adminT
     if (posted.status >= 300) throw new Error(`opzione firmata demo (S3): ${posted.status}`);
     const signed = await call('POST', `/seller/properties/${id}/option/signed`, { key: form.body.key }, seller);
     if (signed.status !== 200) throw new Error(`firma demo: ${signed.status} ${JSON.stringify(signed.body)}`);
+    // the signature e-mailed the availability link already
+    option = (await get(keys.option(id))) ?? option;
   }
 
   let token = typeof option.availabilityToken === 'string' ? option.availabilityToken : '';
