@@ -185,7 +185,7 @@ const manifest = [
   // option signing: the option's PDF, the signed copy
   { id: 'getOptionDocument', method: 'GET', path: '/seller/properties/{propertyId}/option/document', handler: 'onboarding/option-signing/get-document', access: ['seller'], owner: 'the property\'s userId is the caller (else 404 Immobile non trovato)', iam: { table: ['GetItem'], media: ['GetObject'] } },
   { id: 'createOptionUpload', method: 'POST', path: '/seller/properties/{propertyId}/option/uploads', handler: 'onboarding/option-signing/create-signed-upload', access: ['seller'], owner: 'the property\'s userId is the caller (else 404 Immobile non trovato)', iam: { table: ['GetItem'], media: ['PutObject'] } },
-  { id: 'confirmOptionSigned', method: 'POST', path: '/seller/properties/{propertyId}/option/signed', handler: 'onboarding/option-signing/confirm-signed', access: ['seller'], owner: 'the property\'s userId is the caller (else 404 Immobile non trovato); the key under the property\'s own option/ prefix', iam: { table: ['ConditionCheckItem', 'DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'], media: ['DeleteObject', 'GetObject', 'ListBucket', 'PutObject'], ses: ['SendEmail'] } },
+  { id: 'confirmOptionSigned', method: 'POST', path: '/seller/properties/{propertyId}/option/signed', handler: 'onboarding/option-signing/confirm-signed', access: ['seller'], owner: 'the property\'s userId is the caller (else 404 Immobile non trovato); the key under the property\'s own option/ prefix', iam: { table: ['ConditionCheckItem', 'DeleteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'], media: ['DeleteObject', 'GetObject', 'ListBucket', 'PutObject'], ses: ['SendEmail'] } },
   { id: 'listSellerVisits', method: 'GET', path: '/seller/properties/{propertyId}/visits', handler: 'visits/list-seller-visits', access: ['seller'], owner: 'the property\'s userId is the caller, else 404', iam: { table: ['GetItem', 'Query'] } },
   { id: 'declineVisit', method: 'POST', path: '/seller/properties/{propertyId}/visits/{visitId}/decline', handler: 'visits/decline-visit', access: ['seller'], owner: 'the property\'s userId is the caller (and again in the write\'s guard), else 404', iam: { table: ['ConditionCheckItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'], ses: ['SendEmail'] } },
 
@@ -219,6 +219,8 @@ export interface TriggerDef {
   /** the Stripe secrets in the function's environment (card payments of the agents); not IAM */
   stripe?: true;
   schedule?: string;
+  /** a schedule the local runtime never runs on its timer (it would reach the internet); `npm run invoke` still runs it */
+  localSchedule?: false;
   timeoutSeconds?: number;
   memoryMb?: number;
 }
@@ -235,6 +237,8 @@ export const triggers = [
   { id: 'expireOptions', handler: 'options/expire-options', source: 'schedule', schedule: 'rate(1 day)', iam: { table: ['ConditionCheckItem', 'PutItem', 'Query', 'UpdateItem'], indexes: ['Query'], ses: ['SendEmail'] }, timeoutSeconds: 300 },
   // the daily reminders (onboarding, unsigned option, monthly availability) and expired link tokens (docs/reminders.md)
   { id: 'sendReminders', handler: 'notifications/send-reminders', source: 'schedule', schedule: 'rate(1 day)', iam: { table: ['BatchWriteItem', 'ConditionCheckItem', 'DeleteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'], indexes: ['Query'], ses: ['SendEmail'] }, timeoutSeconds: 300 },
+  // the trusted list of qualified CAs (AgID's TSL-IT) into the trust anchors under trust/ of the media bucket (docs/trusted-list.md)
+  { id: 'refreshTrustedList', handler: 'system/refresh-trusted-list', source: 'schedule', schedule: 'rate(1 day)', localSchedule: false, iam: { media: ['DeleteObject', 'GetObject', 'ListBucket', 'PutObject'] }, timeoutSeconds: 120 },
   { id: 'omiImport', handler: 'omi/import-omi', source: 's3:omiDrop', iam: { table: ['BatchGetItem', 'BatchWriteItem', 'DeleteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'], indexes: ['Query'], omi: ['DeleteObject', 'GetObject'] }, timeoutSeconds: 900, memoryMb: 1024 },
 ] as const satisfies readonly TriggerDef[];
 

@@ -9,7 +9,7 @@
  * pages carry it only once a file is picked. This module keeps the product's own rules: which
  * of the package's types each upload accepts (photos: JPEG, PNG, WebP, GIF, HEIC/HEIF, AVIF,
  * BMP; videos: MP4, MOV, 3GP, M4V, WebM/MKV, AVI; signed documents: PDF, JPEG/PNG, Word
- * DOC/DOCX, plain text; OMI CSV: text), a PDF after a few bytes of junk, and text versus
+ * DOC/DOCX, plain text, a CAdES .p7m (recognized here, not by the package); OMI CSV: text), a PDF after a few bytes of junk, and text versus
  * markup, which the package does not tell: SVG, HTML and XML are text, never images, and are
  * always refused where an image is expected.
  */
@@ -22,7 +22,7 @@ export const SNIFF_BYTES = 4100;
  * further (a Word file whose first bytes are not enough to say so), `other` anything known
  * that no upload accepts (an executable, a spreadsheet, a PSD...).
  */
-export type FileKind = 'image' | 'video' | 'audio' | 'pdf' | 'word' | 'zip' | 'text' | 'markup' | 'other';
+export type FileKind = 'image' | 'video' | 'audio' | 'pdf' | 'word' | 'zip' | 'text' | 'markup' | 'cms' | 'other';
 
 export interface SniffedType {
   /** the real media type, e.g. 'image/jpeg', 'video/quicktime', 'image/svg+xml', 'text/plain' */
@@ -99,6 +99,26 @@ function fileTypeModule(): Promise<FileTypeModule> {
   return loading;
 }
 
+/** DER of a CMS SignedData: SEQUENCE, then the OID 1.2.840.113549.1.7.2 within its first bytes. */
+const SIGNED_DATA_OID = [0x06, 0x09, 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x07, 0x02];
+function isSignedDataDer(b: Uint8Array): boolean {
+  if (b[0] !== 0x30) return false;
+  const window = b.subarray(0, 24);
+  return window.some((_, i) => SIGNED_DATA_OID.every((x, j) => window[i + j] === x));
+}
+
+/** A CAdES `.p7m`: the DER of a CMS SignedData, or its base64 (as some signing tools save it). */
+function isSignedData(b: Uint8Array): boolean {
+  if (isSignedDataDer(b)) return true;
+  const text = ascii(b, 0, Math.min(b.length, 64)).replace(/\s/g, '');
+  if (!/^MI[A-Za-z0-9+/]{30,}/.test(text)) return false;
+  try {
+    return isSignedDataDer(Uint8Array.from(atob(text.slice(0, 32)), (c) => c.charCodeAt(0)));
+  } catch {
+    return false;
+  }
+}
+
 /**
  * The real type of a file from its first bytes (SNIFF_BYTES are enough), or undefined when
  * unknown or empty. Rejects only when the package cannot be loaded.
@@ -106,6 +126,8 @@ function fileTypeModule(): Promise<FileTypeModule> {
 export async function sniffFileType(head: Uint8Array): Promise<SniffedType | undefined> {
   const b = head.subarray(0, SNIFF_BYTES);
   if (b.length === 0) return undefined;
+  // the package does not know CMS; a firma digitale (.p7m) is recognized here
+  if (isSignedData(b)) return { mime: 'application/pkcs7-mime', kind: 'cms' };
   const { fileTypeFromBuffer } = await fileTypeModule();
   // bytes the package cannot finish reading (a truncated container) are unknown, like no match
   const found = await fileTypeFromBuffer(b).catch(() => undefined);
@@ -130,6 +152,7 @@ function expectedKind(declared: string): FileKind | undefined {
   if (ct === 'application/pdf') return 'pdf';
   if (ct === 'application/msword' || ct === DOCX) return 'word';
   if (ct === 'text/plain' || ct === 'text/csv' || ct === 'application/vnd.ms-excel') return 'text';
+  if (ct === 'application/pkcs7-mime') return 'cms';
   return undefined;
 }
 
@@ -143,6 +166,7 @@ export const FILE_TYPE_MESSAGES = {
   pdf: (name: string) => `Il file «${name}» non è un PDF valido`,
   word: (name: string) => `Il file «${name}» non è un documento Word valido`,
   text: (name: string) => `Il file «${name}» non è un file di testo valido`,
+  cms: (name: string) => `Il file «${name}» non è un file firmato digitalmente (.p7m) valido`,
   other: (name: string) => `Il file «${name}» non è di un tipo ammesso`,
 } as const;
 
@@ -173,6 +197,7 @@ export function typeRefusal({ name, declared, allowed, allowedLabel }: TypeCheck
     : expected === 'pdf' ? FILE_TYPE_MESSAGES.pdf(name)
     : expected === 'word' ? FILE_TYPE_MESSAGES.word(name)
     : expected === 'text' ? FILE_TYPE_MESSAGES.text(name)
+    : expected === 'cms' ? FILE_TYPE_MESSAGES.cms(name)
     : FILE_TYPE_MESSAGES.other(name);
   if (!sniffed || !expected || !fits(sniffed.kind, expected)) return message;
   if (allowed && !allowed.includes(sniffed.mime)) return message;

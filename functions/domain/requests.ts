@@ -3,6 +3,7 @@
  * /admin/properties routes, shared by the handlers and the SPA (Dashboard Admin and
  * Istruttoria Immobile), and the lifecycle every screen shows the same way.
  */
+import type { DigitalSigner, SignatureFormat, SignatureType } from './onboarding/digital-signature';
 import type { OptionDuration } from './fees';
 import { OPTION_STATE_LABELS, type OptionState } from './option-lifecycle';
 import type { ActivityEntry } from './activity';
@@ -194,6 +195,10 @@ export interface DossierDelegation {
   municipality: string;
   documentKey: string | null;
   signedAt: string | null;
+  /** on paper or a verified firma digitale (null: not signed) */
+  signatureType: SignatureType | null;
+  /** the digital signature's signers, as verified (empty on paper) */
+  signers: DigitalSigner[];
   file?: DossierFile;
 }
 
@@ -219,9 +224,10 @@ export interface PurchaseOption {
   hasKeys: boolean;
   paymentType: 'anticipato' | 'rateale';
   installments: number | null;
-  signatureType: 'fisica' | null;
+  signatureType: SignatureType | null;
   signedAt: string | null;
-  signatureData: { signedDocumentKey: string; uploadedAt: string } | null;
+  /** the signed copy; with a firma digitale its format and signers, as verified */
+  signatureData: { signedDocumentKey: string; uploadedAt: string; format: SignatureFormat | null; signers: DigitalSigner[] } | null;
   minMonthlySlots: number;
   createdAt: string;
   notifiedAt: string | null;

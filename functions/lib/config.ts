@@ -67,6 +67,12 @@ const schema = z.object({
    */
   IP_HASH_SALT_ARN: z.string().startsWith('arn:').optional(),
   IP_HASH_SALT: z.string().min(32).optional(),
+  /**
+   * The ETSI TS 119 612 trusted list whose granted qualified CAs are the trust anchors of the
+   * signature checks (functions/system/refresh-trusted-list.ts): AgID's list of Italy. Tests
+   * point it at a local server; the local runtime never fetches it on a timer.
+   */
+  TRUSTED_LIST_URL: z.string().url().default('https://eidas.agid.gov.it/TL/TSL-IT.xml'),
   DYNAMODB_ENDPOINT: z.string().url().optional(),
   S3_ENDPOINT: z.string().url().optional(),
   SES_ENDPOINT: z.string().url().optional(),

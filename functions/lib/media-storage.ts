@@ -41,6 +41,17 @@ export async function keepUpload(key: string): Promise<boolean> {
   }
 }
 
+/** The whole object at `key` (GetObject), or undefined when there is no such object. */
+export async function readMediaBytes(key: string): Promise<Uint8Array | undefined> {
+  try {
+    const res = await s3().send(new GetObjectCommand({ Bucket: requireConfig('MEDIA_BUCKET'), Key: key }));
+    return await res.Body!.transformToByteArray();
+  } catch (err) {
+    if (isMissing(err)) return undefined;
+    throw err;
+  }
+}
+
 /** Every key of the media bucket under `prefix` (ListObjectsV2, all pages). */
 export async function listMediaKeys(prefix: string): Promise<string[]> {
   const keys: string[] = [];

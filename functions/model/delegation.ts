@@ -12,6 +12,7 @@ import { guardedTransaction, guardFailure, sendGuarded, stepCompletion, type Pro
 import { ConflictError, NotFoundError } from '../lib/errors';
 import { DELEGATION_LABELS, ONBOARDING_MESSAGES as M, type DelegationType } from '../domain/onboarding/rules';
 import type { SellerDelegation } from '../domain/onboarding/schemas';
+import { toDigitalSigners, toSignatureFormat, toSignatureType, type DigitalSignature, type RequiredSigner, type SignatureType } from '../domain/onboarding/digital-signature';
 
 const propertyNotFound = () => new NotFoundError(M.propertyNotFound);
 
@@ -36,7 +37,25 @@ export interface DelegationRecord {
   /** the signed copy */
   documentKey: string | null;
   signedAt: string | null;
+  /** how the signed copy was signed: on paper ('fisica') or with a verified firma digitale */
+  signatureType: SignatureType | null;
+  /** the verified digital signature (signatureType 'digitale') */
+  signature: DigitalSignature | null;
   createdAt: string | null;
+}
+
+/** The person a delegation names as delegator (whose signature a digitally signed copy needs), or null. */
+export function delegatorSigner(r: Pick<DelegationRecord, 'delegator'>): RequiredSigner | null {
+  const d = (r.delegator ?? {}) as Record<string, unknown>;
+  return typeof d.fullName === 'string' && typeof d.fiscalCode === 'string' && d.fiscalCode ? { name: d.fullName, fiscalCode: d.fiscalCode } : null;
+}
+
+/** The stored digital signature of an OPTION or DELEGATION item, or null. */
+export function digitalSignatureOf(value: unknown): DigitalSignature | null {
+  const v = value as Record<string, unknown> | null | undefined;
+  const format = toSignatureFormat(v?.format);
+  if (!v || !format) return null;
+  return { format, signers: toDigitalSigners(v.signers), verifiedAt: str(v.verifiedAt) ?? '' };
 }
 
 export function toDelegationRecord(d: Item): DelegationRecord {
@@ -53,6 +72,8 @@ export function toDelegationRecord(d: Item): DelegationRecord {
     documentPages: pageCount(d.documentPages),
     documentKey: str(d.documentKey),
     signedAt: str(d.signedAt),
+    signatureType: toSignatureType(d.signatureType) ?? (str(d.documentKey) ? 'fisica' : null),
+    signature: digitalSignatureOf(d.digitalSignature),
     createdAt: d.createdAt === undefined || d.createdAt === null ? null : String(d.createdAt),
   };
 }
@@ -67,6 +88,8 @@ export function sellerDelegationOf(r: DelegationRecord): SellerDelegation {
     documentKey: r.documentKey,
     signedAt: r.signedAt,
     generatedAt: r.generatedAt,
+    signatureType: r.signedAt ? r.signatureType : null,
+    signers: r.signature?.signers ?? [],
   };
 }
 
@@ -163,6 +186,8 @@ export interface SignedDelegationWrite {
   generatedKey: string | null;
   /** every other delegation is signed: this one completes the step (a reopening closes again) */
   completes?: boolean;
+  /** the verified firma digitale, when the copy is digitally signed; null: signed on paper */
+  digitalSignature: DigitalSignature | null;
   at: string;
 }
 
@@ -196,11 +221,13 @@ export async function recordSignedDelegation(owner: { propertyId: string; owner:
             Update: {
               TableName: table(),
               Key: keys.delegation(guard.propertyId, w.type),
-              UpdateExpression: 'SET documentKey = :key, documentSha256 = :sha, signedAt = :at, fileName = :name, contentType = :ct, #size = :size, updatedAt = :at',
+              UpdateExpression:
+                'SET documentKey = :key, documentSha256 = :sha, signedAt = :at, fileName = :name, contentType = :ct, #size = :size, ' +
+                'signatureType = :type, digitalSignature = :digital, updatedAt = :at',
               // the same generated document the seller signed (a regeneration meanwhile: 409)
               ConditionExpression: 'attribute_exists(pk) AND generatedKey = :gen',
               ExpressionAttributeNames: { '#size': 'size' },
-              ExpressionAttributeValues: { ':key': w.key, ':sha': w.sha256, ':at': w.at, ':name': w.fileName, ':ct': w.contentType, ':size': w.size, ':gen': w.generatedKey },
+              ExpressionAttributeValues: { ':key': w.key, ':sha': w.sha256, ':at': w.at, ':name': w.fileName, ':ct': w.contentType, ':size': w.size, ':gen': w.generatedKey, ':type': w.digitalSignature ? 'digitale' : 'fisica', ':digital': w.digitalSignature },
             },
           },
         ]),

@@ -5,6 +5,8 @@
  * sorted by kind; `toDossier` maps them to the RequestDossier contract with fresh presigned
  * GET URLs (functions/lib/presigned-download.ts) for every file. The review area reuses both.
  */
+import { digitalSignatureOf } from './delegation';
+import { toSignatureType } from '../domain/onboarding/digital-signature';
 import { toActivityEntry } from './activity';
 import { toPurchaseOption } from './option';
 import { toVisit } from './visit';
@@ -278,6 +280,8 @@ async function mapDelegation(d: DossierItem): Promise<DossierDelegation> {
     municipality: String(d.municipality ?? ''),
     documentKey,
     signedAt: str(d.signedAt),
+    signatureType: str(d.signedAt) ? (toSignatureType(d.signatureType) ?? 'fisica') : null,
+    signers: digitalSignatureOf(d.digitalSignature)?.signers ?? [],
     ...(file ? { file } : {}),
   };
 }

@@ -25,12 +25,13 @@ import { REVIEW_MESSAGES } from '../domain/review/rules';
 import type { OptionListItem } from '../domain/review/schemas';
 import { ONBOARDING_MESSAGES } from '../domain/onboarding/rules';
 import { KYC_MESSAGES } from '../domain/onboarding/kyc';
+import { toDigitalSigners, toSignatureFormat, toSignatureType, type DigitalSignature, type DigitalSigner } from '../domain/onboarding/digital-signature';
 
 
 const num = (v: unknown, fallback = 0) => (typeof v === 'number' && Number.isFinite(v) ? v : fallback);
 
 export function toPurchaseOption(item: Record<string, unknown>): PurchaseOption {
-  const sig = item.signatureData as { signedDocumentKey?: string; uploadedAt?: string } | null | undefined;
+  const sig = item.signatureData as { signedDocumentKey?: string; uploadedAt?: string; format?: unknown } | null | undefined;
   return {
     id: item.id as string,
     propertyId: item.propertyId as string,
@@ -46,9 +47,11 @@ export function toPurchaseOption(item: Record<string, unknown>): PurchaseOption 
     hasKeys: item.hasKeys === true,
     paymentType: item.paymentType === 'anticipato' ? 'anticipato' : 'rateale',
     installments: typeof item.installments === 'number' ? item.installments : null,
-    signatureType: item.signatureType === 'fisica' ? 'fisica' : null,
+    signatureType: toSignatureType(item.signatureType),
     signedAt: str(item.signedAt),
-    signatureData: sig?.signedDocumentKey ? { signedDocumentKey: sig.signedDocumentKey, uploadedAt: sig.uploadedAt ?? '' } : null,
+    signatureData: sig?.signedDocumentKey
+      ? { signedDocumentKey: sig.signedDocumentKey, uploadedAt: sig.uploadedAt ?? '', format: toSignatureFormat(sig.format), signers: optionSigners(item) }
+      : null,
     minMonthlySlots: num(item.minMonthlySlots, 1),
     createdAt: item.createdAt as string,
     notifiedAt: str(item.notifiedAt),
@@ -60,6 +63,10 @@ export function toPurchaseOption(item: Record<string, unknown>): PurchaseOption 
     cancelReason: str(item.cancelReason),
   };
 }
+
+/** The verified firma digitale's signers recorded on an OPTION item (empty on paper). */
+export const optionSigners = (item: Record<string, unknown>): DigitalSigner[] =>
+  toDigitalSigners((item.signatureData as { signers?: unknown } | null | undefined)?.signers);
 
 /** Full names of the given users (profiles), by id; missing profiles are absent. */
 export async function profileNames(userIds: readonly string[]): Promise<Map<string, string>> {
@@ -471,7 +478,7 @@ export async function recordOptionNotification(
 export async function signOption(input: {
   guard: { propertyId: string; owner: string };
   option: Item;
-  signatureData: { signedDocumentKey: string; uploadedAt: string; sha256: string };
+  signatureData: { signedDocumentKey: string; uploadedAt: string; sha256: string } & Partial<DigitalSignature>;
   document: OptionDocument;
   expiresAt: string | null;
   /** the availability link sent with the signature (option without keys) */
@@ -489,7 +496,7 @@ export async function signOption(input: {
       option: input.option,
       propertySet: { optionSignedAt: at },
       set: {
-        signatureType: 'fisica',
+        signatureType: signatureData.format ? 'digitale' : 'fisica',
         signedAt: at,
         signatureData,
         ...(input.expiresAt ? { expiresAt: input.expiresAt } : {}),

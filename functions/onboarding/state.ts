@@ -22,6 +22,8 @@ import { isPropertyId, loadDossier, requireOwnedDossier, type RawDossier } from 
 import { readProperty } from '../model/property';
 import { coOwnerIdentityOf, readCoOwner, readCoOwnerInvitation, sellerShareOf, toCoOwner } from '../model/co-owner';
 import { toDelegationRecord } from '../model/delegation';
+import { optionSigners } from '../model/option';
+import { toSignatureType } from '../domain/onboarding/digital-signature';
 import {
   coOwnerBadge,
   DELEGATION_LABELS,
@@ -60,8 +62,10 @@ function toKycCoOwner(c: Item): KycCoOwner {
 const DELEGATION_ORDER = Object.keys(DELEGATION_LABELS);
 
 function toKycDelegation(d: Item): KycDelegation {
-  const { type, province, municipality, generatedKey, documentPages, documentKey, signedAt } = toDelegationRecord(d);
+  const { type, province, municipality, generatedKey, documentPages, documentKey, signedAt, signatureType, signature } = toDelegationRecord(d);
   return {
+    signatureType: signedAt ? signatureType : null,
+    signers: signature?.signers ?? [],
     type,
     label: DELEGATION_LABELS[type] ?? type,
     province,
@@ -87,7 +91,8 @@ export function toKycOption(o: Item): KycOption {
     documentReady: str(o.documentKey) !== null,
     pages: pageCount(o.documentPages),
     signedAt: str(o.signedAt),
-    signatureType: o.signatureType === 'fisica' ? 'fisica' : null,
+    signatureType: str(o.signedAt) ? toSignatureType(o.signatureType) : null,
+    signers: optionSigners(o),
   };
 }
 
@@ -106,7 +111,7 @@ export function sellerKycState(raw: RawDossier, token: string | null): SellerKyc
     coOwners,
     singleOwner,
     delegations: raw.delegations.map((d) => ({ documentKey: str(d.documentKey), signedAt: str(d.signedAt) })),
-    option: raw.option ? { signedAt: str(raw.option.signedAt), signatureData: raw.option.signatureData ?? null } : null,
+    option: raw.option ? { signedAt: str(raw.option.signedAt), signatureData: raw.option.signatureData ?? null, signatureType: toSignatureType(raw.option.signatureType) } : null,
   });
   return {
     role: 'owner',

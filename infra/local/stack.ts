@@ -243,7 +243,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
 
     const timers: NodeJS.Timeout[] = [];
     for (const t of triggers as readonly TriggerDef[]) {
-      if (t.source !== 'schedule' || !t.schedule) continue;
+      if (t.source !== 'schedule' || !t.schedule || t.localSchedule === false) continue;
       const every = rateToMs(t.schedule);
       if (every) timers.push(setInterval(() => void invokeAsync(t.id, { source: 'aws.events', 'detail-type': 'Scheduled Event', time: new Date().toISOString() }, log, retries), every));
     }

@@ -12,6 +12,7 @@ import { assertPortFree } from './emulators';
 import { runtimeConfigPlugin } from './web-server';
 import { edgeHeaders, socketIp } from './edge';
 import { seedDemoData } from './demo-data';
+import { registerLocalCa } from './local-signing';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const DATA_DIR = path.join(ROOT, '.local', 'data');
@@ -118,6 +119,8 @@ ${s.accounts.map((a) => `    ${pad(a.role, 7)} ${pad(a.email, 32)} password: ${a
 
 Ctrl-C per arrestare tutto.`);
 
+  // the local demo CA for firma digitale, trusted as the Italian trusted list's CAs are in AWS (`npm run sign`)
+  void registerLocalCa(DATA_DIR).catch((err: Error) => console.warn(`  [demo] CA locale di prova non registrata: ${err.message}`));
   // on a fresh data folder: Milano OMI data and two requests, so the back office has something to show
   void seedDemoData(s, (line) => console.log(`  [demo] ${line}`)).catch((err: Error) =>
     console.warn(`  [demo] dati demo non caricati: ${err.message}`),

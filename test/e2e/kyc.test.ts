@@ -26,6 +26,9 @@ import { MILANO } from '../support/omi-samples';
 import { apiFrom, fullBody, newClientIp, newId, pngBytes, upload } from '../support/submission';
 import { freshSeller, SELLER_PASSWORD } from '../support/seller';
 import { pagesCountMessage } from '../../functions/domain/onboarding/kyc';
+import { DIGITAL_SIGNATURE_MESSAGES } from '../../functions/domain/onboarding/digital-signature';
+import { addTrustAnchor } from '../../functions/lib/trust-store';
+import { createTestCa, issueSignerCertificate, signCades } from '../../infra/local/digital-signing';
 import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { PDFDocument } from 'pdf-lib';
 import { s3 } from '../../functions/lib/aws/s3';
@@ -40,6 +43,7 @@ const FISCAL_CODE = (() => {
   const first = 'RSSMRA80A01H501';
   return first + fiscalCodeCheckChar(first);
 })();
+const CO_OWNER_FISCAL_CODE = 'NREMRC78B12F205' + fiscalCodeCheckChar('NREMRC78B12F205');
 const SIGNED_PDF = Buffer.from('%PDF-1.4\n1 0 obj<</Type/Catalog>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n');
 
 let browser: Browser;
@@ -550,5 +554,84 @@ describe('/seller-kyc', () => {
     const option = (await ddb().send(new GetCommand({ TableName: TABLE(), Key: keys.option(id), ConsistentRead: true }))).Item!;
     expect(await pagesOf((option.signatureData as { signedDocumentKey: string }).signedDocumentKey)).toBe(optionPages);
     await context.close();
+  });
+
+  it('on a phone, firma digitale: a delegation and the option signed with .p7m files (a co-owner too), refusals in view; the admin sees the signers', async () => {
+    const seller = await freshSeller('Anna Neri');
+    const { id } = await linkedProperty(seller.userId);
+    const at = new Date().toISOString();
+    await ddb().send(new PutCommand({ TableName: TABLE(), Item: { ...keys.identity(id), entity: 'identity', propertyId: id, status: 'verified', documentType: 'carta_identita', fullName: 'Anna Neri', confidence: 91.5, verifiedAt: at } }));
+    const coOwners = await api('PUT', `/seller/properties/${id}/co-owners`, {
+      token: seller.token,
+      body: { sellerShare: 60, coOwners: [{ email: uniqueEmail('marco'), fullName: 'Marco Neri', share: 40 }] },
+    });
+    expect(coOwners.status, JSON.stringify(coOwners.body)).toBe(200);
+    const generated = await api('PUT', `/seller/properties/${id}/delegations`, {
+      token: seller.token,
+      body: { province: 'MI', municipality: 'Milano', types: ['catasto'], delegator: { fullName: 'Anna Neri', fiscalCode: FISCAL_CODE, documentType: 'carta_identita', documentNumber: 'CA12345AB' } },
+    });
+    expect(generated.status, JSON.stringify(generated.body)).toBe(200);
+    // the test CA registered in the trust store, as the trusted list's CAs are in AWS
+    const ca = await createTestCa({ name: 'Test CA e2e' });
+    await addTrustAnchor(ca.certificate);
+    const annaCert = await issueSignerCertificate(ca, { givenName: 'Anna', surname: 'Neri', fiscalCode: FISCAL_CODE });
+    const marcoCert = await issueSignerCertificate(ca, { givenName: 'Marco', surname: 'Neri', fiscalCode: CO_OWNER_FISCAL_CODE });
+    const bytesAt = async (key: string) => (await s3().send(new GetObjectCommand({ Bucket: stack().env.MEDIA_BUCKET!, Key: key }))).Body!.transformToByteArray();
+    const delegationKey = (await ddb().send(new GetCommand({ TableName: TABLE(), Key: keys.delegation(id, 'catasto'), ConsistentRead: true }))).Item!.generatedKey as string;
+
+    const context = await signedInContext(browser, web(), { email: seller.email, password: SELLER_PASSWORD }, '/seller-dashboard');
+    const page = await context.newPage();
+    page.setDefaultTimeout(30_000);
+    await page.setViewportSize(PHONE);
+    await page.goto(`${web()}/seller-kyc?property=${id}`);
+    await page.getByTestId('kyc-welcome').waitFor();
+
+    // the delegation: the .p7m of the downloaded PDF, signed by the delegator
+    const p7m = (name: string, bytes: Uint8Array) => ({ name, mimeType: 'application/pkcs7-mime', buffer: Buffer.from(bytes) });
+    await page.getByTestId('delegation-catasto-digital').setInputFiles(p7m('delega-catasto.pdf.p7m', await signCades(await bytesAt(delegationKey), [annaCert])));
+    await page.getByTestId('delegation-catasto').getByText('Firmata digitalmente', { exact: true }).waitFor();
+    expect(await page.getByTestId('delegation-catasto-signers').textContent()).toContain(`Anna Neri · codice fiscale ${FISCAL_CODE}`);
+
+    // the option: signed by the seller alone first (refused, the co-owner named), then by both
+    const admin = await tokenForRole('admin');
+    const created = await api('POST', `/admin/properties/${id}/option`, {
+      token: admin,
+      body: { propertyValue: 300_000, optionDuration: 12, hasKeys: true, agentCommissionPercentage: 3, minAgentCommissionPercentage: 2, salePricePercentage: 10, minMonthlySlots: 3 },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const optionKey = (await ddb().send(new GetCommand({ TableName: TABLE(), Key: keys.option(id), ConsistentRead: true }))).Item!.documentKey as string;
+    const document = await bytesAt(optionKey);
+    await page.reload();
+    const digital = page.getByTestId('option-digital');
+    await digital.waitFor();
+    await digital.getByLabel('Codice fiscale di Marco Neri').fill(CO_OWNER_FISCAL_CODE.toLowerCase());
+    await page.getByTestId('option-digital-file').setInputFiles(p7m('opzione.pdf.p7m', await signCades(document, [annaCert])));
+    await page.getByTestId('option-digital-confirm').click();
+    const refusal = page.getByTestId('option-digital-error');
+    expect(await refusal.textContent()).toBe(DIGITAL_SIGNATURE_MESSAGES.missingSigner('Marco Neri', CO_OWNER_FISCAL_CODE));
+    await refusal.scrollIntoViewIfNeeded();
+    await expectAccessible(page);
+    await page.screenshot({ path: `${DIR}/digital-refused-390.png`, fullPage: false });
+    await page.getByTestId('option-digital-file').setInputFiles(p7m('opzione.pdf.p7m', await signCades(document, [annaCert, marcoCert])));
+    await page.getByTestId('option-digital-confirm').click();
+    await page.getByTestId('option-signed').getByText('Opzione di acquisto firmata digitalmente.').waitFor();
+    expect(await page.getByTestId('option-signers').getByTestId('signer').count()).toBe(2);
+    await page.getByText(COMPLETION_MESSAGES.optionSignedDigitally).waitFor();
+    await expectAccessible(page);
+    await page.screenshot({ path: `${DIR}/digital-signed-390.png`, fullPage: true });
+    await context.close();
+
+    // the admin's Istruttoria shows the same signers
+    const adminContext = await signedInContext(browser, web(), stack().accounts.find((a) => a.role === 'admin')!, '/admin');
+    const adminPage = await adminContext.newPage();
+    adminPage.setDefaultTimeout(30_000);
+    await adminPage.goto(`${web()}/investigation/${id}`);
+    const signers = adminPage.getByTestId('option-signers');
+    await signers.waitFor();
+    expect(await signers.textContent()).toContain('Firma digitale verificata (CAdES)');
+    expect(await signers.textContent()).toContain(`Marco Neri · codice fiscale ${CO_OWNER_FISCAL_CODE}`);
+    expect(await adminPage.getByTestId('delegation-catasto-signers').textContent()).toContain('Certificato di Test CA e2e');
+    await expectAccessible(adminPage);
+    await adminContext.close();
   });
 });

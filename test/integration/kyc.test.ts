@@ -155,7 +155,7 @@ describe('GET /seller/kyc?token=', () => {
 
     await delegation(id, false);
     s = (await kyc(token, owner)).body;
-    expect(s.delegations).toEqual([{ type: 'catasto', label: expect.any(String), province: 'MI', municipality: 'Milano', generated: true, pages: null, signed: false, signedAt: null }]);
+    expect(s.delegations).toEqual([{ type: 'catasto', label: expect.any(String), province: 'MI', municipality: 'Milano', generated: true, pages: null, signed: false, signedAt: null, signatureType: null, signers: [] }]);
     expect(s.canCompleteDelegations).toBe(false);
     expect(s.complete).toBe(false);
     expect(s.current).toBe('delegations');
@@ -278,6 +278,7 @@ describe('signing the purchase option', () => {
       pages: expect.any(Number),
       signedAt: null,
       signatureType: null,
+      signers: [],
     });
     expect(s.complete).toBe(false);
 
@@ -341,7 +342,7 @@ describe('signing the purchase option', () => {
       optionDuration: 8,
       expiresAt,
       // the sealed copy under the property's evidence/ prefix, not the upload (test/integration/evidence.test.ts)
-      signatureData: { signedDocumentKey: expect.stringMatching(new RegExp(`^${id}/evidence/option/`)), uploadedAt: signed.body.option.signedAt },
+      signatureData: { signedDocumentKey: expect.stringMatching(new RegExp(`^${id}/evidence/option/`)), uploadedAt: signed.body.option.signedAt, format: null, signers: [] },
     });
     expect((await property(id)).optionSignedAt).toBe(signed.body.option.signedAt);
     const docs = (await dossier(id)).filter((i) => i.kind === 'signed-option');

@@ -107,7 +107,7 @@ async function notifiedOption(hasKeys: boolean, at: number): Promise<Seeded> {
 async function signed(p: Seeded, at: number): Promise<void> {
   const key = `${p.id}/option/signed-${at}-${uploadNonce()}.pdf`;
   await s3().send(new PutObjectCommand({ Bucket: stack().env.MEDIA_BUCKET!, Key: key, Body: Buffer.from('%PDF-1.4 firmato'), ContentType: 'application/pdf' }));
-  await confirmSignedOption(p.id, p.userId!, key, new Date(at));
+  await confirmSignedOption(p.id, p.userId!, { key }, new Date(at));
 }
 
 const slot = (id: string, date: string) =>

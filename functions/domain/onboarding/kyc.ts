@@ -18,6 +18,7 @@ import * as z from 'zod';
 import type { DocumentType } from '../identity';
 import { MEGABYTE, tooLargeMessage } from '../uploads';
 import { extensionOf, type DelegationType, type OnboardingStepId } from './rules';
+import { coOwnerFiscalCodeSchema, signatureChoiceSchema, type DigitalSigner, type SignatureType } from './digital-signature';
 
 export const KYC_MESSAGES = {
   /** 400: no token or a malformed one (spec: 'Link non valido') */
@@ -93,6 +94,10 @@ export interface KycCoOwner {
 }
 
 export interface KycDelegation {
+  /** on paper or a verified firma digitale (null: not signed) */
+  signatureType: SignatureType | null;
+  /** the digital signature's signers (empty on paper) */
+  signers: DigitalSigner[];
   type: DelegationType;
   label: string;
   province: string;
@@ -123,7 +128,9 @@ export interface KycOption {
   /** pages of the document (as for a delegation); null: not counted */
   pages: number | null;
   signedAt: string | null;
-  signatureType: 'fisica' | null;
+  signatureType: SignatureType | null;
+  /** the verified firma digitale's signers (empty on paper) */
+  signers: DigitalSigner[];
 }
 
 /** The state of the property's owner (the seller who opened the property's invitation link). */
@@ -182,6 +189,8 @@ export const SIGNED_OPTION_TYPES: Record<string, readonly string[]> = {
   jpg: ['image/jpeg'],
   jpeg: ['image/jpeg'],
   png: ['image/png'],
+  // a CAdES firma digitale (./digital-signature.ts)
+  p7m: ['application/pkcs7-mime'],
 };
 /** For <input accept>. */
 export const SIGNED_OPTION_ACCEPT = '.pdf,.jpg,.jpeg,.png,application/pdf,image/jpeg,image/png';
@@ -211,9 +220,17 @@ export const optionUploadSchema = z
   .refine((b) => signedOptionExtension(b.fileName, b.contentType) !== null, { message: KYC_MESSAGES.uploadType, path: ['fileName'] });
 export type OptionUploadBody = z.infer<typeof optionUploadSchema>;
 
-/** POST /seller/properties/{propertyId}/option/signed: the `key` of the PresignedUpload. */
+/**
+ * POST /seller/properties/{propertyId}/option/signed: the `key` of the PresignedUpload; with a
+ * firma digitale (`signature` 'digitale', always for a .p7m) the co-owners' codici fiscali, whose
+ * signatures the file must carry beside the seller's.
+ */
 export const optionSignedSchema = z.object(
-  { key: z.string({ error: KYC_MESSAGES.uploadKey }).trim().min(1, KYC_MESSAGES.uploadKey).max(400, KYC_MESSAGES.uploadKey) },
+  {
+    key: z.string({ error: KYC_MESSAGES.uploadKey }).trim().min(1, KYC_MESSAGES.uploadKey).max(400, KYC_MESSAGES.uploadKey),
+    signature: signatureChoiceSchema,
+    coOwnerFiscalCodes: z.array(coOwnerFiscalCodeSchema, { error: 'Codici fiscali non validi' }).max(50, 'Codici fiscali non validi').default([]),
+  },
   { error: KYC_MESSAGES.uploadKey },
 );
 export type OptionSignedBody = z.infer<typeof optionSignedSchema>;

@@ -154,6 +154,8 @@ export const SIGNED_DELEGATION_TYPES: Record<string, readonly string[]> = {
   doc: ['application/msword'],
   docx: ['application/vnd.openxmlformats-officedocument.wordprocessingml.document'],
   txt: ['text/plain'],
+  // a CAdES firma digitale (domain/onboarding/digital-signature.ts)
+  p7m: ['application/pkcs7-mime'],
 };
 
 export function extensionOf(fileName: string): string {
@@ -180,7 +182,7 @@ export interface OnboardingFacts {
   /** 'Salta (Proprietà Singola)' */
   singleOwner: boolean;
   delegations: readonly { documentKey?: string | null; signedAt?: string | null }[];
-  option: { signedAt?: string | null; signatureData?: unknown } | null;
+  option: { signedAt?: string | null; signatureData?: unknown; signatureType?: string | null } | null;
 }
 
 export interface OnboardingStep {
@@ -214,6 +216,8 @@ export const COMPLETION_MESSAGES = {
   noOption:
     "Hai completato tutti i passaggi. Il nostro team accederà agli atti, preparerà l'opzione di acquisto e ti invierà il documento via email.",
   optionSigned: "Hai completato tutti i passaggi. Invia l'originale cartaceo dell'opzione firmata al nostro indirizzo.",
+  /** a firma digitale is the original: nothing to post */
+  optionSignedDigitally: "Hai completato tutti i passaggi. L'opzione è firmata digitalmente: non serve inviare l'originale cartaceo.",
 } as const;
 
 export const identityDone = (f: Pick<OnboardingFacts, 'identity'>) => f.identity?.status === 'verified';
@@ -242,7 +246,13 @@ export function onboardingState(f: OnboardingFacts): OnboardingState {
     steps,
     current: steps.find((s) => !s.done)?.id ?? null,
     complete,
-    completionMessage: complete ? (f.option ? COMPLETION_MESSAGES.optionSigned : COMPLETION_MESSAGES.noOption) : null,
+    completionMessage: !complete
+      ? null
+      : !f.option
+        ? COMPLETION_MESSAGES.noOption
+        : f.option.signatureType === 'digitale'
+          ? COMPLETION_MESSAGES.optionSignedDigitally
+          : COMPLETION_MESSAGES.optionSigned,
     canCompleteDelegations: delegationsDone(f),
   };
 }

@@ -1,5 +1,6 @@
 /** Request bodies of the seller onboarding (co-owners, delegations), with Italian messages. */
 import * as z from 'zod';
+import { signatureChoiceSchema, type DigitalSigner, type SignatureType } from './digital-signature';
 import { isProvinceCode } from '../places';
 import { DELEGATION_TYPES, FISCAL_CODE_LENGTH, isValidFiscalCode, MAX_CO_OWNERS, ONBOARDING_MESSAGES as M, SIGNED_DELEGATION_MAX_BYTES } from './rules';
 import { tooLargeMessage } from '../uploads';
@@ -75,7 +76,7 @@ export const signedUploadSchema = z.object(
   { error: M.uploadMissing },
 );
 
-export const confirmSignedSchema = z.object({ key: text(M.uploadKey, 400) }, { error: M.uploadKey });
+export const confirmSignedSchema = z.object({ key: text(M.uploadKey, 400), signature: signatureChoiceSchema }, { error: M.uploadKey });
 
 /** What the seller sees of a delegation. */
 export interface SellerDelegation {
@@ -87,6 +88,10 @@ export interface SellerDelegation {
   documentKey: string | null;
   signedAt: string | null;
   generatedAt: string | null;
+  /** on paper ('fisica') or a verified firma digitale ('digitale'); null: not signed */
+  signatureType: SignatureType | null;
+  /** the digital signature's signers (empty on paper) */
+  signers: DigitalSigner[];
 }
 
 /** PUT .../co-owners answers the saved list and the seller's own share. */

@@ -28,7 +28,9 @@ import {
 import type { SellerDelegation } from '../../domain/onboarding/schemas';
 import type { PresignedUpload } from '../../domain/uploads';
 import { requireOwnedDossier } from '../../model/owned-property';
-import { delegationTypeOf, recordSignedDelegation, sellerDelegationOf, toDelegationRecord, type DelegationRecord } from '../../model/delegation';
+import { delegationTypeOf, delegatorSigner, recordSignedDelegation, sellerDelegationOf, toDelegationRecord, type DelegationRecord } from '../../model/delegation';
+import { signatureModeOf, type DigitalSignature, type SignatureType } from '../../domain/onboarding/digital-signature';
+import { requireDigitalSignature } from '../digital-signature';
 
 export const generatedKeyOf = (propertyId: string, type: DelegationType, ts: number) => `${propertyId}/delegations/${type}-${ts}.pdf`;
 /** The upload form's key: a fresh one per form (`{ts}-{nonce}`). */
@@ -100,7 +102,14 @@ export async function createSignedUpload(
  * lib/media-storage.ts), the checks run on the copy, the record links the copy and its
  * SHA-256, then the upload is deleted: posting the form again changes nothing the record links.
  */
-export async function confirmSigned(propertyId: string, userId: string, type: DelegationType, key: string, now = new Date()): Promise<SellerDelegation> {
+export async function confirmSigned(
+  propertyId: string,
+  userId: string,
+  type: DelegationType,
+  key: string,
+  choice?: SignatureType,
+  now = new Date(),
+): Promise<SellerDelegation> {
   const raw = await requireOwnedDossier(propertyId, userId);
   const found = raw.delegations.find((x) => delegationTypeOf(x) === type);
   if (!found) throw new NotFoundError(M.delegationNotFound);
@@ -108,11 +117,26 @@ export async function confirmSigned(propertyId: string, userId: string, type: De
   // propertyId is a checked id ([A-Za-z0-9-]) from here on
   if (!signedKeyPattern(propertyId, type).test(key)) throw new ValidationError(M.uploadKey, { key: M.uploadKey });
   const ext = key.slice(key.lastIndexOf('.') + 1);
+  const mode = signatureModeOf(ext, choice);
+  if ('refusal' in mode) throw new ValidationError(mode.refusal, { key: mode.refusal });
   const sealed = await sealEvidence(key, signedEvidenceKeyOf(propertyId, type, ext), SIGNED_DELEGATION_MAX_BYTES);
   if (!sealed) throw new ValidationError(M.uploadMissing, { key: M.uploadMissing });
-  // its bytes are what its type claims (a PDF is a PDF...): a mismatch is deleted, nothing is linked
+  let digitalSignature: DigitalSignature | null = null;
   try {
+    // its bytes are what its type claims (a PDF is a PDF...): a mismatch is deleted, nothing is linked
     await requireUploadBytes([{ key: sealed.key, contentType: sealed.contentType, name: 'copia firmata', field: 'key' }]);
+    // a firma digitale: the delegator signed exactly the generated PDF
+    if (mode.mode === 'digitale') {
+      const delegator = delegatorSigner(d);
+      digitalSignature = await requireDigitalSignature({
+        bytes: sealed.bytes,
+        generatedKey: d.generatedKey ?? '',
+        generatedAt: d.generatedAt,
+        required: delegator ? [delegator] : [],
+        field: 'key',
+        now,
+      });
+    }
   } catch (err) {
     await deleteMediaObjects([sealed.key, key], 'signed copy refused');
     throw err;
@@ -132,6 +156,7 @@ export async function confirmSigned(propertyId: string, userId: string, type: De
         size: sealed.size,
         generatedKey: d.generatedKey,
         completes,
+        digitalSignature,
         at,
       },
     );
@@ -141,5 +166,5 @@ export async function confirmSigned(propertyId: string, userId: string, type: De
   }
   const previous = d.documentKey;
   await deleteMediaObjects([key, previous && previous !== sealed.key ? previous : null], 'signed copy sealed or replaced');
-  return sellerDelegationOf({ ...d, documentKey: sealed.key, signedAt: at });
+  return sellerDelegationOf({ ...d, documentKey: sealed.key, signedAt: at, signatureType: mode.mode, signature: digitalSignature });
 }

@@ -94,7 +94,7 @@ export async function generateDelegations(
       };
       generated.push(next);
       // as stored: a regenerated delegation starts unsigned
-      records.push({ ...next, createdAt: next.createdAt ?? at, generatedAt: at, documentKey: null, signedAt: null });
+      records.push({ ...next, createdAt: next.createdAt ?? at, generatedAt: at, documentKey: null, signedAt: null, signatureType: null, signature: null });
     }
   } catch (err) {
     await deleteObjects(written, 'generation failed');

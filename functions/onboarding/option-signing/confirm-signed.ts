@@ -7,5 +7,5 @@ import { confirmSignedOption } from './option-signing';
 export const handler = route(
   'confirmOptionSigned',
   { body: optionSignedSchema, params: propertyParams },
-  async ({ body, params, caller }): Promise<OptionSignedResult> => confirmSignedOption(params.propertyId, caller.userId, body.key),
+  async ({ body, params, caller }): Promise<OptionSignedResult> => confirmSignedOption(params.propertyId, caller.userId, body),
 );

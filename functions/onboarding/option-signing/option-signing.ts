@@ -18,7 +18,9 @@ import { deleteMediaObjects, evidenceKeyOf, sealEvidence } from '../../lib/media
 import { presignDownload } from '../../lib/presigned-download';
 import { EVIDENCE_FORM_TTL_SECONDS, presignUpload, uploadNonce, UPLOAD_NONCE_PATTERN } from '../../lib/presigned-upload';
 import { requireUploadBytes } from '../../lib/upload-check';
-import { requireOwnedProperty, str, type Item } from '../../model/owned-property';
+import { requireOwnedDossier, requireOwnedProperty, str, type Item } from '../../model/owned-property';
+import type { RawDossier } from '../../model/dossier';
+import { delegatorSigner, toDelegationRecord } from '../../model/delegation';
 import { readOption, signOption } from '../../model/option';
 import { deliverOutbox } from '../../model/outbox';
 import { deliverNow } from '../../model/review';
@@ -31,10 +33,19 @@ import {
   SIGNED_OPTION_TYPES,
   signedOptionExtension,
   type OptionDocumentLink,
+  type OptionSignedBody,
   type OptionSignedResult,
   type OptionUploadBody,
 } from '../../domain/onboarding/kyc';
 import type { PresignedUpload } from '../../domain/uploads';
+import {
+  DIGITAL_SIGNATURE_MESSAGES as DS,
+  signatureModeOf,
+  type CoOwnerFiscalCode,
+  type DigitalSignature,
+  type RequiredSigner,
+} from '../../domain/onboarding/digital-signature';
+import { requireDigitalSignature } from '../digital-signature';
 import { toKycOption } from '../state';
 
 /** The upload form's key: a fresh one per form (`{ts}-{nonce}`). */
@@ -88,13 +99,27 @@ export async function createSignedOptionUpload(propertyId: string, userId: strin
  * and bytes are checked on the copy, the OPTION and the DOCUMENT link the copy with its
  * SHA-256, then the upload is deleted: posting the form again changes nothing they link.
  */
-export async function confirmSignedOption(propertyId: string, userId: string, key: string, now = new Date()): Promise<OptionSignedResult> {
-  const { property, option } = await requireOwnedPropertyOption(propertyId, userId);
+export async function confirmSignedOption(
+  propertyId: string,
+  userId: string,
+  input: Pick<OptionSignedBody, 'key'> & Partial<OptionSignedBody>,
+  now = new Date(),
+): Promise<OptionSignedResult> {
+  const body = { coOwnerFiscalCodes: [], ...input };
+  const raw = await requireOwnedDossier(propertyId, userId);
+  const { property } = raw;
+  const option = raw.option;
+  if (!option) throw new NotFoundError(M.optionNotFound);
   // propertyId is a checked id ([A-Za-z0-9-]) from here on
-  const match = signedOptionKeyPattern(propertyId).exec(key);
+  const match = signedOptionKeyPattern(propertyId).exec(body.key);
   if (!match) throw new ValidationError(M.uploadKey, { key: M.uploadKey });
   if (isSigned(option)) throw new ConflictError(M.optionAlreadySigned);
+  const key = body.key;
   const ext = match[2]!;
+  const mode = signatureModeOf(ext, body.signature);
+  if ('refusal' in mode) throw new ValidationError(mode.refusal, { key: mode.refusal });
+  // a firma digitale must carry the seller's and every co-owner's signature: known before anything is copied
+  const required = mode.mode === 'digitale' ? requiredOptionSigners(raw, body.coOwnerFiscalCodes) : [];
   const sealed = await sealEvidence(key, evidenceKeyOf(propertyId, `option/signed-${randomUUID()}.${ext}`), Number.MAX_SAFE_INTEGER);
   if (!sealed) throw new ValidationError(M.uploadFailed, { key: M.uploadFailed });
   const refuse = async (message: string, why: string): Promise<never> => {
@@ -104,19 +129,30 @@ export async function confirmSignedOption(propertyId: string, userId: string, ke
   const contentType = sealed.contentType.split(';')[0]!.trim().toLowerCase();
   if (!SIGNED_OPTION_TYPES[ext]!.includes(contentType)) await refuse(M.uploadType, 'wrong type');
   if (sealed.size < 1 || sealed.size > SIGNED_OPTION_MAX_BYTES) await refuse(sealed.size > SIGNED_OPTION_MAX_BYTES ? M.uploadTooLarge : M.uploadFailed, 'wrong size');
-  // its bytes are what its type claims (a PDF is a PDF...): a mismatch is deleted, nothing is signed
+  let digital: DigitalSignature | null = null;
   try {
+    // its bytes are what its type claims (a PDF is a PDF...): a mismatch is deleted, nothing is signed
     await requireUploadBytes([{ key: sealed.key, contentType, name: 'copia firmata', field: 'key' }]);
+    if (mode.mode === 'digitale') {
+      digital = await requireDigitalSignature({
+        bytes: sealed.bytes,
+        generatedKey: str(option.documentKey) ?? '',
+        generatedAt: str(option.createdAt),
+        required,
+        field: 'key',
+        now,
+      });
+    }
   } catch (err) {
     await deleteMediaObjects([sealed.key, key], 'signed option refused');
     throw err;
   }
-
   const at = now.toISOString();
   const fileName = key.split('/').pop()!;
-  const signatureData = { signedDocumentKey: sealed.key, uploadedAt: at, sha256: sealed.sha256 };
+  const signatureData = { signedDocumentKey: sealed.key, uploadedAt: at, sha256: sealed.sha256, ...(digital ?? {}) };
   const documentId = `opzione-firmata-${String(option.id ?? propertyId)}`;
   const signedDocument = { id: documentId, kind: 'signed-option', key: sealed.key, fileName, contentType, size: sealed.size, uploadedAt: at, sha256: sealed.sha256 };
+  const signatureType = digital ? 'digitale' : 'fisica';
   // the expiry: the signature's calendar day in Italy plus the option's duration (none on a legacy option)
   const optionDuration = toOptionDuration(option.optionDuration);
   const expiry = optionDuration ? { expiresAt: optionExpiryDate(now, optionDuration), optionDuration } : null;
@@ -129,19 +165,39 @@ export async function confirmSignedOption(propertyId: string, userId: string, ke
     throw err;
   }
   await deleteMediaObjects([key], 'signed option sealed');
-  logger.info('Purchase option signed', { propertyId, optionId: option.id, availabilityLink: availability !== null });
+  logger.info('Purchase option signed', { propertyId, optionId: option.id, signatureType, availabilityLink: availability !== null });
   if (availability) await deliverNow(availability.outbox.id, deliverOutbox);
   return {
     option: toKycOption({
       ...option,
       status: 'signed',
-      signatureType: 'fisica',
+      signatureType,
       signedAt: at,
       signatureData,
       ...(expiry ? { expiresAt: expiry.expiresAt } : {}),
       ...(availability ? { availabilityLinkSentAt: at } : {}),
     }),
   };
+}
+
+/**
+ * Who must have signed a digitally signed option: the seller (the delegator of the
+ * delegations, step 3, with their codice fiscale) and every co-owner, with the codice fiscale
+ * the seller gives for them. A missing one is a 400 naming what is missing.
+ */
+function requiredOptionSigners(raw: RawDossier, given: readonly CoOwnerFiscalCode[]): RequiredSigner[] {
+  const seller = raw.delegations.map((d) => delegatorSigner(toDelegationRecord(d))).find((s) => s !== null);
+  const refuse = (message: string): never => {
+    throw new ValidationError(message, { key: message });
+  };
+  if (!seller) return refuse(DS.sellerFiscalCodeUnknown);
+  const byId = new Map(given.map((g) => [g.coOwnerId, g.fiscalCode]));
+  const coOwners = raw.coOwners.map((c) => {
+    const name = str(c.fullName) ?? str(c.email) ?? 'un comproprietario';
+    const fiscalCode = byId.get(String(c.id ?? ''));
+    return fiscalCode ? { name, fiscalCode } : refuse(DS.coOwnerFiscalCode(name));
+  });
+  return [seller, ...coOwners];
 }
 
 /** The availability link's token and mail for the seller (no e-mail on the request: none). */

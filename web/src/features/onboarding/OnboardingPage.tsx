@@ -351,7 +351,7 @@ function OwnerView({ state, reloading, onReload }: { state: SellerKycState; relo
 
       {optionStep && state.option && (
         <StepCard step={optionStep}>
-          <OptionStep propertyId={propertyId} option={state.option} onChanged={onReload} reloading={reloading} />
+          <OptionStep propertyId={propertyId} option={state.option} coOwners={state.coOwners} onChanged={onReload} reloading={reloading} />
         </StepCard>
       )}
 

@@ -5,6 +5,7 @@
 import type { DocumentType, IdentityCheckResult, IdentityFileKind, IdentityRecord } from '@domain/identity';
 import type { DelegationType } from '@domain/onboarding/rules';
 import type { SellerCoOwner, SellerDelegation } from '@domain/onboarding/schemas';
+import type { CoOwnerFiscalCode, SignatureType } from '@domain/onboarding/digital-signature';
 import type { PresignedUpload } from '@domain/uploads';
 import { api } from '@/lib/api';
 import { requireFileBytes, uploadFile } from '@/lib/upload';
@@ -117,6 +118,8 @@ const TYPE_BY_EXT: Record<string, string> = {
   doc: 'application/msword',
   docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
   txt: 'text/plain',
+  // a CAdES firma digitale: browsers rarely know the type
+  p7m: 'application/pkcs7-mime',
 };
 
 export function contentTypeOf(file: File): string {
@@ -124,7 +127,13 @@ export function contentTypeOf(file: File): string {
   return TYPE_BY_EXT[ext] ?? (file.type || 'application/octet-stream');
 }
 
-export async function uploadSignedDelegation(propertyId: string, type: DelegationType, file: File, onProgress?: Progress): Promise<SellerDelegation> {
+export async function uploadSignedDelegation(
+  propertyId: string,
+  type: DelegationType,
+  file: File,
+  onProgress?: Progress,
+  signature: SignatureType = 'fisica',
+): Promise<SellerDelegation> {
   await requireFileBytes(file, contentTypeOf(file));
   const target = await api.post<PresignedUpload>(`${base(propertyId)}/delegations/${type}/uploads`, {
     fileName: file.name,
@@ -132,7 +141,7 @@ export async function uploadSignedDelegation(propertyId: string, type: Delegatio
     size: file.size,
   });
   await uploadFile(target, file, { onProgress });
-  return api.post<SellerDelegation>(`${base(propertyId)}/delegations/${type}/signed`, { key: target.key });
+  return api.post<SellerDelegation>(`${base(propertyId)}/delegations/${type}/signed`, { key: target.key, signature });
 }
 
 /** Opens a presigned GET in a new tab (the browser downloads it: Content-Disposition). */
@@ -152,7 +161,13 @@ export function optionDocument(propertyId: string): Promise<OptionDocumentLink> 
   return api.get(`${base(propertyId)}/option/document`);
 }
 
-export async function uploadSignedOption(propertyId: string, file: File, onProgress?: Progress): Promise<OptionSignedResult> {
+/** The signed option: on paper, or a firma digitale with the co-owners' codici fiscali. */
+export async function uploadSignedOption(
+  propertyId: string,
+  file: File,
+  onProgress?: Progress,
+  digital?: { coOwnerFiscalCodes: CoOwnerFiscalCode[] },
+): Promise<OptionSignedResult> {
   await requireFileBytes(file, contentTypeOf(file));
   const target = await api.post<PresignedUpload>(`${base(propertyId)}/option/uploads`, {
     fileName: file.name,
@@ -160,5 +175,8 @@ export async function uploadSignedOption(propertyId: string, file: File, onProgr
     size: file.size,
   });
   await uploadFile(target, file, { onProgress });
-  return api.post<OptionSignedResult>(`${base(propertyId)}/option/signed`, { key: target.key });
+  return api.post<OptionSignedResult>(
+    `${base(propertyId)}/option/signed`,
+    digital ? { key: target.key, signature: 'digitale', coOwnerFiscalCodes: digital.coOwnerFiscalCodes } : { key: target.key },
+  );
 }

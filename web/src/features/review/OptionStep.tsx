@@ -1,3 +1,4 @@
+import { SignersList } from '@/components/signature/SignersList';
 import { useEffect, useRef } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
@@ -84,9 +85,12 @@ export function OptionStep({ dossier }: { dossier: RequestDossier }) {
                 <li key={type} className="rounded-lg border border-slate-200 p-3" data-testid={`delegation-${type}`}>
                   <p className="font-medium text-slate-900">{DELEGATION_LABELS[type]}</p>
                   <p className={signed ? 'text-green-800' : 'text-slate-600'}>
-                    {!d ? 'Non presente' : signed ? `Firmata il ${formatDate(d.signedAt!)}` : 'Da firmare'}
+                    {!d ? 'Non presente' : signed ? `${d.signatureType === 'digitale' ? 'Firmata digitalmente' : 'Firmata'} il ${formatDate(d.signedAt!)}` : 'Da firmare'}
                     {d?.municipality ? ` - ${d.municipality}${d.province ? ` (${d.province})` : ''}` : ''}
                   </p>
+                  {signed && d?.signatureType === 'digitale' && d.signers.length > 0 && (
+                    <SignersList signers={d.signers} testId={`delegation-${type}-signers`} />
+                  )}
                   {d?.file && (
                     <DownloadLink href={d.file.url} testId={`delegation-${type}-download`}>
                       Scarica la delega
@@ -266,7 +270,14 @@ function OptionSummary({ dossier, option }: { dossier: RequestDossier; option: P
           </Badge>
         )}
       </div>
-      {option.signedAt && <p className="font-semibold text-green-800">Firmata</p>}
+      {option.signedAt && <p className="font-semibold text-green-800">{option.signatureType === 'digitale' ? 'Firmata digitalmente' : 'Firmata'}</p>}
+      {option.signedAt && option.signatureType === 'digitale' && option.signatureData && (
+        <SignersList
+          signers={option.signatureData.signers}
+          title={`Firma digitale verificata${option.signatureData.format ? ` (${option.signatureData.format})` : ''}`}
+          testId="option-signers"
+        />
+      )}
       <Facts
         rows={[
           { label: 'Valore immobile', value: formatEuro(option.propertyValue) },

@@ -1,9 +1,10 @@
 import { useEffect, useRef, useState } from 'react';
-import { CheckCircle2, Download, FileSignature } from 'lucide-react';
+import { CheckCircle2, Download, FileSignature, ShieldCheck } from 'lucide-react';
 import { toast } from 'sonner';
 import type { KycDelegation } from '@domain/onboarding/kyc';
 import { DELEGATION_LABELS, DELEGATION_TYPES, FISCAL_CODE_LENGTH, isValidFiscalCode, normalizeFiscalCode, ONBOARDING_MESSAGES, SIGNED_DELEGATION_MAX_BYTES, SIGNED_DELEGATION_TYPES, extensionOf, type DelegationType } from '@domain/onboarding/rules';
 import { tooLargeMessage } from '@domain/uploads';
+import { DIGITAL_EXTENSIONS, DIGITAL_FILE_ACCEPT, DIGITAL_SIGNATURE_MESSAGES, type SignatureType } from '@domain/onboarding/digital-signature';
 import { DOCUMENT_TYPE_LABELS, DOCUMENT_TYPES, IDENTITY_MESSAGES, verifyIdentitySchema, type DocumentType } from '@domain/identity';
 import { loadComuni, provinces, type ComuniModule } from '@domain/places';
 import { Badge, Button, Field, Input, Select } from '@/components/ui';
@@ -11,6 +12,7 @@ import { errorMessage } from '@/lib/api';
 import { ComuneCombobox } from '@/components/ComuneCombobox';
 import { delegationDocument, generateDelegations, openDownload, uploadSignedDelegation } from '../api';
 import { PhotographedPages } from '../signed-pages/PhotographedPages';
+import { SignersList } from '@/components/signature/SignersList';
 
 const PROVINCES = provinces();
 
@@ -126,10 +128,12 @@ export function DelegationsStep({
     }
   };
 
-  const upload = async (type: DelegationType, file: File | undefined) => {
+  const upload = async (type: DelegationType, file: File | undefined, signature: SignatureType = 'fisica') => {
     if (!file) return;
-    if (!SIGNED_DELEGATION_TYPES[extensionOf(file.name)]) {
-      toast.error('Impossibile caricare il documento', { description: ONBOARDING_MESSAGES.uploadType });
+    const ext = extensionOf(file.name);
+    if (!SIGNED_DELEGATION_TYPES[ext] || (signature === 'digitale' && !DIGITAL_EXTENSIONS.includes(ext))) {
+      const description = signature === 'digitale' ? DIGITAL_SIGNATURE_MESSAGES.digitalFileType : ONBOARDING_MESSAGES.uploadType;
+      toast.error('Impossibile caricare il documento', { description });
       return;
     }
     if (file.size > SIGNED_DELEGATION_MAX_BYTES) {
@@ -138,8 +142,9 @@ export function DelegationsStep({
     }
     setProgress((p) => ({ ...p, [type]: 0 }));
     try {
-      await uploadSignedDelegation(propertyId, type, file, (loaded, total) => setProgress((p) => ({ ...p, [type]: Math.round((loaded / Math.max(total, 1)) * 100) })));
-      toast.success('Delega firmata caricata', { description: DELEGATION_LABELS[type] });
+      const onProgress = (loaded: number, total: number) => setProgress((p) => ({ ...p, [type]: Math.round((loaded / Math.max(total, 1)) * 100) }));
+      await uploadSignedDelegation(propertyId, type, file, onProgress, ext === 'p7m' ? 'digitale' : signature);
+      toast.success(signature === 'digitale' ? DIGITAL_SIGNATURE_MESSAGES.signedOk : 'Delega firmata caricata', { description: DELEGATION_LABELS[type] });
       onChanged();
     } catch (err) {
       toast.error('Impossibile caricare il documento', { description: errorMessage(err) });
@@ -268,7 +273,7 @@ export function DelegationsStep({
                 {d.signed ? (
                   <Badge variant="success">
                     <CheckCircle2 aria-hidden="true" className="mr-1 inline size-3.5" />
-                    Firmata
+                    {d.signatureType === 'digitale' ? 'Firmata digitalmente' : 'Firmata'}
                   </Badge>
                 ) : (
                   <Badge variant="warning">Da firmare</Badge>
@@ -293,6 +298,21 @@ export function DelegationsStep({
                     data-testid={`delegation-${d.type}-upload`}
                   />
                 </label>
+                <label className="inline-flex min-h-11 cursor-pointer items-center justify-center gap-2 rounded-md border border-slate-300 px-3 text-sm font-medium text-slate-800 hover:bg-slate-50 focus-within:ring-2 focus-within:ring-brand-navy">
+                  <ShieldCheck aria-hidden="true" className="size-4" />
+                  Carica firmata digitalmente
+                  <input
+                    type="file"
+                    accept={DIGITAL_FILE_ACCEPT}
+                    className="sr-only"
+                    disabled={!d.generated || progress[d.type] !== undefined}
+                    onChange={(e) => {
+                      void upload(d.type, e.target.files?.[0], 'digitale');
+                      e.target.value = '';
+                    }}
+                    data-testid={`delegation-${d.type}-digital`}
+                  />
+                </label>
                 <PhotographedPages
                   pages={d.pages}
                   fileName={`delega-${d.type}-firmata.pdf`}
@@ -302,6 +322,7 @@ export function DelegationsStep({
                   testId={`delegation-${d.type}-photos`}
                 />
               </div>
+              {d.signed && d.signatureType === 'digitale' && d.signers.length > 0 && <SignersList signers={d.signers} testId={`delegation-${d.type}-signers`} />}
               {progress[d.type] !== undefined && (
                 <progress className="w-full" max={100} value={progress[d.type]} aria-label={`Caricamento: ${d.label}`}>
                   {progress[d.type]}%

@@ -2,31 +2,48 @@ import { useState } from 'react';
 import { CheckCircle2, Download, RotateCcw, Upload } from 'lucide-react';
 import { toast } from 'sonner';
 import { formatEuro } from '@domain/format';
-import { KYC_MESSAGES, SIGNED_OPTION_ACCEPT, SIGNED_OPTION_MAX_BYTES, SIGNED_OPTION_TYPES, type KycOption } from '@domain/onboarding/kyc';
+import { KYC_MESSAGES, SIGNED_OPTION_ACCEPT, SIGNED_OPTION_MAX_BYTES, SIGNED_OPTION_TYPES, type KycCoOwner, type KycOption } from '@domain/onboarding/kyc';
 import { extensionOf } from '@domain/onboarding/rules';
 import { optionAmountLabel, optionExpiryLabel } from '@domain/review/rules';
 import { Badge, Button } from '@/components/ui';
 import { errorMessage } from '@/lib/api';
 import { openDownload, optionDocument, uploadSignedOption } from '../api';
 import { PhotographedPages } from '../signed-pages/PhotographedPages';
+import { SignersList } from '@/components/signature/SignersList';
+import { DigitalOptionSignature } from './DigitalOptionSignature';
 
-/** Step 4: download the purchase-option document, upload the signed copy. */
-export function OptionStep({ propertyId, option, onChanged, reloading }: { propertyId: string; option: KycOption; onChanged: () => void; reloading: boolean }) {
+/** Step 4: download the purchase-option document, upload the signed copy (paper, photographed pages or a firma digitale). */
+export function OptionStep({
+  propertyId,
+  option,
+  coOwners,
+  onChanged,
+  reloading,
+}: {
+  propertyId: string;
+  option: KycOption;
+  coOwners: readonly KycCoOwner[];
+  onChanged: () => void;
+  reloading: boolean;
+}) {
   const [progress, setProgress] = useState<number>();
   const [file, setFile] = useState<File | null>(null);
 
   if (option.signedAt) {
     return (
-      <p className="flex items-center gap-2 text-sm text-slate-700" data-testid="option-signed">
-        <Badge variant="success">
-          <CheckCircle2 aria-hidden="true" className="mr-1 inline size-3.5" />
-          Firmata
-        </Badge>
-        Opzione di acquisto firmata.
-        <span data-testid="option-expiry">
-          {option.expiresAt ? `Scade il ${optionExpiryLabel(option)}.` : option.optionDuration === null ? `Scadenza: ${optionExpiryLabel(option)}.` : ''}
-        </span>
-      </p>
+      <div className="space-y-3">
+        <p className="flex flex-wrap items-center gap-2 text-sm text-slate-700" data-testid="option-signed">
+          <Badge variant="success">
+            <CheckCircle2 aria-hidden="true" className="mr-1 inline size-3.5" />
+            Firmata
+          </Badge>
+          {option.signatureType === 'digitale' ? 'Opzione di acquisto firmata digitalmente.' : 'Opzione di acquisto firmata.'}
+          <span data-testid="option-expiry">
+            {option.expiresAt ? `Scade il ${optionExpiryLabel(option)}.` : option.optionDuration === null ? `Scadenza: ${optionExpiryLabel(option)}.` : ''}
+          </span>
+        </p>
+        {option.signatureType === 'digitale' && option.signers.length > 0 && <SignersList signers={option.signers} testId="option-signers" />}
+      </div>
     );
   }
 
@@ -114,6 +131,7 @@ export function OptionStep({ propertyId, option, onChanged, reloading }: { prope
       <Button onClick={() => void confirm()} disabled={!file} loading={progress !== undefined} data-testid="option-confirm">
         Conferma firma
       </Button>
+      <DigitalOptionSignature propertyId={propertyId} coOwners={coOwners} onSigned={onChanged} />
     </div>
   );
 }

@@ -1,0 +1,251 @@
+/**
+ * Verification of the signed documents (functions/lib/digital-signature.ts): CAdES .p7m (one
+ * and two signers, nested envelopes, base64) and PAdES (one and two signatures) over a real
+ * product PDF, and every refusal with its exact code. The CA, the signers and the documents
+ * are made once (infra/local/digital-signing.ts, ECDSA P-256).
+ */
+import { X509Certificate } from 'node:crypto';
+import { PDFDocument } from 'pdf-lib';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { verifySignedDocument, type VerifyResult } from '../../functions/lib/digital-signature';
+import { renderDocumentPdf } from '../../functions/lib/pdf';
+import {
+  createTestCa, issueSignerCertificate, signCades, signPades, type TestCa, type TestSigner,
+} from '../../infra/local/digital-signing';
+
+const HOUR = 60 * 60 * 1000;
+const DAY = 24 * HOUR;
+const NOW = new Date('2025-06-02T10:00:00Z');
+/** when the product generated the document */
+const GENERATED = new Date(NOW.getTime() - 2 * DAY);
+/** when the signers signed it */
+const SIGNED = new Date(NOW.getTime() - DAY);
+
+let ca: TestCa;
+let otherCa: TestCa;
+let mario: TestSigner;
+let anna: TestSigner;
+let expired: TestSigner;
+let stranger: TestSigner;
+let noRepudiation: TestSigner;
+let pdf: Uint8Array;
+let modifiedPdf: Uint8Array;
+
+function verify(file: Uint8Array, expected = pdf, opts: { anchors?: Uint8Array[]; notBefore?: Date } = {}): Promise<VerifyResult> {
+  return verifySignedDocument({ file, expected, trustAnchors: opts.anchors ?? [ca.certificate], now: NOW, notBefore: opts.notBefore ?? GENERATED });
+}
+
+function refusal(result: VerifyResult) {
+  return result.ok ? undefined : result.refusal;
+}
+
+const latin1 = (bytes: Uint8Array) => Buffer.from(bytes).toString('latin1');
+
+beforeAll(async () => {
+  const caValidity = { notBefore: new Date(NOW.getTime() - 365 * DAY), notAfter: new Date(NOW.getTime() + 5 * 365 * DAY) };
+  ca = await createTestCa({ name: 'Test Qualified CA', ...caValidity });
+  otherCa = await createTestCa({ name: 'Altra CA', ...caValidity });
+  const validity = { notBefore: new Date(NOW.getTime() - 30 * DAY), notAfter: new Date(NOW.getTime() + 365 * DAY) };
+  [mario, anna, expired, stranger, noRepudiation] = await Promise.all([
+    issueSignerCertificate(ca, { givenName: 'Mario', surname: 'Rossi', fiscalCode: 'RSSMRA80A01H501U', ...validity }),
+    issueSignerCertificate(ca, { givenName: 'Anna', surname: 'Bianchi', fiscalCode: 'BNCNNA85M41F205X', ...validity }),
+    issueSignerCertificate(ca, {
+      givenName: 'Luca', surname: 'Verdi', fiscalCode: 'VRDLCU70C15L219K',
+      notBefore: new Date(NOW.getTime() - 400 * DAY), notAfter: new Date(NOW.getTime() - 10 * DAY),
+    }),
+    issueSignerCertificate(otherCa, { givenName: 'Paolo', surname: 'Neri', fiscalCode: 'NREPLA75D10A944Z', ...validity }),
+    issueSignerCertificate(ca, { givenName: 'Sara', surname: 'Gialli', fiscalCode: 'GLLSRA90E50L736P', nonRepudiation: false, ...validity }),
+  ]);
+  const content = (title: string) => ({
+    title,
+    subtitle: 'Documento generato per la firma digitale',
+    sections: Array.from({ length: 6 }, (_, i) => ({
+      title: `Articolo ${i + 1}`,
+      lines: Array.from({ length: 6 }, () => 'Il venditore concede in opzione l\'immobile alle condizioni qui descritte, valide per il periodo indicato.'),
+    })),
+  });
+  pdf = await renderDocumentPdf(content('Opzione di vendita'));
+  modifiedPdf = await renderDocumentPdf(content('Opzione di vendita (modificata)'));
+});
+
+describe('the test PDF', () => {
+  it('has two pages', async () => {
+    expect((await PDFDocument.load(pdf)).getPageCount()).toBe(2);
+  });
+});
+
+describe('CAdES (.p7m)', () => {
+  it('accepts one signer and returns who signed, when, with which certificate', async () => {
+    const result = await verify(await signCades(pdf, [mario], { signingTime: SIGNED }));
+    expect(result).toEqual({
+      ok: true,
+      format: 'CAdES',
+      signers: [{
+        name: 'Mario Rossi',
+        fiscalCode: 'RSSMRA80A01H501U',
+        issuer: 'Test Qualified CA',
+        signingTime: SIGNED.toISOString(),
+        certificateSerial: new X509Certificate(mario.certificate).serialNumber.toLowerCase(),
+      }],
+    });
+  });
+
+  it('accepts two signers in one SignedData', async () => {
+    const result = await verify(await signCades(pdf, [mario, anna], { signingTime: SIGNED }));
+    expect(result.ok && result.signers.map((s) => s.name)).toEqual(['Mario Rossi', 'Anna Bianchi']);
+  });
+
+  it('accepts nested envelopes (a p7m of a p7m), signers in signing order', async () => {
+    const inner = await signCades(pdf, [mario], { signingTime: SIGNED });
+    const outer = await signCades(inner, [anna], { signingTime: new Date(SIGNED.getTime() + HOUR) });
+    const result = await verify(outer);
+    expect(result.ok && result.format).toBe('CAdES');
+    expect(result.ok && result.signers.map((s) => [s.name, s.fiscalCode])).toEqual([
+      ['Mario Rossi', 'RSSMRA80A01H501U'], ['Anna Bianchi', 'BNCNNA85M41F205X'],
+    ]);
+  });
+
+  it('accepts the base64 of the DER, as some tools write it', async () => {
+    const der = await signCades(pdf, [mario], { signingTime: SIGNED });
+    const base64 = Buffer.from(der).toString('base64').replace(/.{64}/g, '$&\r\n');
+    expect((await verify(new Uint8Array(Buffer.from(base64, 'latin1')))).ok).toBe(true);
+  });
+
+  it('refuses a signed document other than the expected one (content-mismatch)', async () => {
+    expect(refusal(await verify(await signCades(modifiedPdf, [mario], { signingTime: SIGNED })))).toEqual({ code: 'content-mismatch' });
+    // nested: the innermost content decides
+    const nested = await signCades(await signCades(modifiedPdf, [mario], { signingTime: SIGNED }), [anna], { signingTime: SIGNED });
+    expect(refusal(await verify(nested))).toEqual({ code: 'content-mismatch' });
+  });
+
+  it('refuses a tampered signature value (bad-signature)', async () => {
+    const p7m = await signCades(pdf, [mario], { signingTime: SIGNED });
+    // the file ends with the last SignerInfo's signature (ECDSA's s): change its last byte
+    const tampered = p7m.slice();
+    tampered[tampered.length - 1]! ^= 0x01;
+    expect(refusal(await verify(tampered))).toEqual({ code: 'bad-signature' });
+  });
+
+  it('refuses tampered signed attributes (bad-signature)', async () => {
+    const p7m = await signCades(pdf, [mario], { signingTime: SIGNED });
+    // the signingTime attribute's UTCTime (YYMMDDHHMMSSZ): one second later
+    const text = latin1(p7m);
+    const utc = SIGNED.toISOString().replace(/\D/g, '').slice(2, 14) + 'Z';
+    const at = text.indexOf(utc);
+    expect(at).toBeGreaterThan(0);
+    const tampered = p7m.slice();
+    tampered[at + 11] = tampered[at + 11]! + 1;
+    expect(refusal(await verify(tampered))).toEqual({ code: 'bad-signature' });
+  });
+
+  it('refuses a certificate without nonRepudiation (not-signing-certificate)', async () => {
+    const result = await verify(await signCades(pdf, [mario, noRepudiation], { signingTime: SIGNED }));
+    expect(refusal(result)).toEqual({ code: 'not-signing-certificate', signer: 'Sara Gialli' });
+  });
+
+  it('refuses a certificate expired at the signing time (certificate-expired)', async () => {
+    expect(refusal(await verify(await signCades(pdf, [expired], { signingTime: SIGNED })))).toEqual({ code: 'certificate-expired', signer: 'Luca Verdi' });
+  });
+
+  it('refuses a signing time before the document existed or in the future (signing-time)', async () => {
+    const early = await signCades(pdf, [mario], { signingTime: new Date(GENERATED.getTime() - HOUR) });
+    expect(refusal(await verify(early))).toEqual({ code: 'signing-time', signer: 'Mario Rossi' });
+    const future = await signCades(pdf, [mario], { signingTime: new Date(NOW.getTime() + HOUR) });
+    expect(refusal(await verify(future))).toEqual({ code: 'signing-time', signer: 'Mario Rossi' });
+    // within the 5 minutes of clock skew
+    const skewed = await signCades(pdf, [mario], { signingTime: new Date(NOW.getTime() + 2 * 60 * 1000) });
+    expect((await verify(skewed)).ok).toBe(true);
+  });
+
+  it('refuses a certificate from a CA that is not trusted (untrusted)', async () => {
+    expect(refusal(await verify(await signCades(pdf, [stranger], { signingTime: SIGNED })))).toEqual({ code: 'untrusted', signer: 'Paolo Neri' });
+    // trusted once its CA is an anchor
+    expect((await verify(await signCades(pdf, [stranger], { signingTime: SIGNED }), pdf, { anchors: [ca.certificate, otherCa.certificate] })).ok).toBe(true);
+  });
+
+  it('refuses by the first failing rule, whatever the signer order', async () => {
+    // expired (certificate-expired) beats untrusted, whichever signer comes first
+    const p7m = await signCades(pdf, [stranger, expired], { signingTime: SIGNED });
+    expect(refusal(await verify(p7m))).toEqual({ code: 'certificate-expired', signer: 'Luca Verdi' });
+  });
+});
+
+describe('PAdES (signed PDF)', () => {
+  it('accepts one signature, and pdf-lib still opens the file', async () => {
+    const signed = await signPades(pdf, mario, { signingTime: SIGNED });
+    expect(startsWithBytes(signed, pdf)).toBe(true);
+    const result = await verify(signed);
+    expect(result).toEqual({
+      ok: true,
+      format: 'PAdES',
+      signers: [expect.objectContaining({ name: 'Mario Rossi', fiscalCode: 'RSSMRA80A01H501U', issuer: 'Test Qualified CA', signingTime: SIGNED.toISOString() })],
+    });
+    const reopened = await PDFDocument.load(signed);
+    expect(reopened.getPageCount()).toBe(2);
+    expect(reopened.getForm().getFields().map((f) => f.getName())).toEqual(['Firma1']);
+  });
+
+  it('accepts two signatures (signed twice), in signing order', async () => {
+    const once = await signPades(pdf, mario, { signingTime: SIGNED });
+    const twice = await signPades(once, anna, { signingTime: new Date(SIGNED.getTime() + HOUR) });
+    const result = await verify(twice);
+    expect(result.ok && result.signers.map((s) => s.name)).toEqual(['Mario Rossi', 'Anna Bianchi']);
+    const reopened = await PDFDocument.load(twice);
+    expect(reopened.getForm().getFields().map((f) => f.getName())).toEqual(['Firma1', 'Firma2']);
+  });
+
+  it('refuses a signed PDF whose signed prefix is not the expected document (content-mismatch)', async () => {
+    expect(refusal(await verify(await signPades(modifiedPdf, mario, { signingTime: SIGNED })))).toEqual({ code: 'content-mismatch' });
+  });
+
+  it('refuses bytes appended after the last signature (bad-signature)', async () => {
+    const signed = await signPades(pdf, mario, { signingTime: SIGNED });
+    const appended = new Uint8Array(Buffer.concat([signed, Buffer.from('\n% aggiunto dopo la firma\n', 'latin1')]));
+    expect(refusal(await verify(appended))).toEqual({ code: 'bad-signature' });
+  });
+
+  it('refuses a tampered signed byte (bad-signature)', async () => {
+    const signed = await signPades(pdf, mario, { signingTime: SIGNED });
+    // the signature field's name, inside the signed range
+    const at = latin1(signed).lastIndexOf('(Firma1)');
+    const tampered = signed.slice();
+    tampered[at + 6] = '9'.charCodeAt(0);
+    expect(refusal(await verify(tampered))).toEqual({ code: 'bad-signature' });
+  });
+
+  it('refuses a byte range that does not match the /Contents hole (bad-signature)', async () => {
+    const signed = await signPades(pdf, mario, { signingTime: SIGNED });
+    const text = latin1(signed);
+    const m = /\/ByteRange \[0 (\d+) (\d+) (\d+)\]/.exec(text)!;
+    const [b, c, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+    // the same total length, the hole moved one byte: the `>` uncovered
+    const moved = `/ByteRange [0 ${b} ${c - 1} ${d + 1}]`.padEnd(m[0].length, ' ');
+    const tampered = new Uint8Array(Buffer.from(text.replace(m[0], moved), 'latin1'));
+    expect(refusal(await verify(tampered))).toEqual({ code: 'bad-signature' });
+  });
+
+  it('refuses the same rules as CAdES on the signer', async () => {
+    expect(refusal(await verify(await signPades(pdf, noRepudiation, { signingTime: SIGNED })))).toEqual({ code: 'not-signing-certificate', signer: 'Sara Gialli' });
+    expect(refusal(await verify(await signPades(pdf, expired, { signingTime: SIGNED })))).toEqual({ code: 'certificate-expired', signer: 'Luca Verdi' });
+    expect(refusal(await verify(await signPades(pdf, mario, { signingTime: new Date(NOW.getTime() + HOUR) })))).toEqual({ code: 'signing-time', signer: 'Mario Rossi' });
+    expect(refusal(await verify(await signPades(pdf, stranger, { signingTime: SIGNED })))).toEqual({ code: 'untrusted', signer: 'Paolo Neri' });
+  });
+});
+
+describe('not signed', () => {
+  it('refuses random bytes, an unsigned PDF, an empty file, a truncated p7m (not-signed)', async () => {
+    const random = globalThis.crypto.getRandomValues(new Uint8Array(4096));
+    expect(refusal(await verify(random))).toEqual({ code: 'not-signed' });
+    random[0] = 0x30; // looks like a DER SEQUENCE
+    expect(refusal(await verify(random))).toEqual({ code: 'not-signed' });
+    expect(refusal(await verify(pdf))).toEqual({ code: 'not-signed' });
+    expect(refusal(await verify(new Uint8Array(0)))).toEqual({ code: 'not-signed' });
+    const p7m = await signCades(pdf, [mario], { signingTime: SIGNED });
+    expect(refusal(await verify(p7m.subarray(0, 200)))).toEqual({ code: 'not-signed' });
+    expect(refusal(await verify(new Uint8Array(Buffer.from('%PDF-1.7\n/ByteRange [0 1 2 3]\n', 'latin1'))))).toEqual({ code: 'not-signed' });
+  });
+});
+
+function startsWithBytes(bytes: Uint8Array, prefix: Uint8Array): boolean {
+  return Buffer.from(bytes.subarray(0, prefix.length)).equals(Buffer.from(prefix));
+}
