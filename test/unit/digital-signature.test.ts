@@ -9,6 +9,14 @@ import { PDFDocument } from 'pdf-lib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { verifySignedDocument, type VerifyResult } from '../../functions/lib/digital-signature';
 import { renderDocumentPdf } from '../../functions/lib/pdf';
+import { fileTypeRefusal, sniffFileType } from '../../functions/domain/file-type';
+import {
+  DIGITAL_SIGNATURE_MESSAGES,
+  fiscalCodeOfSerialNumber,
+  missingSignerMessage,
+  signatureModeOf,
+  signatureRefusalMessage,
+} from '../../functions/domain/onboarding/digital-signature';
 import {
   createTestCa, issueSignerCertificate, signCades, signPades, type TestCa, type TestSigner,
 } from '../../infra/local/digital-signing';
@@ -249,3 +257,50 @@ describe('not signed', () => {
 function startsWithBytes(bytes: Uint8Array, prefix: Uint8Array): boolean {
   return Buffer.from(bytes.subarray(0, prefix.length)).equals(Buffer.from(prefix));
 }
+
+describe('the rules around a verified signature (domain/onboarding/digital-signature.ts)', () => {
+  it('names the first required owner whose codice fiscale no signer carries; other signers are allowed', () => {
+    const required = [
+      { name: 'Mario Rossi', fiscalCode: 'rssmra80a01h501u' },
+      { name: 'Anna Bianchi', fiscalCode: 'BNCNNA85M41F205X' },
+    ];
+    expect(missingSignerMessage(required, [{ fiscalCode: 'RSSMRA80A01H501U' }, { fiscalCode: 'BNCNNA85M41F205X' }, { fiscalCode: null }])).toBeNull();
+    expect(missingSignerMessage(required, [{ fiscalCode: 'RSSMRA80A01H501U' }])).toBe('Manca la firma di Anna Bianchi (codice fiscale BNCNNA85M41F205X)');
+    expect(missingSignerMessage(required, [])).toBe('Manca la firma di Mario Rossi (codice fiscale RSSMRA80A01H501U)');
+  });
+
+  it('reads the codice fiscale of a certificate serialNumber, in both Italian forms only', () => {
+    expect(fiscalCodeOfSerialNumber('TINIT-RSSMRA80A01H501U')).toBe('RSSMRA80A01H501U');
+    expect(fiscalCodeOfSerialNumber('IT:rssmra80a01h501u')).toBe('RSSMRA80A01H501U');
+    for (const other of ['RSSMRA80A01H501U', 'TINIT-RSSMRA80A01H501', 'PASIT-AB1234567', '', null, undefined]) expect(fiscalCodeOfSerialNumber(other)).toBeNull();
+  });
+
+  it('a .p7m is always digital, a PDF as chosen, an image only on paper', () => {
+    expect(signatureModeOf('p7m', undefined)).toEqual({ mode: 'digitale' });
+    expect(signatureModeOf('p7m', 'digitale')).toEqual({ mode: 'digitale' });
+    expect(signatureModeOf('p7m', 'fisica')).toEqual({ refusal: DIGITAL_SIGNATURE_MESSAGES.p7mIsDigital });
+    expect(signatureModeOf('pdf', undefined)).toEqual({ mode: 'fisica' });
+    expect(signatureModeOf('pdf', 'digitale')).toEqual({ mode: 'digitale' });
+    expect(signatureModeOf('jpg', 'digitale')).toEqual({ refusal: DIGITAL_SIGNATURE_MESSAGES.digitalFileType });
+    expect(signatureModeOf('jpg', undefined)).toEqual({ mode: 'fisica' });
+  });
+
+  it('maps every refusal to its Italian reason, naming the signer', () => {
+    expect(signatureRefusalMessage({ code: 'untrusted', signer: 'Paolo Neri' })).toBe(
+      'Il certificato di Paolo Neri non è stato emesso da un certificatore qualificato riconosciuto',
+    );
+    expect(signatureRefusalMessage({ code: 'content-mismatch' })).toBe(DIGITAL_SIGNATURE_MESSAGES['content-mismatch']);
+  });
+
+  it('the file-type sniffer knows a .p7m (DER and base64) and refuses anything else declared as one', async () => {
+    const p7m = await signCades(pdf, [mario]);
+    expect(await sniffFileType(p7m)).toEqual({ mime: 'application/pkcs7-mime', kind: 'cms' });
+    expect(await sniffFileType(new Uint8Array(Buffer.from(Buffer.from(p7m).toString('base64'))))).toEqual({ mime: 'application/pkcs7-mime', kind: 'cms' });
+    expect(await fileTypeRefusal({ name: 'opzione.pdf.p7m', declared: 'application/pkcs7-mime', head: p7m.subarray(0, 4100) })).toBeUndefined();
+    expect(await fileTypeRefusal({ name: 'opzione.pdf.p7m', declared: 'application/pkcs7-mime', head: pdf.subarray(0, 4100) })).toBe(
+      'Il file «opzione.pdf.p7m» non è un file firmato digitalmente (.p7m) valido',
+    );
+    // a .p7m is never a PDF
+    expect(await fileTypeRefusal({ name: 'opzione.pdf', declared: 'application/pdf', head: p7m.subarray(0, 4100) })).toBeDefined();
+  });
+});
