@@ -34,6 +34,12 @@ export interface Iam {
    * where the code tells a missing object: without it S3 answers 403 instead of 404.
    */
   media?: readonly BucketAction[];
+  /**
+   * The media actions only under this key prefix (e.g. 'trust/', ending with '/'): the object
+   * actions on `<bucket>/<prefix>*`, ListBucket only for listings whose Prefix starts with it
+   * (s3:prefix, which S3 also sets to the key when it tells a missing object: 404 there too).
+   */
+  mediaPrefix?: string;
   omi?: readonly BucketAction[];
   /** Cognito admin API on the user pool, one action per call the code makes */
   cognito?: readonly CognitoAction[];
@@ -238,7 +244,7 @@ export const triggers = [
   // the daily reminders (onboarding, unsigned option, monthly availability) and expired link tokens (docs/reminders.md)
   { id: 'sendReminders', handler: 'notifications/send-reminders', source: 'schedule', schedule: 'rate(1 day)', iam: { table: ['BatchWriteItem', 'ConditionCheckItem', 'DeleteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'], indexes: ['Query'], ses: ['SendEmail'] }, timeoutSeconds: 300 },
   // the trusted list of qualified CAs (AgID's TSL-IT) into the trust anchors under trust/ of the media bucket (docs/trusted-list.md)
-  { id: 'refreshTrustedList', handler: 'system/refresh-trusted-list', source: 'schedule', schedule: 'rate(1 day)', localSchedule: false, iam: { media: ['DeleteObject', 'GetObject', 'ListBucket', 'PutObject'] }, timeoutSeconds: 120 },
+  { id: 'refreshTrustedList', handler: 'system/refresh-trusted-list', source: 'schedule', schedule: 'rate(1 day)', localSchedule: false, iam: { media: ['DeleteObject', 'GetObject', 'ListBucket', 'PutObject'], mediaPrefix: 'trust/' }, timeoutSeconds: 120 },
   { id: 'omiImport', handler: 'omi/import-omi', source: 's3:omiDrop', iam: { table: ['BatchGetItem', 'BatchWriteItem', 'DeleteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'], indexes: ['Query'], omi: ['DeleteObject', 'GetObject'] }, timeoutSeconds: 900, memoryMb: 1024 },
 ] as const satisfies readonly TriggerDef[];
 

@@ -107,8 +107,14 @@ export async function addTrustAnchor(der: Uint8Array): Promise<string> {
   return Key;
 }
 
-/** trust/list.json, or undefined before the first refresh. IAM: media GetObject (ListBucket: a missing object is a 404). */
+/**
+ * trust/list.json, or undefined before the first refresh. Listed before it is read: the
+ * refresh may list only under `trust/` (a prefix-conditioned ListBucket), and whether S3 then
+ * answers a GetObject of a missing key with 404 rather than 403 is not documented.
+ * IAM: media ListBucket, GetObject.
+ */
 export async function readTrustList(): Promise<TrustListRecord | undefined> {
+  if (!(await listMediaKeys(TRUST_LIST_KEY)).includes(TRUST_LIST_KEY)) return undefined;
   const bytes = await readMediaBytes(TRUST_LIST_KEY);
   return bytes ? (JSON.parse(new TextDecoder().decode(bytes)) as TrustListRecord) : undefined;
 }

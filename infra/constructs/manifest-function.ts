@@ -167,14 +167,27 @@ export class ManifestFunction extends Construct {
     }
 
     const acks: FindingAcknowledgement[] = [LAMBDA_BASIC_EXECUTION];
+    const mediaPrefix = mediaPrefixOf(declared);
     for (const bucket of ['media', 'omi'] as const) {
-      if (!(declared[bucket] ?? []).some((a) => a !== 'ListBucket')) continue;
-      acks.push({
-        id: 'AwsSolutions-IAM5',
-        // e.g. Resource::OpzioneCasaData:ExportsOutputFnGetAttMediaBucket...Arn.../* (the bucket imported from the data stack)
-        findings: bucket === 'media' ? /^Resource::[^/]*MediaBucket[^/]*\/\*$/ : /^Resource::[^/]*OmiDropBucket[^/]*\/\*$/,
-        reason: `object actions (${declared[bucket]!.filter((a) => a !== 'ListBucket').join(', ')}) on the ${bucket} bucket's objects: keys are per property and per user, the handler checks ownership of the key`,
-      });
+      const objectActions = (declared[bucket] ?? []).filter((a) => a !== 'ListBucket');
+      if (objectActions.length === 0) continue;
+      const name = bucket === 'media' ? 'MediaBucket' : 'OmiDropBucket';
+      const prefix = bucket === 'media' ? mediaPrefix : undefined;
+      acks.push(
+        prefix
+          ? {
+              id: 'AwsSolutions-IAM5',
+              // e.g. Resource::OpzioneCasaData:ExportsOutputFnGetAttMediaBucket...Arn.../trust/*
+              findings: new RegExp(`^Resource::[^/]*${name}[^/]*/${escapeRegExp(prefix)}\\*$`),
+              reason: `object actions (${objectActions.join(', ')}) on the ${bucket} bucket's objects under ${prefix} only: every key the function reads or writes is under that prefix, no other object of the bucket is in reach`,
+            }
+          : {
+              id: 'AwsSolutions-IAM5',
+              // e.g. Resource::OpzioneCasaData:ExportsOutputFnGetAttMediaBucket...Arn.../* (the bucket imported from the data stack)
+              findings: new RegExp(`^Resource::[^/]*${name}[^/]*/\\*$`),
+              reason: `object actions (${objectActions.join(', ')}) on the ${bucket} bucket's objects: keys are per property and per user, the handler checks ownership of the key`,
+            },
+      );
     }
     if (declared.ses?.length) {
       acks.push({
@@ -217,9 +230,29 @@ function tracingPolicy(scope: Construct): iam.ManagedPolicy {
   return policy;
 }
 
+/** The S3 key prefix `iam.mediaPrefix` may name: one or more path segments, each ending with '/'. */
+const MEDIA_PREFIX = /^(?:[A-Za-z0-9!_.'()-]+\/)+$/;
+
+/**
+ * A declaration's `mediaPrefix`, checked: path segments of S3's safe characters ending with
+ * '/' (no '*', '?' nor '${...}', which the object ARN and StringLike would read as wildcards
+ * or policy variables), and only with media actions to confine.
+ */
+export function mediaPrefixOf(declared: Iam): string | undefined {
+  const prefix = declared.mediaPrefix;
+  if (prefix === undefined) return undefined;
+  if (!MEDIA_PREFIX.test(prefix)) throw new Error(`iam.mediaPrefix ${JSON.stringify(prefix)}: path segments of letters, digits and !_.'()- ending with '/', e.g. 'trust/'`);
+  if (!declared.media?.length) throw new Error(`iam.mediaPrefix ${prefix} without media actions`);
+  return prefix;
+}
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+
 /**
  * The IAM statements of a declaration: one per resource (table, its GSIs, a bucket's
  * objects, a bucket, SES identities, Rekognition), the Cognito one apart (see grantDeclared).
+ * With `mediaPrefix` the media objects are those under the prefix, and ListBucket is allowed
+ * only for listings whose Prefix (s3:prefix) is under it.
  */
 export function iamStatements(declared: Iam, r: FunctionResources, stack: Stack): { statements: iam.PolicyStatement[]; cognito?: iam.PolicyStatement } {
   const statements: iam.PolicyStatement[] = [];
@@ -229,12 +262,14 @@ export function iamStatements(declared: Iam, r: FunctionResources, stack: Stack)
   add('dynamodb', declared.table, [r.table.tableArn]);
   // each GSI by name (functions/model/table.ts), not index/*
   add('dynamodb', declared.indexes, TABLE_GSIS.map((g) => `${r.table.tableArn}/index/${g.indexName}`));
-  for (const [actions, bucket] of [
-    [declared.media, r.mediaBucket],
-    [declared.omi, r.omiBucket],
+  for (const [actions, bucket, prefix] of [
+    [declared.media, r.mediaBucket, mediaPrefixOf(declared)],
+    [declared.omi, r.omiBucket, undefined],
   ] as const) {
-    add('s3', actions?.filter((a) => a !== 'ListBucket'), [bucket.arnForObjects('*')]);
-    add('s3', actions?.filter((a) => a === 'ListBucket'), [bucket.bucketArn]);
+    add('s3', actions?.filter((a) => a !== 'ListBucket'), [bucket.arnForObjects(`${prefix ?? ''}*`)]);
+    // s3:prefix is the listing's Prefix ('trust/anchors/' matches 'trust/*'); a listing without
+    // one has no s3:prefix and is refused
+    add('s3', actions?.filter((a) => a === 'ListBucket'), [bucket.bucketArn], prefix ? { StringLike: { 's3:prefix': [`${prefix}*`] } } : undefined);
   }
   add('ses', declared.ses, [stack.formatArn({ service: 'ses', resource: 'identity', resourceName: '*' })], {
     StringEquals: { 'ses:FromAddress': r.mailFrom },
@@ -305,11 +340,17 @@ function routeLogGroup(scope: Construct): logs.ILogGroup {
   );
 }
 
-/** A declaration in one canonical form: resources and actions sorted, empty lists left out. */
+/**
+ * A declaration in one canonical form: resources and actions sorted, empty lists left out;
+ * media under a prefix is its own resource (`media@trust/`), so it never shares a role with
+ * the whole bucket's.
+ */
 export function declarationKey(declared: Iam): string {
-  const entries = Object.entries(declared)
+  const { mediaPrefix: _, ...resources } = declared;
+  const prefix = mediaPrefixOf(declared);
+  const entries = Object.entries(resources)
     .filter(([, actions]) => (actions as readonly string[]).length > 0)
-    .map(([resource, actions]) => `${resource}:${[...new Set(actions as readonly string[])].sort().join(',')}`)
+    .map(([resource, actions]) => `${resource === 'media' && prefix ? `media@${prefix}` : resource}:${[...new Set(actions as readonly string[])].sort().join(',')}`)
     .sort();
   return entries.join(' ') || 'none';
 }

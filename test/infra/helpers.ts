@@ -71,7 +71,8 @@ function synthesizeApp(options: BuildOptions) {
 
 /**
  * A manifest with what the real one may grow into: every kind of resource and action, two
- * routes with the same declaration, odd limits, an S3 drop and a schedule trigger. Handlers
+ * routes with the same declaration, one with the same actions under a media prefix (a role
+ * of its own), odd limits, an S3 drop and a schedule trigger. Handlers
  * point at an existing file (only the wiring is under test).
  */
 export const FAKE_ROUTES: readonly RouteDef[] = [
@@ -105,6 +106,8 @@ export const FAKE_ROUTES: readonly RouteDef[] = [
   { id: 'myProperties', method: 'GET', path: '/properties/mine', handler: 'system/health', access: 'authenticated', iam: { indexes: ['Query'], media: ['GetObject'] } },
   // the same declaration as myProperties: one shared role
   { id: 'myProperty', method: 'GET', path: '/properties/mine/{propertyId}', handler: 'system/health', access: 'authenticated', iam: { media: ['GetObject'], indexes: ['Query'] } },
+  // myProperties' actions, but only under a prefix: never its role
+  { id: 'trustAnchor', method: 'GET', path: '/trust/anchors/{hash}', handler: 'system/health', access: 'public', iam: { indexes: ['Query'], media: ['GetObject'], mediaPrefix: 'trust/anchors/' } },
 ];
 
 export const FAKE_TRIGGERS: readonly TriggerDef[] = [

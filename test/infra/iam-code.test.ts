@@ -6,6 +6,7 @@
  * needed. On a mismatch the message prints the `iam` the code needs.
  */
 import { describe, expect, it } from 'vitest';
+import { TRUST_PREFIX } from '../../functions/lib/trust-store';
 import { routes, triggers, type Iam, type RouteDef, type TriggerDef } from '../../functions/routes';
 import { asDeclaration, sdkCallsOf } from './sdk-calls';
 
@@ -14,7 +15,8 @@ const literal = (declaration: Record<string, readonly string[]>) =>
     .map(([k, v]) => `${k}: [${v.map((a) => `'${a}'`).join(', ')}]`)
     .join(', ')} }`;
 
-const declared = (iam: Iam) =>
+/** The declared actions per resource; `mediaPrefix` narrows them, the code does not say it (checked apart below). */
+const declared = ({ mediaPrefix: _, ...iam }: Iam) =>
   Object.fromEntries(
     Object.entries(iam)
       .filter(([, actions]) => (actions as readonly string[]).length > 0)
@@ -28,6 +30,25 @@ describe('each function declares the IAM actions its code calls', () => {
     const calls = await sdkCallsOf(def);
     const needed = asDeclaration(calls.derived);
     expect(declared(def.iam), `functions/${def.handler}.ts calls ${calls.commands.join(', ') || 'no AWS API'}: ${literal(needed)}`).toEqual(needed);
+  });
+});
+
+describe('a media prefix is where the code keeps its keys', () => {
+  const prefixed = entries.filter((def) => def.iam.mediaPrefix !== undefined);
+
+  it('is declared where expected', () => {
+    expect(prefixed.map((def) => def.id)).toContain('refreshTrustedList');
+  });
+
+  it.each(prefixed.map((def) => [def.id, def] as const))('%s names keys under its mediaPrefix', async (_id, def) => {
+    const { code } = await sdkCallsOf(def);
+    // a string literal that starts with the prefix (the code builds its keys from it)
+    const quoted = new RegExp(`["'\`]${def.iam.mediaPrefix!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`);
+    expect(code, `functions/${def.handler}.ts never names a key under ${def.iam.mediaPrefix}`).toMatch(quoted);
+  });
+
+  it('is the trust store prefix for refreshTrustedList (functions/lib/trust-store.ts)', () => {
+    expect(triggers.find((t) => t.id === 'refreshTrustedList')!.iam.mediaPrefix).toBe(TRUST_PREFIX);
   });
 });
 

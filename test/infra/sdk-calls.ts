@@ -20,9 +20,10 @@ import { REPO_ROOT } from '../../infra/constructs/manifest-function';
  *   (`"NotFound"`, `"NoSuchKey"`) needs s3:ListBucket (without it S3 answers 403, not 404).
  */
 
-export type Derived = { [K in keyof Iam]-?: Set<string> };
+/** The resources of a declaration (`mediaPrefix` is not one: it narrows `media`). */
+type Resource = Exclude<keyof Iam, 'mediaPrefix'>;
 
-type Resource = keyof Iam;
+export type Derived = { [K in Resource]-?: Set<string> };
 type Bucket = 'media' | 'omi';
 
 const emptyDerived = (): Derived => ({
@@ -81,6 +82,8 @@ export interface SdkCalls {
   commands: string[];
   /** our source files in the bundle */
   files: string[];
+  /** the bundle itself */
+  code: string;
 }
 
 /** Local name -> [package, exported name] of every named import of the bundle. */
@@ -171,7 +174,7 @@ export async function sdkCallsOf(def: { id: string; handler: string; source?: st
   }
 
   const files = Object.keys(result.metafile.inputs).filter((f) => !f.startsWith('node_modules/'));
-  return { derived, commands: [...commands].sort(), files };
+  return { derived, commands: [...commands].sort(), files, code };
 }
 
 /** The derived actions as a manifest `iam` literal (resources without actions left out). */
