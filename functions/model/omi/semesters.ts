@@ -84,6 +84,9 @@ export interface OmiDataState {
 /** The last state read, reused while the manifests' versions are the same (their province lists are the large part). */
 let lastState: OmiDataState | undefined;
 
+/** The state this container read last (undefined before the first read): what a valuation may start reading with while it asks for the current one. */
+export const lastOmiDataState = (): OmiDataState | undefined => lastState;
+
 export async function omiDataState(): Promise<OmiDataState> {
   const versionOf = (items: readonly Record<string, unknown>[]) => items.map((m) => `${String(m.semester)}@${String(m.updatedAt ?? '')}`).join('|');
   // the versions alone (small items); the province lists only when they changed

@@ -15,7 +15,7 @@ import type { OmiQuotation, OmiZoneInfo } from '../../domain/omi/types';
 import { matchZones } from '../../domain/omi/zone-match';
 import { evaluateProperty, selectQuotation, type ValuationRequest, type ValuationResult } from '../../domain/valuation';
 import { hasUsable, newestSemesterOf, quotationsBefore, quotationsOfSemester } from './quotations';
-import { omiDataState } from './semesters';
+import { lastOmiDataState, omiDataState, type OmiDataState } from './semesters';
 import { VersionedCache } from '../../lib/versioned-cache';
 import { loadZoneHistory } from './zone-history';
 import { zonesOfComune } from './zones';
@@ -36,15 +36,30 @@ export async function loadValuationData(
   comune: string,
   codTip: number,
   onZones?: (zones: readonly OmiZoneInfo[]) => void,
+  /**
+   * the newest semester holding the form's province (the data state knows it): tried first
+   * without the key read; when the comune has nothing there, its own newest semester is read.
+   * AdE files wrote a comune under an older province code only in older semesters, so no
+   * semester newer than this one holds the comune.
+   */
+  newestHint?: string,
 ): Promise<{ rows: OmiQuotation[]; zones: OmiZoneInfo[] }> {
-  for (const id of comuneIdsOf(prov, comune)) {
-    const newest = await newestSemesterOf(id);
-    if (!newest) continue;
-    const zonesRead = zonesOfComune(id, newest).then((zones) => {
+  const read = (id: string, semester: string) => {
+    const zonesRead = zonesOfComune(id, semester).then((zones) => {
       onZones?.(zones);
       return zones;
     });
-    const [rows, zones] = await Promise.all([quotationsOfSemester(id, newest, codTip), zonesRead]);
+    return Promise.all([quotationsOfSemester(id, semester, codTip), zonesRead]);
+  };
+  for (const [i, id] of comuneIdsOf(prov, comune).entries()) {
+    let newest = i === 0 ? newestHint : undefined;
+    let [rows, zones]: [OmiQuotation[], OmiZoneInfo[]] = [[], []];
+    if (newest) [rows, zones] = await read(id, newest);
+    if (!rows.length && !zones.length) {
+      newest = await newestSemesterOf(id);
+      if (newest) [rows, zones] = await read(id, newest);
+    }
+    if (!newest) continue;
     if (hasUsable(rows)) return { rows, zones };
     const older = await quotationsBefore(id, codTip, newest);
     if (!older.length) return { rows, zones };
@@ -76,17 +91,31 @@ export function clearValuationCache(): void {
 }
 
 /**
- * The valuation. The OMI data state comes first (one Query of the semester manifests): with
- * it, what an earlier valuation read at the same version is reused. Otherwise the chosen
- * zone's history (its rows and descriptions in every semester of its province) is read as
- * soon as the zone descriptions tell which zone it will most likely be (the admin's, or the
- * one the address names), alongside the quotations; when the engine then chooses another
- * zone (no usable row there, or no match), it is read after the choice.
+ * The valuation. The OMI data state (one Query of the semester manifests) says whether what an
+ * earlier valuation read is still true: reads made at the same version are reused. The reads
+ * do not wait for it: they start at once with the state this container read last and count
+ * only when the current state turns out to be that same version (otherwise they are made
+ * again with the current one). The chosen zone's history (its rows and descriptions in every
+ * semester of its province) is read as soon as the zone descriptions tell which zone it will
+ * most likely be (the admin's, or the one the address names), alongside the quotations; when
+ * the engine then chooses another zone (no usable row there, or no match), after the choice.
  */
 export async function valuate(req: ValuationRequest): Promise<ValuationResult> {
   const codTip = codTipForCategory(req.omiCategory);
   if (codTip === null) return evaluateProperty(req, { rows: [] });
-  const state = await omiDataState();
+  const last = lastOmiDataState();
+  const current = omiDataState();
+  if (last) {
+    const early = valuateAt(last, req, codTip);
+    early.catch(() => undefined); // awaited below when the state did not change
+    const state = await current;
+    if (state.version === last.version && state.importing === last.importing) return early;
+    return valuateAt(state, req, codTip);
+  }
+  return valuateAt(await current, req, codTip);
+}
+
+async function valuateAt(state: OmiDataState, req: ValuationRequest, codTip: number): Promise<ValuationResult> {
   const keep = !state.importing;
   // the zone's province is the form's but for a file that wrote the comune under an old one (Monza under MI)
   const historyOf = (prov: string, linkZona: string) =>
@@ -97,13 +126,19 @@ export async function valuate(req: ValuationRequest): Promise<ValuationResult> {
     `${req.province.toUpperCase()}|${req.city}|${codTip}`,
     state.version,
     () =>
-      loadValuationData(req.province, req.city, codTip, (newestZones) => {
+      loadValuationData(
+        req.province,
+        req.city,
+        codTip,
+        (newestZones) => {
         const linkZona = guess(newestZones);
         const zone = linkZona ? newestZones.find((z) => z.linkZona === linkZona) : undefined;
         if (!zone?.prov) return;
         early = { prov: zone.prov, linkZona: zone.linkZona, history: historyOf(zone.prov, zone.linkZona) };
         early.history.catch(() => undefined); // awaited below when the guess was right
-      }),
+        },
+        state.semestersOf(req.province.trim().toUpperCase())[0],
+      ),
     keep,
   );
   const selection = selectQuotation(req, rows, zones);
