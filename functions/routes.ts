@@ -136,6 +136,7 @@ const manifest = [
   { id: 'reopenOnboardingStep', method: 'POST', path: '/admin/properties/{propertyId}/onboarding/{step}/reopen', handler: 'review/reopen-step', access: ['admin'], owner: 'only a property whose option is signed (else 409)', iam: { table: ['GetItem', 'UpdateItem'] } },
   { id: 'listIdentityReviews', method: 'GET', path: '/admin/identity-reviews', handler: 'review/list-identity-reviews', access: ['admin'], iam: { indexes: ['Query'], media: ['GetObject'] } },
   { id: 'decideIdentityReview', method: 'POST', path: '/admin/properties/{propertyId}/identity/review', handler: 'review/decide-identity-review', access: ['admin'], owner: 'only an identity check still in review (else 409)', iam: { table: ['ConditionCheckItem', 'GetItem', 'PutItem', 'UpdateItem'] } },
+  { id: 'decideCoOwnerIdentityReview', method: 'POST', path: '/admin/properties/{propertyId}/co-owners/{coOwnerId}/identity/review', handler: 'review/decide-co-owner-identity-review', access: ['admin'], owner: 'only a co-owner identity check still in review (else 409)', iam: { table: ['ConditionCheckItem', 'GetItem', 'PutItem', 'UpdateItem'] } },
 
   // Area venditore (/seller-dashboard, /seller-profile)
   { id: 'listSellerProperties', method: 'GET', path: '/seller/properties', handler: 'seller/list-properties', access: ['seller'], owner: 'the caller\'s own properties only (gsi1 SELLER#{caller})', iam: { table: ['BatchGetItem'], indexes: ['Query'] } },

@@ -83,7 +83,6 @@ export const IDENTITY_MESSAGES = {
   samePhoto: 'La foto del volto e la foto del documento sono la stessa immagine: scatta un selfie e fotografa il documento',
   documentFaceTooLarge: 'La foto del documento deve mostrare tutto il documento, non solo un volto: fotografa il fronte intero',
   inReview: 'Verifica in corso: un operatore confronterà le foto entro un giorno lavorativo',
-  notConclusive: 'Verifica non conclusa: rifai le foto con più luce, il volto ben visibile e il documento intero',
   engineUnavailable: 'Verifica automatica non completata: un operatore confronterà le foto entro un giorno lavorativo',
   // the admin's review (review routes)
   reviewDecision: 'Decisione non valida: approva o rifiuta',
@@ -255,6 +254,8 @@ export type IdentityReviewDecisionInput = z.output<typeof identityReviewDecision
 /** A check waiting for an admin (GET /admin/identity-reviews), images as presigned GETs. */
 export interface IdentityReviewItem {
   propertyId: string;
+  /** a co-owner's check (their COOWNER item); null: the owner's */
+  coOwner: { id: string; fullName: string } | null;
   documentType: DocumentType;
   documentNumber: string;
   fullName: string | null;

@@ -187,6 +187,8 @@ export interface DossierCoOwner {
   share: number;
   invitedAt: string | null;
   verifiedAt: string | null;
+  /** the co-owner's last identity check ('review': waiting for an admin in /identity-reviews); null: none */
+  identityStatus: 'verified' | 'rejected' | 'review' | null;
 }
 
 export interface DossierDelegation {

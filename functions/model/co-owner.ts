@@ -17,7 +17,9 @@ import { CO_OWNER_INVITATION_LIMITS as LIMITS, CO_OWNER_INVITATION_MESSAGES as I
 import { ONBOARDING_MESSAGES as M } from '../domain/onboarding/rules';
 import { KYC_MESSAGES, type KycIdentity } from '../domain/onboarding/kyc';
 import type { SellerCoOwner } from '../domain/onboarding/schemas';
-import type { DocumentType } from '../domain/identity';
+import { IDENTITY_MESSAGES, type DocumentType } from '../domain/identity';
+import type { Actor } from '../domain/activity';
+import { requestActivity } from './activity';
 
 const propertyNotFound = () => new NotFoundError(M.propertyNotFound);
 
@@ -43,7 +45,7 @@ export function sellerShareOf(property: Item): number | null {
 /** The co-owner's last identity check stored on the COOWNER item (saveCoOwnerIdentity), or null. */
 export function coOwnerIdentityOf(c: Item): KycIdentity | null {
   const status = str(c.identityStatus);
-  if (status !== 'verified' && status !== 'rejected') return null;
+  if (status !== 'verified' && status !== 'rejected' && status !== 'review') return null;
   return {
     status,
     documentType: (str(c.documentType) ?? 'carta_identita') as KycIdentity['documentType'],
@@ -258,7 +260,8 @@ export interface CoOwnerIdentityWrite {
   coOwnerId: string;
   /** the invited e-mail: the COOWNER item must still have it */
   email: string;
-  valid: boolean;
+  /** 'review': 60-70 % or not completed by the engine, in the admins' queue */
+  status: 'verified' | 'rejected' | 'review';
   reason: string;
   confidence: number;
   documentType: DocumentType;
@@ -281,6 +284,7 @@ export interface CoOwnerIdentityWrite {
 export async function saveCoOwnerIdentity(w: CoOwnerIdentityWrite): Promise<void> {
   // a co-owner's check belongs to the co-owners step: after the signature only while an admin has it reopened
   const guard: PropertyGuard = { propertyId: w.propertyId, step: 'coOwners' };
+  const review = w.status === 'review' ? keys.identityReviewIndex(w.now, w.propertyId, w.coOwnerId) : null;
   try {
     await ddb().send(
       new TransactWriteCommand(
@@ -293,13 +297,16 @@ export async function saveCoOwnerIdentity(w: CoOwnerIdentityWrite): Promise<void
                 'SET identityStatus = :status, identityReason = :reason, identityCheckedAt = :now, verifiedAt = :verifiedAt, confidence = :confidence, ' +
                 'documentType = :documentType, documentNumber = :documentNumber, identityFullName = :fullName, facePhotoKey = :face, ' +
                 'documentFrontKey = :front, documentBackKey = :back, facePhotoSha256 = :faceSha, documentFrontSha256 = :frontSha, ' +
-                'documentBackSha256 = :backSha, identityEngine = :engine, updatedAt = :now',
+                'documentBackSha256 = :backSha, identityEngine = :engine, updatedAt = :now' +
+                // in the admins' queue while in review (sparse index, oldest first); any other outcome leaves it, and a new check replaces a decided one
+                (review ? ', gsi2pk = :qpk, gsi2sk = :qsk REMOVE identityReview' : ' REMOVE gsi2pk, gsi2sk, identityReview'),
               ConditionExpression: 'attribute_exists(pk) AND email = :email',
               ExpressionAttributeValues: {
-                ':status': w.valid ? 'verified' : 'rejected',
+                ...(review ? { ':qpk': review.gsi2pk, ':qsk': review.gsi2sk } : {}),
+                ':status': w.status,
                 ':reason': w.reason,
                 ':now': w.now,
-                ':verifiedAt': w.valid ? w.now : null,
+                ':verifiedAt': w.status === 'verified' ? w.now : null,
                 ':confidence': w.confidence,
                 ':documentType': w.documentType,
                 ':documentNumber': w.documentNumber,
@@ -323,4 +330,63 @@ export async function saveCoOwnerIdentity(w: CoOwnerIdentityWrite): Promise<void
     if (isConditionFailure(err, 1)) throw new NotFoundError(KYC_MESSAGES.tokenNotFound);
     throw err;
   }
+}
+
+/** An admin's decision on a co-owner's identity check in review (the owner's: model/identity.ts decideIdentityReview). */
+export interface CoOwnerIdentityReviewWrite {
+  propertyId: string;
+  coOwnerId: string;
+  decision: 'approve' | 'reject';
+  reason: string;
+  /** the reason the co-owner reads */
+  coOwnerReason: string;
+  actor: Actor;
+  now: string;
+}
+
+/**
+ * The co-owner's check becomes verified (verifiedAt: 'Verificato') or rejected with the
+ * decision {decision, reason, by, at}, leaves the queue, and the activity history records it,
+ * in one transaction with the property guard at index 0. The COOWNER item's own condition is
+ * that its check is still in review: a second decision, or one after a new check or after the
+ * seller replaced the co-owners, is 409 and writes nothing; no such co-owner is 404.
+ */
+export async function decideCoOwnerIdentityReview(w: CoOwnerIdentityReviewWrite): Promise<KycIdentity> {
+  const status = w.decision === 'approve' ? 'verified' : 'rejected';
+  const guard: PropertyGuard = { propertyId: w.propertyId };
+  const review = { decision: w.decision, reason: w.reason, by: w.actor.id, at: w.now };
+  const key = keys.coOwner(w.propertyId, w.coOwnerId);
+  try {
+    await ddb().send(
+      new TransactWriteCommand(
+        guardedTransaction(guard, [
+          {
+            Update: {
+              TableName: table(),
+              Key: key,
+              UpdateExpression: 'SET identityStatus = :status, identityReason = :reason, verifiedAt = :verifiedAt, identityReview = :review, updatedAt = :now REMOVE gsi2pk, gsi2sk',
+              ConditionExpression: 'identityStatus = :inReview',
+              ExpressionAttributeValues: {
+                ':status': status,
+                ':reason': w.coOwnerReason,
+                ':verifiedAt': status === 'verified' ? w.now : null,
+                ':review': review,
+                ':now': w.now,
+                ':inReview': 'review',
+              },
+            },
+          },
+          requestActivity(w.propertyId, 'identity.reviewed', w.actor, w.now, { before: 'review', after: status, note: `Comproprietario: ${w.reason}` }),
+        ]),
+      ),
+    );
+  } catch (err) {
+    if (isConditionFailure(err, 0)) throw new NotFoundError(IDENTITY_MESSAGES.propertyNotFound);
+    if (isConditionFailure(err, 1)) {
+      const item = await readCoOwner(w.propertyId, w.coOwnerId);
+      throw item ? new ConflictError(IDENTITY_MESSAGES.reviewNotPending) : new NotFoundError(IDENTITY_MESSAGES.reviewNotFound);
+    }
+    throw err;
+  }
+  return coOwnerIdentityOf((await readCoOwner(w.propertyId, w.coOwnerId))!)!;
 }

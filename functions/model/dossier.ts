@@ -267,6 +267,7 @@ function mapCoOwner(c: DossierItem): DossierCoOwner {
     share: num(c.share) ?? 0,
     invitedAt: str(c.invitedAt),
     verifiedAt: str(c.verifiedAt),
+    identityStatus: c.identityStatus === 'verified' || c.identityStatus === 'rejected' || c.identityStatus === 'review' ? c.identityStatus : null,
   };
 }
 

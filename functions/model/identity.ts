@@ -169,10 +169,15 @@ export async function listIdentityReviews(limit = 100): Promise<IdentityReviewIt
   );
   return Promise.all(
     (res.Items ?? []).map(async (i) => {
-      const r = toIdentityRecord(i);
+      const coOwner = i.entity === 'coOwner' ? { id: String(i.id ?? ''), fullName: String(i.fullName ?? '') } : null;
+      // a co-owner's check is stored on their COOWNER item under its own names
+      const r = toIdentityRecord(
+        coOwner ? { ...i, fullName: i.identityFullName ?? null, reason: i.identityReason, checkedAt: i.identityCheckedAt, status: i.identityStatus } : i,
+      );
       const [facePhoto, documentFront, documentBack] = await Promise.all([download(r.facePhotoKey || null), download(r.documentFrontKey || null), download(r.documentBackKey)]);
       return {
         propertyId: String(i.propertyId ?? ''),
+        coOwner,
         documentType: r.documentType,
         documentNumber: r.documentNumber,
         fullName: r.fullName,

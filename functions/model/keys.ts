@@ -106,7 +106,11 @@ export const keys = {
   /** the seller's identity check (one per property) */
   identity: (propertyId: string) => ({ pk: `PROPERTY#${propertyId}`, sk: 'IDENTITY' }),
   /** on the IDENTITY item while it waits for an admin's review (sparse), oldest first */
-  identityReviewIndex: (checkedAt: string, propertyId: string) => ({ gsi2pk: 'IDREVIEWS', gsi2sk: `${checkedAt}#${propertyId}` }),
+  /** the admins' queue of identity checks in review: the owner's (IDENTITY item) or a co-owner's (COOWNER item) */
+  identityReviewIndex: (checkedAt: string, propertyId: string, coOwnerId?: string) => ({
+    gsi2pk: 'IDREVIEWS',
+    gsi2sk: coOwnerId ? `${checkedAt}#${propertyId}#${coOwnerId}` : `${checkedAt}#${propertyId}`,
+  }),
   identityReviews: () => ({ index: 'gsi2' as const, pk: 'IDREVIEWS' }),
   coOwner: (propertyId: string, coOwnerId: string) => ({ pk: `PROPERTY#${propertyId}`, sk: `COOWNER#${coOwnerId}` }),
   /** one delegation per type (catasto, urbanistica, ipotecario, anagrafe) */

@@ -371,6 +371,13 @@ export const RULES: Record<string, RouteRule> = {
   listIdentityReviews: { allowed: ADMIN, touches: () => [] },
   // the world's property has no check in review: 404, nothing written (test/integration/identity-review.test.ts decides real ones)
   decideIdentityReview: adminPropertyRoute({ body: () => ({ decision: 'approve', reason: 'Stessa persona, confrontate a vista' }) }),
+  // the world's co-owner has no check in review: 409, nothing written (test/integration/co-owner-identity-review.test.ts decides real ones)
+  decideCoOwnerIdentityReview: {
+    allowed: ADMIN,
+    params: (w) => ({ propertyId: w.Q.id, coOwnerId: w.Q.coOwnerId }),
+    body: () => ({ decision: 'approve', reason: 'Stessa persona, confrontate a vista' }),
+    touches: (w) => [pkOf.property(w.Q.id)],
+  },
   listOptions: { allowed: ADMIN, touches: () => [] },
   updateOption: adminPropertyRoute({ body: () => ({ salePricePercentage: 10, agentCommissionPercentage: 5, minAgentCommissionPercentage: 2 }) }),
   // the world's option is published already: publishing it again is 409, nothing written (option-lifecycle.test.ts moves real ones)

@@ -8,23 +8,22 @@
  * the request deletion removes), with the property guard (model/co-owner.ts), in one transaction.
  * The owner's IDENTITY item is never touched.
  */
+import type { IdentityCheckResult, IdentityUploadInput, VerifyIdentityInput } from '../../domain/identity';
 import type { Caller } from '../../lib/auth';
 import { saveCoOwnerIdentity as writeCoOwnerIdentity } from '../../model/co-owner';
 import { presignIdentityUpload, runIdentityCheck, type IdentityOutcome, type IdentitySubject } from '../identity/identity-check';
-import { IDENTITY_MESSAGES, type IdentityCheckResult, type IdentityUploadInput, type VerifyIdentityInput } from '../../domain/identity';
 import type { PresignedUpload } from '../../domain/uploads';
 import { requireInvitedCoOwner, type InvitedCoOwner } from '../state';
 
 export const coOwnerNamePrefix = (coOwnerId: string) => `coowner-${coOwnerId}-`;
 
 /** Stores the outcome on the COOWNER item (the co-owner still the invited e-mail) and checks the property is editable. */
-async function saveCoOwnerIdentity(co: InvitedCoOwner, { result: checked, input, sha256, engine, now }: IdentityOutcome): Promise<void> {
-  const result = coOwnerResult(checked);
+async function saveCoOwnerIdentity(co: InvitedCoOwner, { result, input, sha256, engine, now }: IdentityOutcome): Promise<void> {
   await writeCoOwnerIdentity({
     propertyId: co.propertyId,
     coOwnerId: co.coOwnerId,
     email: co.email,
-    valid: result.valid,
+    status: result.status,
     reason: result.reason,
     confidence: result.confidence,
     documentType: input.documentType,
@@ -49,15 +48,9 @@ export async function createCoOwnerIdentityUpload(token: string, caller: Caller,
 }
 
 /**
- * A co-owner's check has no admin review queue (the queue holds the owners' IDENTITY items):
- * a result that would go to review (60-70 %, or not completed by the engine) is not verified
- * and the co-owner is asked to check again with better photos.
+ * POST /seller/kyc/identity?token=: the co-owner's check, stored on their COOWNER item; one in
+ * review (60-70 %, or not completed by the engine) joins the admins' queue as an owner's does.
  */
-function coOwnerResult(result: IdentityCheckResult): IdentityCheckResult {
-  return result.status === 'review' ? { ...result, status: 'rejected', valid: false, reason: IDENTITY_MESSAGES.notConclusive } : result;
-}
-
-/** POST /seller/kyc/identity?token=: the co-owner's check, stored on their COOWNER item. */
 export async function verifyCoOwnerIdentity(token: string, caller: Caller, input: VerifyIdentityInput): Promise<IdentityCheckResult> {
-  return coOwnerResult(await runIdentityCheck(coOwnerSubject(await requireInvitedCoOwner(token, caller)), input));
+  return runIdentityCheck(coOwnerSubject(await requireInvitedCoOwner(token, caller)), input);
 }

@@ -15,7 +15,7 @@ import type { DossierIdentity } from '@domain/requests';
 import { Badge, Button, EmptyState, ErrorState, Field, LoadingState } from '@/components/ui';
 import { errorMessage } from '@/lib/api';
 import { usePageTitle } from '@/lib/use-page-title';
-import { decideIdentityReview, identityReviewKeys, listIdentityReviews, requestKeys } from './api';
+import { decideCoOwnerIdentityReview, decideIdentityReview, identityReviewKeys, listIdentityReviews, requestKeys } from './api';
 
 const confidenceLabel = (c: number | null) => (c === null ? 'non disponibile' : `${formatDecimal(c)}%`);
 
@@ -65,13 +65,14 @@ function IdentityFacts({ documentType, documentNumber, fullName, confidence }: {
   );
 }
 
-/** Approve or reject a check in review, with a reason. */
-function DecisionForm({ propertyId, onDone }: { propertyId: string; onDone?: () => void }) {
+/** Approve or reject a check in review (the owner's, or a co-owner's), with a reason. */
+function DecisionForm({ propertyId, coOwnerId, onDone }: { propertyId: string; coOwnerId?: string; onDone?: () => void }) {
   const qc = useQueryClient();
   const [reason, setReason] = useState('');
   const [error, setError] = useState<string | null>(null);
   const mutation = useMutation({
-    mutationFn: (decision: 'approve' | 'reject') => decideIdentityReview(propertyId, { decision, reason: reason.trim() }),
+    mutationFn: (decision: 'approve' | 'reject') =>
+      coOwnerId ? decideCoOwnerIdentityReview(propertyId, coOwnerId, { decision, reason: reason.trim() }) : decideIdentityReview(propertyId, { decision, reason: reason.trim() }),
     onSuccess: async (res) => {
       toast.success(res.identity.status === 'verified' ? IDENTITY_MESSAGES.reviewApproved : IDENTITY_MESSAGES.reviewRejected);
       setReason('');
@@ -85,7 +86,7 @@ function DecisionForm({ propertyId, onDone }: { propertyId: string; onDone?: () 
     setError(null);
     mutation.mutate(decision);
   };
-  const id = `identity-review-reason-${propertyId}`;
+  const id = `identity-review-reason-${propertyId}${coOwnerId ? `-${coOwnerId}` : ''}`;
   return (
     <div className="mt-3 space-y-2" data-testid="identity-review-form">
       <Field label="Motivo della decisione" id={id} error={error ?? undefined}>
@@ -148,7 +149,12 @@ export default function IdentityReviewsPage() {
       ) : (
         <ul className="mt-6 space-y-6" data-testid="identity-review-queue">
           {query.data.reviews.map((r) => (
-            <li key={r.propertyId} className="rounded-lg border border-slate-200 p-4" data-testid="identity-review-item">
+            <li key={`${r.propertyId}-${r.coOwner?.id ?? ''}`} className="rounded-lg border border-slate-200 p-4" data-testid="identity-review-item">
+              {r.coOwner && (
+                <p className="font-semibold text-slate-800" data-testid="identity-review-co-owner">
+                  Comproprietario: {r.coOwner.fullName}
+                </p>
+              )}
               <p className="text-sm text-slate-700">
                 Verifica del {formatDateTime(r.checkedAt)} -{' '}
                 <Link className="font-medium text-brand-navy underline" to={`/investigation/${encodeURIComponent(r.propertyId)}`}>
@@ -158,7 +164,7 @@ export default function IdentityReviewsPage() {
               <div className="mt-2 space-y-3">
                 <IdentityFacts documentType={r.documentType} documentNumber={r.documentNumber} fullName={r.fullName} confidence={r.confidence} />
                 <SideBySide face={r.images.facePhoto} front={r.images.documentFront} back={r.images.documentBack} />
-                <DecisionForm propertyId={r.propertyId} />
+                <DecisionForm propertyId={r.propertyId} coOwnerId={r.coOwner?.id} />
               </div>
             </li>
           ))}

@@ -29,6 +29,7 @@ import { createOptionSchema, type CreateOptionBody, type CreateOptionInput } fro
 import { OPTION_DURATIONS, upfrontFee } from '@domain/fees';
 import { Badge, Button, Field, Input, Select } from '@/components/ui';
 import { errorMessage, isApiError } from '@/lib/api';
+import { Link } from 'react-router-dom';
 import { createOption, getOptionStatus, notifySeller, requestKeys, reviewKeys, sendAvailabilityLink } from './api';
 import { DownloadLink, Facts, SubStep } from './parts';
 import { IdentityDetails } from './IdentityReview';
@@ -68,7 +69,16 @@ export function OptionStep({ dossier }: { dossier: RequestDossier }) {
             <ul className="list-disc pl-5">
               {coOwners.map((c) => (
                 <li key={c.id}>
-                  {c.fullName} ({c.email}) - quota {formatDecimal(c.share)}%{c.verifiedAt ? ', identità verificata' : ', in attesa di verifica'}
+                  {c.fullName} ({c.email}) - quota {formatDecimal(c.share)}%
+                  {c.verifiedAt ? ', identità verificata' : c.identityStatus === 'review' ? ', verifica da controllare' : ', in attesa di verifica'}
+                  {!c.verifiedAt && c.identityStatus === 'review' && (
+                    <>
+                      {' '}
+                      <Link className="font-medium text-brand-navy underline" to="/identity-reviews">
+                        (apri le verifiche)
+                      </Link>
+                    </>
+                  )}
                 </li>
               ))}
             </ul>

@@ -55,6 +55,11 @@ export function decideIdentityReview(id: string, input: IdentityReviewDecisionIn
   return api.post<{ identity: IdentityRecord }>(`${path(id)}/identity/review`, input);
 }
 
+/** POST /admin/properties/{id}/co-owners/{coOwnerId}/identity/review: the same for a co-owner's check. */
+export function decideCoOwnerIdentityReview(id: string, coOwnerId: string, input: IdentityReviewDecisionInput): Promise<{ identity: { status: string } }> {
+  return api.post<{ identity: { status: string } }>(`${path(id)}/co-owners/${encodeURIComponent(coOwnerId)}/identity/review`, input);
+}
+
 /** An admin's action on the option's state (publish, withdraw, exercise, cancel with a reason). */
 export function transitionOption(id: string, input: OptionTransitionInput): Promise<OptionTransitionResult> {
   return api.post<OptionTransitionResult>(`/admin/options/${encodeURIComponent(id)}/transitions`, input);
