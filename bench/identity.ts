@@ -9,7 +9,9 @@
  * - impostor pairs: each face photo against every other person's card, plain and with ghost;
  * - same-image pairs: the photo twice, the photo re-encoded, the card twice, the card
  *   re-encoded (the tester's attack and its next tries);
- * - selfie as the document: another crop of the face photo.
+ * - selfie as the document: another crop of the face photo;
+ * - the right face on a card that does not carry the typed number, or another holder's
+ *   surname (the document's text, read by the local OCR engine as the use case reads it).
  * Prints the outcome of each class, the similarity distribution and the time per check, and
  * writes them to bench/results/identity.json (the figures of docs/identity.md).
  */
@@ -18,11 +20,14 @@ import sharp from 'sharp';
 import { quiet, machine, pct, r1, writeResults } from './support';
 import { decideIdentity, type IdentityCheckResult } from '../functions/domain/identity';
 import { localFaceMatcher } from '../functions/lib/faces/local-face-matcher';
-import { documentFront, facePhoto, PEOPLE } from '../test/support/faces';
+import { CARD_HOLDER, documentFront, facePhoto, PEOPLE } from '../test/support/faces';
+import { documentTextRefusal, withDocumentText } from '../functions/domain/identity-document';
+import { todayInRome } from '../functions/domain/availability';
+import { closeLocalTextReader, localTextReader } from '../functions/lib/document-text/local-text-reader';
 
 quiet();
 
-type Kind = 'genuine' | 'impostor' | 'sameImage' | 'selfieAsDocument';
+type Kind = 'genuine' | 'impostor' | 'sameImage' | 'selfieAsDocument' | 'wrongNumber' | 'wrongHolder';
 interface Row {
   kind: Kind;
   label: string;
@@ -34,12 +39,27 @@ interface Row {
 
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 const matcher = localFaceMatcher();
+const reader = localTextReader();
 const rows: Row[] = [];
 
-async function run(kind: Kind, label: string, face: Buffer, front: Buffer): Promise<void> {
+/**
+ * One check as the use case runs it: the document's text read while the faces are compared,
+ * then the faces' decision and the text's rules (the typed number and surname: the card's own
+ * unless `typed` says otherwise).
+ */
+async function run(kind: Kind, label: string, face: Buffer, front: Buffer, typed: { number?: string; surname?: string } = {}): Promise<void> {
   const started = performance.now();
+  const text = reader.readText(front);
+  text.catch(() => undefined);
   const c = await matcher.compareFaces(face, front);
-  const result = decideIdentity({ source: c.source, target: c.target, samePhoto: c.samePhoto, sameBytes: sha(face) === sha(front) });
+  const faces = decideIdentity({ source: c.source, target: c.target, samePhoto: c.samePhoto, sameBytes: sha(face) === sha(front) });
+  const result =
+    faces.status === 'rejected'
+      ? faces
+      : withDocumentText(
+          faces,
+          documentTextRefusal({ lines: (await text).lines, documentNumber: typed.number ?? CARD_HOLDER.number, surnames: [typed.surname ?? CARD_HOLDER.surname], today: todayInRome() }),
+        );
   rows.push({ kind, label, result, similarity: c.target[0]?.similarity ?? null, distance: c.distance ?? null, ms: performance.now() - started });
 }
 
@@ -71,7 +91,11 @@ for (const p of PEOPLE) {
   await run('sameImage', `${p} card re-encoded`, plain, await recode(plain, 560, 55));
   const crop = await sharp(face).extract({ left: 20, top: 10, width: 290, height: 300 }).resize(400).jpeg({ quality: 80 }).toBuffer();
   await run('selfieAsDocument', `${p} crop`, face, crop);
+  // the right face on a card that does not say what was typed
+  await run('wrongNumber', `${p} typed another number`, face, plain, { number: 'CA99999ZZ' });
+  await run('wrongHolder', `${p} card of another holder`, face, plain, { surname: 'VERDI' });
 }
+await closeLocalTextReader();
 
 const of = (k: Kind) => rows.filter((r) => r.kind === k);
 const count = (rs: Row[], f: (r: Row) => boolean) => `${rs.filter(f).length}/${rs.length}`;
@@ -90,7 +114,7 @@ const selfie = of('selfieAsDocument');
 const times = rows.map((r) => r.ms);
 const results = {
   machine: machine(),
-  sample: { people: PEOPLE.length, genuine: genuine.length, impostor: impostor.length, sameImage: same.length, selfieAsDocument: selfie.length },
+  sample: { people: PEOPLE.length, genuine: genuine.length, impostor: impostor.length, sameImage: same.length, selfieAsDocument: selfie.length, wrongNumber: of('wrongNumber').length, wrongHolder: of('wrongHolder').length },
   genuine: {
     verified: count(genuine, (r) => r.result.status === 'verified'),
     review: count(genuine, (r) => r.result.status === 'review'),
@@ -114,6 +138,9 @@ const results = {
     outcomes: same.map((r) => `${r.label}: ${r.result.status} (${r.result.reason})`),
   },
   selfieAsDocument: { refused: count(selfie, (r) => r.result.status === 'rejected'), outcomes: selfie.map((r) => `${r.label}: ${r.result.reason}`) },
+  // the document's text (OCR, functions/domain/identity-document.ts)
+  wrongNumber: { refused: count(of('wrongNumber'), (r) => r.result.status === 'rejected'), outcomes: of('wrongNumber').map((r) => `${r.label}: ${r.result.reason}`) },
+  wrongHolder: { refused: count(of('wrongHolder'), (r) => r.result.status === 'rejected'), outcomes: of('wrongHolder').map((r) => `${r.label}: ${r.result.reason}`) },
   timeMs: { cold: r1(coldMs), checks: times.length, p50: r1(pct(times, 50)), p95: r1(pct(times, 95)), max: r1(Math.max(...times)), total: r1(performance.now() - started) },
 };
 console.log(JSON.stringify(results, null, 2));

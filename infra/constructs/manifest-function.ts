@@ -200,7 +200,7 @@ export class ManifestFunction extends Construct {
       acks.push({
         id: 'AwsSolutions-IAM5',
         findings: /^Resource::\*$/,
-        reason: 'rekognition:CompareFaces supports no resource-level permissions (it compares image bytes); the only action in that statement',
+        reason: 'rekognition:CompareFaces and rekognition:DetectText support no resource-level permissions (they read image bytes); the only actions in that statement',
       });
     }
     acknowledgeFindings(ackScope, ...acks);
@@ -274,7 +274,7 @@ export function iamStatements(declared: Iam, r: FunctionResources, stack: Stack)
   add('ses', declared.ses, [stack.formatArn({ service: 'ses', resource: 'identity', resourceName: '*' })], {
     StringEquals: { 'ses:FromAddress': r.mailFrom },
   });
-  // CompareFaces with image bytes (never S3 objects): it acts on no AWS resource
+  // CompareFaces and DetectText with image bytes (never S3 objects): they act on no AWS resource
   add('rekognition', declared.rekognition, ['*']);
   let cognito: iam.PolicyStatement | undefined;
   if (declared.cognito?.length) {

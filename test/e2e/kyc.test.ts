@@ -132,6 +132,8 @@ beforeAll(async () => {
   writeFileSync(`${DIR}/back.jpg`, facePhoto('person-a'));
   writeFileSync(`${DIR}/face-a.jpg`, facePhoto('person-a'));
   writeFileSync(`${DIR}/front-b.jpg`, await documentFront('person-b'));
+  // the co-owner's card: the name the seller typed for her and the number she types
+  writeFileSync(`${DIR}/front-elena.jpg`, await documentFront('person-a', { surname: 'BLU', name: 'ELENA', number: 'CB7654321' }));
   // the estimate needs a valuation: the Milano quotations, imported as /omi-import does
   await importOmi(MILANO.valori2025, '2025-S1');
   await importOmi(MILANO.zone2025, '2025-S1');
@@ -470,7 +472,7 @@ describe('/seller-kyc', () => {
     await page.getByTestId('identity-open').click();
     const dialog = page.getByTestId('identity-dialog');
     await dialog.getByTestId('identity-face-file').setInputFiles(`${DIR}/face-a.jpg`);
-    await dialog.getByTestId('identity-front-file').setInputFiles(`${DIR}/front.jpg`);
+    await dialog.getByTestId('identity-front-file').setInputFiles(`${DIR}/front-elena.jpg`);
     await dialog.getByTestId('identity-back-file').setInputFiles(`${DIR}/back.jpg`);
     await dialog.getByTestId('identity-document-number').fill('CB7654321');
     await page.getByTestId('identity-submit').click();

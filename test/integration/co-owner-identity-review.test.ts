@@ -23,6 +23,8 @@ type Answer<T> = T & { message?: string; fields?: Record<string, string> };
 const TABLE = () => stack().env.TABLE_NAME!;
 const get = async (Key: Record<string, string>) => (await ddb().send(new GetCommand({ TableName: TABLE(), Key, ConsistentRead: true }))).Item;
 const put = (Item: Record<string, unknown>) => ddb().send(new PutCommand({ TableName: TABLE(), Item }));
+/** the co-owner's card: the name the seller typed and the number the co-owner types */
+const CARD = { surname: 'ROSSI', name: 'ANNA', number: 'CA11111BB' };
 const decide = (id: string, coOwnerId: string) => `/admin/properties/${id}/co-owners/${coOwnerId}/identity/review`;
 
 let owner: Seller;
@@ -74,7 +76,7 @@ const queue = async () => {
 
 describe("a co-owner's identity check in review", () => {
   it('is not verified, the co-owner reads "in verifica", the admin sees it as a co-owner\'s and approves it once', async () => {
-    const { id, coOwnerId, coToken, res } = await checked(facePhoto(REVIEW_BAND_PERSON), await reviewBandCard());
+    const { id, coOwnerId, coToken, res } = await checked(facePhoto(REVIEW_BAND_PERSON), await reviewBandCard(CARD));
     expect(res).toMatchObject({ valid: false, status: 'review', reason: IDENTITY_MESSAGES.inReview });
     expect(await get(keys.coOwner(id, coOwnerId))).toMatchObject({ identityStatus: 'review', verifiedAt: null, gsi2pk: 'IDREVIEWS' });
     const own = await api<CoOwnerKycState>('GET', `/seller/kyc?token=${coToken}`, { token: coOwner.token });
@@ -112,13 +114,13 @@ describe("a co-owner's identity check in review", () => {
   });
 
   it('rejected with a reason: the co-owner reads it and a new check replaces the decided one', async () => {
-    const { id, coOwnerId, coToken } = await checked(facePhoto(REVIEW_BAND_PERSON), await reviewBandCard());
+    const { id, coOwnerId, coToken } = await checked(facePhoto(REVIEW_BAND_PERSON), await reviewBandCard(CARD));
     const no = await api<Answer<{ identity: KycIdentity }>>('POST', decide(id, coOwnerId), { token: admin.token, body: { decision: 'reject', reason: 'Il documento è scaduto' } });
     expect(no.status, JSON.stringify(no.body)).toBe(200);
     expect(no.body.identity).toMatchObject({ status: 'rejected', reason: `${IDENTITY_MESSAGES.reviewRejected}: Il documento è scaduto`, verifiedAt: null });
     const own = await api<CoOwnerKycState>('GET', `/seller/kyc?token=${coToken}`, { token: coOwner.token });
     expect(own.body.identity).toMatchObject({ status: 'rejected', reason: `${IDENTITY_MESSAGES.reviewRejected}: Il documento è scaduto` });
-    const fresh = await check(coToken, facePhoto('person-a'), await documentFront('person-a'));
+    const fresh = await check(coToken, facePhoto('person-a'), await documentFront('person-a', CARD));
     expect(fresh).toMatchObject({ valid: true, status: 'verified' });
     const item = (await get(keys.coOwner(id, coOwnerId)))!;
     expect(item).toMatchObject({ identityStatus: 'verified', verifiedAt: expect.any(String) });

@@ -5,6 +5,8 @@
  * admin dossier. Also measures the local engine's accuracy on the sample faces and the time
  * of a verification, cold and warm (figures in docs/identity.md).
  */
+import { DOCUMENT_TEXT_MESSAGES } from '../../functions/domain/identity-document';
+import { idCardBack } from '../support/id-cards';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ddb } from '../../functions/model/db';
@@ -134,6 +136,28 @@ describe('identity check', () => {
     expect(res.body.identity).toMatchObject({ status: 'verified', documentType: 'carta_identita', documentNumber: 'CA12345AB', fullName: 'Mario Rossi' });
     expect(res.body.identity!.files.facePhoto?.url).toBeTruthy();
     expect(res.body.identity!.files.documentFront?.url).toBeTruthy();
+  });
+
+  it("reads the document: the typed number and the request's surname must be on it, an MRZ valid and not expired; each refusal has its reason", async () => {
+    const id = await ownedProperty(seller.userId);
+    const reason = async (front: Buffer, extra: Record<string, unknown> = {}, back?: Buffer) => {
+      const { res } = await verify(facePhoto('person-a'), front, back ? { ...extra, documentBackKey: await uploadImage(seller.token, id, 'documentBack', back) } : extra, id);
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      return res.body;
+    };
+    // a number the card does not carry
+    expect(await reason(await documentFront('person-a'), { documentNumber: 'CA 99999 AB' })).toMatchObject({ valid: false, status: 'rejected', reason: DOCUMENT_TEXT_MESSAGES.numberNotFound });
+    // another holder's card (the request is Giulia Bianchi's)
+    expect(await reason(await documentFront('person-a', { surname: 'VERDI' }))).toMatchObject({ status: 'rejected', reason: DOCUMENT_TEXT_MESSAGES.surnameNotFound });
+    // a card without any text
+    expect(await reason(await documentFront('person-a', { text: false }))).toMatchObject({ status: 'rejected', reason: DOCUMENT_TEXT_MESSAGES.noText });
+    // the back's MRZ says the card expired (its data read exactly by the local engine: test/unit/identity-document.test.ts)
+    const mrz = { surname: 'Rossi', name: 'Mario', number: 'CA10234BD', birthDate: '1980-08-12', sex: 'M' } as const;
+    const front = await documentFront('person-a', { number: 'CA10234BD' });
+    expect(await reason(front, { documentNumber: 'CA10234BD' }, await idCardBack({ ...mrz, expiryDate: '2025-03-01' }))).toMatchObject({ status: 'rejected', reason: DOCUMENT_TEXT_MESSAGES.mrzExpired });
+    expect(await identityItem(id)).toMatchObject({ status: 'rejected', reason: DOCUMENT_TEXT_MESSAGES.mrzExpired });
+    // the same card with a valid back, and the O/0 I/1 tolerance of the typed number: verified
+    expect(await reason(front, { documentNumber: 'CA1O234BD' }, await idCardBack({ ...mrz, expiryDate: '2031-08-12' }))).toMatchObject({ valid: true, status: 'verified' });
   });
 
   it('rejects different people, with the reason, and stores the rejection', async () => {

@@ -39,7 +39,13 @@ async function saveCoOwnerIdentity(co: InvitedCoOwner, { result, input, sha256, 
 }
 
 function coOwnerSubject(co: InvitedCoOwner): IdentitySubject {
-  return { propertyId: co.propertyId, namePrefix: coOwnerNamePrefix(co.coOwnerId), save: (outcome) => saveCoOwnerIdentity(co, outcome) };
+  return {
+    propertyId: co.propertyId,
+    namePrefix: coOwnerNamePrefix(co.coOwnerId),
+    // the seller typed the co-owner's full name: any of its words (particles aside) is their surname
+    surnames: [String(co.coOwner.fullName ?? '')],
+    save: (outcome) => saveCoOwnerIdentity(co, outcome),
+  };
 }
 
 /** POST /seller/kyc/identity/uploads?token=: a presigned POST for one of the co-owner's identity images. */

@@ -30,6 +30,9 @@ import {
   type VerifyIdentityInput,
 } from '../../domain/identity';
 import { faceMatcher, FaceImageError } from '../../lib/faces/face-matcher';
+import { DocumentImageError, documentTextReader } from '../../lib/document-text/document-text';
+import { documentTextRefusal, withDocumentText } from '../../domain/identity-document';
+import { todayInRome } from '../../domain/availability';
 import { getIdentityItem, requireOwnedProperty, saveIdentity, toIdentityRecord } from '../../model/identity';
 
 export const identityParams = z.object({
@@ -46,6 +49,8 @@ export interface IdentitySubject {
   propertyId: string;
   /** '' for the owner, 'coowner-{coOwnerId}-' for a co-owner */
   namePrefix: string;
+  /** the surname the document must carry: the owner's (the request's last name), the words of a co-owner's name */
+  surnames: readonly string[];
   save(outcome: IdentityOutcome): Promise<void>;
 }
 
@@ -154,8 +159,15 @@ export async function runIdentityCheck(subject: IdentitySubject, input: VerifyId
   let result: IdentityCheckResult;
   try {
     try {
+      // the document's text is read while the faces are compared (front and back: the CIE's MRZ is on its back)
+      const text = readLines([front.bytes, back?.bytes]);
+      text.catch(() => undefined); // awaited below unless the faces already refused the check
       const comparison = await (await faceMatcher()).compareFaces(face.bytes, front.bytes);
       result = decideIdentity({ source: comparison.source, target: comparison.target, samePhoto: comparison.samePhoto, sameBytes: face.sha256 === front.sha256 });
+      // the document must say what the user typed: its number and the holder's surname (and a valid, unexpired MRZ)
+      if (result.status !== 'rejected') {
+        result = withDocumentText(result, documentTextRefusal({ lines: await text, documentNumber: input.documentNumber, surnames: subject.surnames, today: todayInRome() }));
+      }
       logger.info('identity check', {
         propertyId,
         coOwner: subject.namePrefix !== '',
@@ -165,7 +177,7 @@ export async function runIdentityCheck(subject: IdentitySubject, input: VerifyId
         ms: Date.now() - started,
       });
     } catch (err) {
-      if (err instanceof FaceImageError) {
+      if (err instanceof FaceImageError || err instanceof DocumentImageError) {
         result = {
           valid: false,
           status: 'rejected',
@@ -195,13 +207,22 @@ export async function runIdentityCheck(subject: IdentitySubject, input: VerifyId
   return result;
 }
 
+/** Every line of text the reader finds on the document's images, in order. */
+async function readLines(images: readonly (Buffer | undefined)[]): Promise<string[]> {
+  const reader = await documentTextReader();
+  const pages = await Promise.all(images.filter((i): i is Buffer => i !== undefined).map((i) => reader.readText(i)));
+  return pages.flatMap((p) => p.lines);
+}
+
 /** POST .../identity: compares the face photo with the document's front and stores the outcome on the dossier. */
 export async function verifyIdentity(propertyId: string, userId: string, input: VerifyIdentityInput): Promise<IdentityCheckResult> {
-  await requireOwnedProperty(propertyId, userId);
+  const property = await requireOwnedProperty(propertyId, userId);
   return runIdentityCheck(
     {
       propertyId,
       namePrefix: '',
+      // the request's last name, else the name typed with the check
+      surnames: [typeof property.lastName === 'string' && property.lastName.trim() ? property.lastName : (input.fullName ?? '')],
       save: ({ result, input: i, sha256, engine, now }) =>
         saveIdentity({
           propertyId,
