@@ -8,30 +8,14 @@
  */
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
-import { fiscalCodeOfSerialNumber } from '../domain/onboarding/digital-signature';
+import { fiscalCodeOfSerialNumber, type DigitalSigner, type SignatureFormat, type SignatureRefusal } from '../domain/onboarding/digital-signature';
 
-export type SignatureFormat = 'CAdES' | 'PAdES';
-export interface VerifiedSigner {
-  /** the certificate subject's name: givenName + surname when present, else CN */
-  name: string;
-  /** the Italian codice fiscale from the subject serialNumber (2.5.4.5) 'TINIT-XXXXXXXXXXXXXXXX' or 'IT:XXXX...', uppercased; null when absent */
-  fiscalCode: string | null;
-  /** issuer CN (else O, else the full DN string) */
-  issuer: string;
-  /** ISO instant: the signed attribute signingTime; for PAdES without it the /M date of the signature dictionary; else null */
-  signingTime: string | null;
-  /** certificate serial number, hex */
-  certificateSerial: string;
-}
-/** Why a file is refused; when several rules fail, the first in this order. */
-export type SignatureRefusal =
-  | { code: 'not-signed' } // not a CMS SignedData, a PDF without a signature dictionary, unreadable
-  | { code: 'content-mismatch' } // the signed content is not byte for byte the expected document
-  | { code: 'bad-signature' } // digest or signature does not verify; (PAdES) a malformed byte range or bytes after the last signature
-  | { code: 'not-signing-certificate'; signer: string } // keyUsage without nonRepudiation (contentCommitment)
-  | { code: 'certificate-expired'; signer: string } // certificate not valid at the signing time
-  | { code: 'untrusted'; signer: string } // no chain to a trust anchor (through CA certificates embedded in the CMS)
-  | { code: 'signing-time'; signer: string }; // after `now` or before `notBefore` (5 minutes of skew)
+/**
+ * A verified signer (domain/onboarding/digital-signature.ts DigitalSigner): name from givenName +
+ * surname (else CN), codice fiscale from the subject serialNumber, issuer CN (else O, else the
+ * DN), signingTime the signed attribute (PAdES without it: the dictionary's /M), serial in hex.
+ */
+export type VerifiedSigner = DigitalSigner & { certificateSerial: string };
 export type VerifyResult = { ok: true; format: SignatureFormat; signers: VerifiedSigner[] } | { ok: false; refusal: SignatureRefusal };
 
 const OID = {

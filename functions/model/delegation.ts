@@ -37,7 +37,7 @@ export interface DelegationRecord {
   /** the signed copy */
   documentKey: string | null;
   signedAt: string | null;
-  /** how the signed copy was signed: on paper ('fisica') or with a verified firma digitale */
+  /** how the signed copy was signed: on paper ('fisica') or with a verified firma digitale; null: not signed */
   signatureType: SignatureType | null;
   /** the verified digital signature (signatureType 'digitale') */
   signature: DigitalSignature | null;
@@ -72,7 +72,8 @@ export function toDelegationRecord(d: Item): DelegationRecord {
     documentPages: pageCount(d.documentPages),
     documentKey: str(d.documentKey),
     signedAt: str(d.signedAt),
-    signatureType: toSignatureType(d.signatureType) ?? (str(d.documentKey) ? 'fisica' : null),
+    // signed copies stored before the digital signature were all on paper
+    signatureType: str(d.signedAt) ? (toSignatureType(d.signatureType) ?? 'fisica') : null,
     signature: digitalSignatureOf(d.digitalSignature),
     createdAt: d.createdAt === undefined || d.createdAt === null ? null : String(d.createdAt),
   };
@@ -88,7 +89,7 @@ export function sellerDelegationOf(r: DelegationRecord): SellerDelegation {
     documentKey: r.documentKey,
     signedAt: r.signedAt,
     generatedAt: r.generatedAt,
-    signatureType: r.signedAt ? r.signatureType : null,
+    signatureType: r.signatureType,
     signers: r.signature?.signers ?? [],
   };
 }

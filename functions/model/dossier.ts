@@ -5,8 +5,7 @@
  * sorted by kind; `toDossier` maps them to the RequestDossier contract with fresh presigned
  * GET URLs (functions/lib/presigned-download.ts) for every file. The review area reuses both.
  */
-import { digitalSignatureOf } from './delegation';
-import { toSignatureType } from '../domain/onboarding/digital-signature';
+import { toDelegationRecord } from './delegation';
 import { toActivityEntry } from './activity';
 import { toPurchaseOption } from './option';
 import { toVisit } from './visit';
@@ -275,14 +274,15 @@ async function mapDelegation(d: DossierItem): Promise<DossierDelegation> {
   const type = (str(d.type) ?? str(d.delegationType) ?? String(d.sk).slice(keys.dossierPrefixes.delegation.length)) as DelegationType;
   const documentKey = str(d.documentKey);
   const file = await fileOf(documentKey, d.fileName);
+  const { signatureType, signature } = toDelegationRecord(d);
   return {
     type,
     province: String(d.province ?? ''),
     municipality: String(d.municipality ?? ''),
     documentKey,
     signedAt: str(d.signedAt),
-    signatureType: str(d.signedAt) ? (toSignatureType(d.signatureType) ?? 'fisica') : null,
-    signers: digitalSignatureOf(d.digitalSignature)?.signers ?? [],
+    signatureType,
+    signers: signature?.signers ?? [],
     ...(file ? { file } : {}),
   };
 }

@@ -4,6 +4,7 @@
  * IDENTITY item of the dossier (keys.identity) and the images under the property's
  * `identity/` prefix of the media bucket.
  */
+import { coOwnerIdOf } from './co-owner';
 import { requestActivity } from './activity';
 import type { Actor } from '../domain/activity';
 import { str } from './item';
@@ -169,7 +170,7 @@ export async function listIdentityReviews(limit = 100): Promise<IdentityReviewIt
   );
   return Promise.all(
     (res.Items ?? []).map(async (i) => {
-      const coOwner = i.entity === 'coOwner' ? { id: String(i.id ?? ''), fullName: String(i.fullName ?? '') } : null;
+      const coOwner = i.entity === 'coOwner' ? { id: coOwnerIdOf(i), fullName: String(i.fullName ?? '') } : null;
       // a co-owner's check is stored on their COOWNER item under its own names
       const r = toIdentityRecord(
         coOwner ? { ...i, fullName: i.identityFullName ?? null, reason: i.identityReason, checkedAt: i.identityCheckedAt, status: i.identityStatus } : i,

@@ -65,7 +65,7 @@ export async function requireDigitalSignature(check: DigitalCopyCheck): Promise<
   if (missing) return refuse(missing);
   return {
     format: result.format,
-    signers: result.signers.map(({ name, fiscalCode, issuer, signingTime }) => ({ name, fiscalCode, issuer, signingTime })),
+    signers: result.signers,
     verifiedAt: check.now.toISOString(),
   };
 }

@@ -64,7 +64,7 @@ const DELEGATION_ORDER = Object.keys(DELEGATION_LABELS);
 function toKycDelegation(d: Item): KycDelegation {
   const { type, province, municipality, generatedKey, documentPages, documentKey, signedAt, signatureType, signature } = toDelegationRecord(d);
   return {
-    signatureType: signedAt ? signatureType : null,
+    signatureType,
     signers: signature?.signers ?? [],
     type,
     label: DELEGATION_LABELS[type] ?? type,

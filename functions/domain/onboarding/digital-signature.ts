@@ -22,6 +22,8 @@ export interface DigitalSigner {
   issuer: string;
   /** ISO instant, when the signature says it was made (null: not stated) */
   signingTime: string | null;
+  /** the certificate's serial number (hex): with the issuer, which certificate signed */
+  certificateSerial: string | null;
 }
 
 /** The verified signature of a document. */
@@ -32,15 +34,15 @@ export interface DigitalSignature {
   verifiedAt: string;
 }
 
-/** Why the server refused a signed file (lib/digital-signature.ts SignatureRefusal). */
-export type SignatureRefusalCode =
-  | 'not-signed'
-  | 'content-mismatch'
-  | 'bad-signature'
-  | 'not-signing-certificate'
-  | 'certificate-expired'
-  | 'untrusted'
-  | 'signing-time';
+/** Why the server refused a signed file (lib/digital-signature.ts); when several rules fail, the first in this order. */
+export type SignatureRefusal =
+  | { code: 'not-signed' } // not a CMS SignedData, a PDF without a signature dictionary, unreadable
+  | { code: 'content-mismatch' } // the signed content is not byte for byte the expected document
+  | { code: 'bad-signature' } // digest or signature does not verify; (PAdES) a malformed byte range or bytes after the last signature
+  | { code: 'not-signing-certificate'; signer: string } // keyUsage without nonRepudiation (contentCommitment)
+  | { code: 'certificate-expired'; signer: string } // certificate not valid at the signing time
+  | { code: 'untrusted'; signer: string } // no chain to a trust anchor (through CA certificates embedded in the CMS)
+  | { code: 'signing-time'; signer: string }; // after `now` or before `notBefore` (5 minutes of skew)
 
 export const DIGITAL_SIGNATURE_MESSAGES = {
   'not-signed': 'Il file non contiene una firma digitale leggibile: carica il file .p7m o il PDF firmato digitalmente',
@@ -61,9 +63,9 @@ export const DIGITAL_SIGNATURE_MESSAGES = {
 } as const;
 
 /** The Italian reason for a refusal (the signer named where the rule is about one). */
-export function signatureRefusalMessage(refusal: { code: SignatureRefusalCode; signer?: string }): string {
+export function signatureRefusalMessage(refusal: SignatureRefusal): string {
   const m = DIGITAL_SIGNATURE_MESSAGES[refusal.code];
-  return typeof m === 'function' ? m(refusal.signer ?? 'un firmatario') : m;
+  return typeof m === 'function' ? m('signer' in refusal ? refusal.signer : 'un firmatario') : m;
 }
 
 /** Someone whose signature the document needs. */
@@ -133,6 +135,7 @@ export function toDigitalSigners(value: unknown): DigitalSigner[] {
         fiscalCode: typeof s.fiscalCode === 'string' ? s.fiscalCode : null,
         issuer: s.issuer,
         signingTime: typeof s.signingTime === 'string' ? s.signingTime : null,
+        certificateSerial: typeof s.certificateSerial === 'string' ? s.certificateSerial : null,
       },
     ];
   });

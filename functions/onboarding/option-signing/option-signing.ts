@@ -21,6 +21,7 @@ import { requireUploadBytes } from '../../lib/upload-check';
 import { requireOwnedDossier, requireOwnedProperty, str, type Item } from '../../model/owned-property';
 import type { RawDossier } from '../../model/dossier';
 import { delegatorSigner, toDelegationRecord } from '../../model/delegation';
+import { coOwnerIdOf } from '../../model/co-owner';
 import { readOption, signOption } from '../../model/option';
 import { deliverOutbox } from '../../model/outbox';
 import { deliverNow } from '../../model/review';
@@ -57,14 +58,10 @@ const isSigned = (o: Item) => str(o.signedAt) !== null;
 
 /** The caller's property (404 'Immobile non trovato') and its OPTION item (404 'Opzione di acquisto non trovata'). */
 async function requireOwnedOption(propertyId: string, userId: string): Promise<Item> {
-  return (await requireOwnedPropertyOption(propertyId, userId)).option;
-}
-
-async function requireOwnedPropertyOption(propertyId: string, userId: string): Promise<{ property: Item; option: Item }> {
-  const property = await requireOwnedProperty(propertyId, userId);
+  await requireOwnedProperty(propertyId, userId);
   const option = await readOption(propertyId);
   if (!option) throw new NotFoundError(M.optionNotFound);
-  return { property, option };
+  return option;
 }
 
 /** GET .../option/document: a presigned GET of the option PDF. */
@@ -194,7 +191,7 @@ function requiredOptionSigners(raw: RawDossier, given: readonly CoOwnerFiscalCod
   const byId = new Map(given.map((g) => [g.coOwnerId, g.fiscalCode]));
   const coOwners = raw.coOwners.map((c) => {
     const name = str(c.fullName) ?? str(c.email) ?? 'un comproprietario';
-    const fiscalCode = byId.get(String(c.id ?? ''));
+    const fiscalCode = byId.get(coOwnerIdOf(c));
     return fiscalCode ? { name, fiscalCode } : refuse(DS.coOwnerFiscalCode(name));
   });
   return [seller, ...coOwners];

@@ -5,7 +5,7 @@
 import type { DocumentType, IdentityCheckResult, IdentityFileKind, IdentityRecord } from '@domain/identity';
 import type { DelegationType } from '@domain/onboarding/rules';
 import type { SellerCoOwner, SellerDelegation } from '@domain/onboarding/schemas';
-import type { CoOwnerFiscalCode, SignatureType } from '@domain/onboarding/digital-signature';
+import type { CoOwnerFiscalCode } from '@domain/onboarding/digital-signature';
 import type { PresignedUpload } from '@domain/uploads';
 import { api } from '@/lib/api';
 import { requireFileBytes, uploadFile } from '@/lib/upload';
@@ -132,7 +132,8 @@ export async function uploadSignedDelegation(
   type: DelegationType,
   file: File,
   onProgress?: Progress,
-  signature: SignatureType = 'fisica',
+  /** the copy is digitally signed (a .p7m always is: the server decides by its extension) */
+  digital = false,
 ): Promise<SellerDelegation> {
   await requireFileBytes(file, contentTypeOf(file));
   const target = await api.post<PresignedUpload>(`${base(propertyId)}/delegations/${type}/uploads`, {
@@ -141,7 +142,7 @@ export async function uploadSignedDelegation(
     size: file.size,
   });
   await uploadFile(target, file, { onProgress });
-  return api.post<SellerDelegation>(`${base(propertyId)}/delegations/${type}/signed`, { key: target.key, signature });
+  return api.post<SellerDelegation>(`${base(propertyId)}/delegations/${type}/signed`, digital ? { key: target.key, signature: 'digitale' } : { key: target.key });
 }
 
 /** Opens a presigned GET in a new tab (the browser downloads it: Content-Disposition). */

@@ -4,7 +4,7 @@ import { toast } from 'sonner';
 import type { KycDelegation } from '@domain/onboarding/kyc';
 import { DELEGATION_LABELS, DELEGATION_TYPES, FISCAL_CODE_LENGTH, isValidFiscalCode, normalizeFiscalCode, ONBOARDING_MESSAGES, SIGNED_DELEGATION_MAX_BYTES, SIGNED_DELEGATION_TYPES, extensionOf, type DelegationType } from '@domain/onboarding/rules';
 import { tooLargeMessage } from '@domain/uploads';
-import { DIGITAL_EXTENSIONS, DIGITAL_FILE_ACCEPT, DIGITAL_SIGNATURE_MESSAGES, type SignatureType } from '@domain/onboarding/digital-signature';
+import { DIGITAL_EXTENSIONS, DIGITAL_FILE_ACCEPT, DIGITAL_SIGNATURE_MESSAGES } from '@domain/onboarding/digital-signature';
 import { DOCUMENT_TYPE_LABELS, DOCUMENT_TYPES, IDENTITY_MESSAGES, verifyIdentitySchema, type DocumentType } from '@domain/identity';
 import { loadComuni, provinces, type ComuniModule } from '@domain/places';
 import { Badge, Button, Field, Input, Select } from '@/components/ui';
@@ -128,11 +128,11 @@ export function DelegationsStep({
     }
   };
 
-  const upload = async (type: DelegationType, file: File | undefined, signature: SignatureType = 'fisica') => {
+  const upload = async (type: DelegationType, file: File | undefined, digital = false) => {
     if (!file) return;
     const ext = extensionOf(file.name);
-    if (!SIGNED_DELEGATION_TYPES[ext] || (signature === 'digitale' && !DIGITAL_EXTENSIONS.includes(ext))) {
-      const description = signature === 'digitale' ? DIGITAL_SIGNATURE_MESSAGES.digitalFileType : ONBOARDING_MESSAGES.uploadType;
+    if (!SIGNED_DELEGATION_TYPES[ext] || (digital && !DIGITAL_EXTENSIONS.includes(ext))) {
+      const description = digital ? DIGITAL_SIGNATURE_MESSAGES.digitalFileType : ONBOARDING_MESSAGES.uploadType;
       toast.error('Impossibile caricare il documento', { description });
       return;
     }
@@ -143,8 +143,8 @@ export function DelegationsStep({
     setProgress((p) => ({ ...p, [type]: 0 }));
     try {
       const onProgress = (loaded: number, total: number) => setProgress((p) => ({ ...p, [type]: Math.round((loaded / Math.max(total, 1)) * 100) }));
-      await uploadSignedDelegation(propertyId, type, file, onProgress, ext === 'p7m' ? 'digitale' : signature);
-      toast.success(signature === 'digitale' ? DIGITAL_SIGNATURE_MESSAGES.signedOk : 'Delega firmata caricata', { description: DELEGATION_LABELS[type] });
+      const signed = await uploadSignedDelegation(propertyId, type, file, onProgress, digital);
+      toast.success(signed.signatureType === 'digitale' ? DIGITAL_SIGNATURE_MESSAGES.signedOk : 'Delega firmata caricata', { description: DELEGATION_LABELS[type] });
       onChanged();
     } catch (err) {
       toast.error('Impossibile caricare il documento', { description: errorMessage(err) });
@@ -307,7 +307,7 @@ export function DelegationsStep({
                     className="sr-only"
                     disabled={!d.generated || progress[d.type] !== undefined}
                     onChange={(e) => {
-                      void upload(d.type, e.target.files?.[0], 'digitale');
+                      void upload(d.type, e.target.files?.[0], true);
                       e.target.value = '';
                     }}
                     data-testid={`delegation-${d.type}-digital`}

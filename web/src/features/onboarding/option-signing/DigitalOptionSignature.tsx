@@ -4,16 +4,15 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import * as z from 'zod';
 import { ShieldCheck, Upload } from 'lucide-react';
 import { toast } from 'sonner';
-import { DIGITAL_EXTENSIONS, DIGITAL_FILE_ACCEPT, DIGITAL_SIGNATURE_MESSAGES } from '@domain/onboarding/digital-signature';
+import { coOwnerFiscalCodeSchema, DIGITAL_EXTENSIONS, DIGITAL_FILE_ACCEPT, DIGITAL_SIGNATURE_MESSAGES } from '@domain/onboarding/digital-signature';
 import { KYC_MESSAGES, SIGNED_OPTION_MAX_BYTES, type KycCoOwner } from '@domain/onboarding/kyc';
-import { extensionOf, isValidFiscalCode } from '@domain/onboarding/rules';
+import { extensionOf } from '@domain/onboarding/rules';
 import { Button, Field, Input } from '@/components/ui';
 import { errorMessage } from '@/lib/api';
 import { uploadSignedOption } from '../api';
 
-const schema = z.object({
-  codes: z.array(z.string().trim().toUpperCase().refine(isValidFiscalCode, 'Codice fiscale non valido')),
-});
+// the server's own rule of a co-owner's codice fiscale
+const schema = z.object({ codes: z.array(coOwnerFiscalCodeSchema.shape.fiscalCode) });
 type Values = z.infer<typeof schema>;
 
 /**
