@@ -129,6 +129,8 @@ const CASES: RouteCase[] = [
     then: async (page) => {
       await page.getByTestId('seller-delete-open').click();
       await page.getByRole('dialog', { name: "Eliminare definitivamente l'account?" }).waitFor();
+      // the dialog as the seller reads it: what is erased and what is kept, loaded
+      await page.getByTestId('seller-delete-plan').waitFor();
     },
   },
   { name: '/seller-kyc?token=', who: 'seller', path: () => `/seller-kyc?token=${data.kycToken}`, ready: (page) => page.getByTestId('kyc-page').waitFor() },

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useId, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { X } from 'lucide-react';
 import { cn } from '@/lib/cn';
 import { Button } from './Button';
@@ -90,7 +90,10 @@ export function Dialog({ open, onClose, title, description, children, footer, cl
 function DialogBody({ padBottom, children }: { padBottom: boolean; children?: ReactNode }) {
   const ref = useRef<HTMLDivElement>(null);
   const [scrolls, setScrolls] = useState(false);
-  useEffect(() => {
+  // measured in the commit that changed the content (a layout effect, before the browser paints
+  // or runs anything else): content that arrives later (a loaded list) never leaves the body
+  // scrolling without the focus for a frame; the observer follows resizes
+  useLayoutEffect(() => {
     const body = ref.current;
     if (!body) return;
     const check = () => setScrolls(body.scrollHeight > body.clientHeight + 1);
