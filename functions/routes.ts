@@ -103,7 +103,7 @@ const manifest = [
   { id: 'omiListJobs', method: 'GET', path: '/omi/jobs', handler: 'omi/list-jobs', access: ['admin'], iam: { indexes: ['Query'] } },
   { id: 'omiStartClear', method: 'POST', path: '/omi/clear', handler: 'omi/start-clear', access: ['admin'], iam: { table: ['PutItem'], indexes: ['Query'], omi: ['PutObject'] } },
   { id: 'omiGetClear', method: 'GET', path: '/omi/clear/{jobId}', handler: 'omi/get-clear', access: ['admin'], iam: { table: ['GetItem'] } },
-  { id: 'omiListQuotations', method: 'GET', path: '/omi/quotations', handler: 'omi/list-quotations', access: ['admin'], iam: { table: ['BatchGetItem', 'Query'] }, memoryMb: 1024 },
+  { id: 'omiListQuotations', method: 'GET', path: '/omi/quotations', handler: 'omi/list-quotations', access: ['admin'], iam: { table: ['BatchGetItem', 'GetItem', 'Query'], indexes: ['Query'] }, memoryMb: 1024 },
   { id: 'createSource', method: 'POST', path: '/sources', handler: 'sources/create-source', access: ['admin'], iam: { table: ['PutItem'] } },
   { id: 'listSources', method: 'GET', path: '/sources', handler: 'sources/list-sources', access: ['admin'], iam: { indexes: ['Query'] } },
   { id: 'deleteSource', method: 'DELETE', path: '/sources/{sourceId}', handler: 'sources/delete-source', access: ['admin'], iam: { table: ['DeleteItem'] } },
@@ -246,6 +246,8 @@ export const triggers = [
   { id: 'sendReminders', handler: 'notifications/send-reminders', source: 'schedule', schedule: 'rate(1 day)', iam: { table: ['BatchWriteItem', 'ConditionCheckItem', 'DeleteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'], indexes: ['Query'], ses: ['SendEmail'] }, timeoutSeconds: 300 },
   // the trusted list of qualified CAs (AgID's TSL-IT) into the trust anchors under trust/ of the media bucket (docs/trusted-list.md)
   { id: 'refreshTrustedList', handler: 'system/refresh-trusted-list', source: 'schedule', schedule: 'rate(1 day)', localSchedule: false, iam: { media: ['DeleteObject', 'GetObject', 'ListBucket', 'PutObject'], mediaPrefix: 'trust/' }, timeoutSeconds: 120 },
+  // OMI items stored before the zones' history index get its keys (docs/omi.md)
+  { id: 'indexOmiHistory', handler: 'omi/index-history', source: 'schedule', schedule: 'rate(1 day)', iam: { table: ['Query', 'UpdateItem'] }, timeoutSeconds: 900 },
   { id: 'omiImport', handler: 'omi/import-omi', source: 's3:omiDrop', iam: { table: ['BatchGetItem', 'BatchWriteItem', 'DeleteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'], indexes: ['Query'], omi: ['DeleteObject', 'GetObject'] }, timeoutSeconds: 900, memoryMb: 1024 },
 ] as const satisfies readonly TriggerDef[];
 

@@ -236,20 +236,22 @@ export function normalizeForSort(text: string): string {
  * 6-digit ISTAT code of the current comune the row belongs to, or, for a row tied to no
  * current comune, `{prov}#{comuneSearchKey(name)}`; `{shard}` = 0..7 from LinkZona.
  *
- * | item                | pk                          | sk              | gsi1 (pk / sk)                          | gsi3 (pk / sk)                |
- * |---------------------|-----------------------------|-----------------|-----------------------------------------|-------------------------------|
- * | zone quotations     | OMIS#{sem}#{prov}#{shard}   | Q#{linkZona}    | OMIV#{comune} / {sem}#{linkZona}        |                               |
- * | zone description    | OMIS#{sem}#{prov}#{shard}   | Z#{linkZona}    | OMIZ#{comune} / {sem}#{linkZona}        |                               |
- * | semester manifest   | OMI#META                    | SEM#{sem}       |                                         |                               |
- * | listing index chunk | OMIIDX#{sem}#{prov}         | {version}#{part}|                                         |                               |
- * | import / clear job  | OMIJOB#{jobId}              | JOB             |                                         | OMIJOBS / {createdAt}#{jobId} |
+ * | item                | pk                          | sk              | gsi1 (pk / sk)                          | gsi2 (pk / sk)                      | gsi3 (pk / sk)                |
+ * |---------------------|-----------------------------|-----------------|-----------------------------------------|-------------------------------------|-------------------------------|
+ * | zone quotations     | OMIS#{sem}#{prov}#{shard}   | Q#{linkZona}    | OMIV#{comune} / {sem}#{linkZona}        | OMIH#{prov}#{linkZona} / {sem}#Q    |                               |
+ * | zone description    | OMIS#{sem}#{prov}#{shard}   | Z#{linkZona}    | OMIZ#{comune} / {sem}#{linkZona}        | OMIH#{prov}#{linkZona} / {sem}#Z    |                               |
+ * | semester manifest   | OMI#META                    | SEM#{sem}       |                                         |                                     |                               |
+ * | listing index chunk | OMIIDX#{sem}#{prov}         | {version}#{part}|                                         |                                     |                               |
+ * | import / clear job  | OMIJOB#{jobId}              | JOB             |                                         |                                     | OMIJOBS / {createdAt}#{jobId} |
  *
  * Access patterns:
  * - valuation: gsi1 OMIV#{comune}, newest first (ScanIndexForward false), stopping after
  *   the newest semester with usable values of the wanted type (the ISTAT code first, then
  *   the province and name); the zone descriptions of that semester only: gsi1
- *   OMIZ#{comune} begins_with {sem}#; the chosen zone's history: BatchGet of its zone item
- *   in every semester the manifests list.
+ *   OMIZ#{comune} begins_with {sem}#; the chosen zone's history: one Query of gsi2
+ *   OMIH#{prov}#{linkZona} (its quotations and descriptions in every semester), for the
+ *   semesters whose manifest lists the province as history-indexed; a BatchGet of its items
+ *   in the others (stored before the index: model/omi/history-index.ts backfills them).
  * - every item of a semester and province (import: exact inserted/updated after a run
  *   died; clear: what to delete): Query pk OMIS#{sem}#{prov}#{0..7}, strongly consistent.
  *   Sharded so a national import never writes more than ~1/8 of a province to one key.
@@ -290,6 +292,13 @@ export const omiKeys = {
     const [, semester, prov] = pk.split('#');
     return { semester: semester!, prov: prov!, linkZona: sk.slice(2) };
   },
+  /** a zone item's entry in its zone's history (gsi2): the quotations (Q) and the description (Z) of each semester */
+  zoneHistoryIndex: (z: OmiZoneId, kind: 'quotations' | 'description') => ({
+    gsi2pk: `OMIH#${z.prov}#${z.linkZona}`,
+    gsi2sk: `${z.semester}#${kind === 'quotations' ? 'Q' : 'Z'}`,
+  }),
+  /** one zone's items in every semester (gsi2) */
+  zoneHistory: (prov: string, linkZona: string) => ({ index: 'gsi2' as const, pk: `OMIH#${prov}#${linkZona}` }),
   /** valuation candidates: every semester's zones of a comune, newest first with ScanIndexForward false */
   quotationsOfComune: (comuneId: string) => ({ index: 'gsi1' as const, pk: `OMIV#${comuneId}` }),
   /** identity of a record inside its semester and province */

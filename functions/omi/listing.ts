@@ -130,10 +130,11 @@ export async function listQuotations(f: QuotationFilters): Promise<QuotationPage
 
 /**
  * A zone's history whatever the semester filter: its zone items and its ZONE items (the
- * redraw check) in every semester that has its province, one BatchGetItem.
+ * redraw check) in every semester that has its province (model/omi/zone-history.ts).
  */
 async function historyOf(zone: IndexZone, manifests: readonly SemesterManifest[], f: QuotationFilters): Promise<ZoneHistory | undefined> {
-  const semesters = manifests.filter((m) => m.provinces.includes(zone.prov)).map((m) => m.semester);
-  const { records, descriptions } = await loadZoneHistory(zone.prov, zone.linkZona, semesters);
+  const holding = manifests.filter((m) => m.provinces.includes(zone.prov));
+  const indexed = new Set(holding.filter((m) => m.historyIndexed.includes(zone.prov)).map((m) => m.semester));
+  const { records, descriptions } = await loadZoneHistory(zone.prov, zone.linkZona, holding.map((m) => m.semester), indexed);
   return zoneHistory(records, descriptions, { codTip: f.codTip, stato: f.stato });
 }

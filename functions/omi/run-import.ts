@@ -366,7 +366,7 @@ async function openProvince(run: ImportRun, prov: string): Promise<ProvinceState
   const kind = run.fileKind === 'zone' ? 'zones' : 'quotations';
   const existing = await loadExisting(run.manifest, prov, kind);
   run.existingFrom[existing.source]++;
-  await registerProvince(run.semester!, prov, kind);
+  await registerProvince(run.semester!, prov, kind, !run.manifest?.provinces.includes(prov));
   const st: ProvinceState = { prov, existing: existing.entries, fromFile: new Map(), zones: new Map(), written: new Set(), reopened: new Set() };
   run.provinces.set(prov, st);
   return st;

@@ -23,6 +23,7 @@ import { LOCAL_REGION } from './setup';
 import type { LocalStack } from './stack';
 import { seedDemoMarketplace } from './demo-marketplace';
 import { migrateLegacyOptionStates } from '../../functions/model/option';
+import { indexZoneHistories } from '../../functions/model/omi/history-index';
 import { seedDemoAvailability } from './demo-availability';
 import { edgeHeaders } from './edge';
 
@@ -181,6 +182,9 @@ export async function seedDemoData(stack: LocalStack, log: Log): Promise<void> {
   if (!admin) return;
   const token = await signIn(stack, admin.email, admin.password);
   await importOmi(stack, token, log);
+  // OMI data stored before the zones' history index gets its keys (the daily indexOmiHistory job does it on AWS)
+  const history = await indexZoneHistories();
+  if (history.indexed) log(`dati OMI: indice delle serie storiche per ${history.indexed} semestri e province (${history.items} voci)`);
   await submitRequests(stack, log);
   // options stored before the lifecycle get their state (the daily expireOptions job does it on AWS)
   const migrated = await migrateLegacyOptionStates();

@@ -4,6 +4,11 @@ import { expect } from 'vitest';
 import { api, tokenForRole } from '../support/helpers';
 import { MILANO } from '../support/omi-samples';
 import type { OmiJob } from '../../functions/model/omi/jobs';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { requireConfig } from '../../functions/lib/config';
+import { ddb } from '../../functions/model/db';
+import { omiKeys } from '../../functions/model/keys';
+import { forEachKeyOf } from '../../functions/model/omi/semesters';
 
 export const VALORI_2025 = MILANO.valori2025;
 export const VALORI_2024 = MILANO.valori2024;
@@ -73,4 +78,39 @@ export interface QuotationPage {
 export async function quotations(query: Record<string, string | number> = {}) {
   const qs = new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)])).toString();
   return api<QuotationPage & { message?: string }>('GET', `/omi/quotations${qs ? `?${qs}` : ''}`, { token: await admin() });
+}
+
+/**
+ * A semester and province as OMI data stored before the zones' history index: its items
+ * lose their history keys and the manifest no longer lists the province as indexed (its
+ * updatedAt moves, so the data state, and every valuation cache, changes).
+ */
+export async function unindexHistory(semester: string, prov: string): Promise<number> {
+  const TableName = requireConfig('TABLE_NAME');
+  let items = 0;
+  await forEachKeyOf(semester, prov, async (Key) => {
+    await ddb().send(new UpdateCommand({ TableName, Key, UpdateExpression: 'REMOVE gsi2pk, gsi2sk' }));
+    items++;
+  });
+  await ddb().send(
+    new UpdateCommand({
+      TableName,
+      Key: omiKeys.semester(semester),
+      UpdateExpression: 'SET updatedAt = :now DELETE historyIndexed :p',
+      ExpressionAttributeValues: { ':now': new Date().toISOString(), ':p': new Set([prov]) },
+    }),
+  );
+  return items;
+}
+
+/** Marks (or unmarks) a province of a semester as under a quotations import, as an import does while it runs. */
+export async function markDirty(semester: string, prov: string, dirty: boolean): Promise<void> {
+  await ddb().send(
+    new UpdateCommand({
+      TableName: requireConfig('TABLE_NAME'),
+      Key: omiKeys.semester(semester),
+      UpdateExpression: `${dirty ? 'ADD' : 'DELETE'} dirty :p SET updatedAt = :now`,
+      ExpressionAttributeValues: { ':now': new Date().toISOString(), ':p': new Set([prov]) },
+    }),
+  );
 }

@@ -30,6 +30,7 @@ export function zoneQuotationsItem(zone: OmiZoneId & { comune: OmiComuneRef }, l
   return {
     ...omiKeys.zoneQuotations(id),
     ...omiKeys.zoneQuotationsIndex({ ...id, comuneId: omiComuneId(zone.comune) }),
+    ...omiKeys.zoneHistoryIndex(id, 'quotations'),
     rows: lines.join('\n'),
   };
 }

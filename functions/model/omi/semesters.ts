@@ -23,6 +23,11 @@ export interface SemesterManifest {
   /** provinces whose last import has not finished (their index may lag their records) */
   dirty: string[];
   index: Record<string, IndexRef>;
+  /**
+   * provinces whose every zone item of this semester is in the zones' history index (gsi2):
+   * registered by their first import, or indexed afterwards (history-index.ts)
+   */
+  historyIndexed: string[];
   updatedAt: string | null;
 }
 
@@ -32,6 +37,7 @@ function toManifest(item: Record<string, unknown>): SemesterManifest {
     provinces: [...((item.provinces as Set<string> | undefined) ?? [])].sort(),
     dirty: [...((item.dirty as Set<string> | undefined) ?? [])].sort(),
     index: (item.index as Record<string, IndexRef> | undefined) ?? {},
+    historyIndexed: [...((item.historyIndexed as Set<string> | undefined) ?? [])].sort(),
     updatedAt: (item.updatedAt as string | undefined) ?? null,
   };
 }
@@ -79,6 +85,8 @@ export interface OmiDataState {
   importing: boolean;
   /** the semesters holding data of a province, newest first */
   semestersOf(prov: string): string[];
+  /** of those, the semesters whose zone items of the province are all in the zones' history index */
+  historyIndexedOf(prov: string): ReadonlySet<string>;
 }
 
 /** The last state read, reused while the manifests' versions are the same (their province lists are the large part). */
@@ -94,13 +102,18 @@ export async function omiDataState(): Promise<OmiDataState> {
   const version = versionOf(heads);
   const importing = heads.some((m) => ((m.dirty as Set<string> | undefined)?.size ?? 0) > 0);
   if (lastState?.version === version) return { ...lastState, importing };
-  const full = await manifestItems('semester, updatedAt, provinces');
-  const provincesOf = full.map((m) => ({ semester: m.semester as string, provinces: (m.provinces as Set<string> | undefined) ?? new Set<string>() }));
+  const full = await manifestItems('semester, updatedAt, provinces, historyIndexed');
+  const provincesOf = full.map((m) => ({
+    semester: m.semester as string,
+    provinces: (m.provinces as Set<string> | undefined) ?? new Set<string>(),
+    indexed: (m.historyIndexed as Set<string> | undefined) ?? new Set<string>(),
+  }));
   const state: OmiDataState = {
     // as read with the provinces: a change between the two reads gives another version, never a stale one
     version: versionOf(full),
     importing,
     semestersOf: (prov) => provincesOf.filter((m) => m.provinces.has(prov)).map((m) => m.semester),
+    historyIndexedOf: (prov) => new Set(provincesOf.filter((m) => m.provinces.has(prov) && m.indexed.has(prov)).map((m) => m.semester)),
   };
   lastState = state;
   return state;
@@ -109,15 +122,18 @@ export async function omiDataState(): Promise<OmiDataState> {
 /**
  * Records a province as holding data of a semester, and as dirty, before any of its records
  * is written: clear then finds every record, and a run after one that died knows it must
- * read the table rather than trust the listing index.
+ * read the table rather than trust the listing index. A province new to the semester
+ * (`fresh`: not in the manifest the run read) is history-indexed from the start: every item
+ * it will hold is written with its zone-history keys.
  */
-export async function registerProvince(semester: string, prov: string, kind: 'quotations' | 'zones' = 'quotations'): Promise<void> {
+export async function registerProvince(semester: string, prov: string, kind: 'quotations' | 'zones' = 'quotations', fresh = false): Promise<void> {
+  const add = ['provinces :p', ...(kind === 'quotations' ? ['dirty :p'] : []), ...(fresh ? ['historyIndexed :p'] : [])];
   await ddb().send(
     new UpdateCommand({
       TableName: table(),
       Key: omiKeys.semester(semester),
       // zone imports always read the table (their files are small): only quotations mark dirty
-      UpdateExpression: `SET entity = :e, semester = :s, #index = if_not_exists(#index, :empty), updatedAt = :now ADD provinces :p${kind === 'quotations' ? ', dirty :p' : ''}`,
+      UpdateExpression: `SET entity = :e, semester = :s, #index = if_not_exists(#index, :empty), updatedAt = :now ADD ${add.join(', ')}`,
       ExpressionAttributeNames: { '#index': 'index' },
       ExpressionAttributeValues: { ':e': 'omiSemester', ':s': semester, ':empty': {}, ':now': new Date().toISOString(), ':p': new Set([prov]) },
     }),

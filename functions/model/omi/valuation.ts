@@ -3,8 +3,8 @@
  * (functions/domain/valuation.ts). The comune is found by identity (its ISTAT code, then its
  * province and name: domain/omi/comune-match.ts). Reads only what the valuation shows: the
  * newest semester's key, then its candidates and zone descriptions in parallel, then the
- * names of the semesters holding the zone's province and one BatchGetItem for the zone's
- * history and descriptions (the price trend). What it read is reused while the OMI data
+ * names of the semesters holding the zone's province and one Query of the zone's history
+ * index for its quotations and descriptions in every semester (the price trend). What it read is reused while the OMI data
  * stays the same (valuate).
  * Shared by the admin's POST /valuations/evaluate, the valuation on submission
  * (model/valuation.ts) and the admin's valuation of a property (review).
@@ -119,7 +119,7 @@ async function valuateAt(state: OmiDataState, req: ValuationRequest, codTip: num
   const keep = !state.importing;
   // the zone's province is the form's but for a file that wrote the comune under an old one (Monza under MI)
   const historyOf = (prov: string, linkZona: string) =>
-    historyCache.get(`${prov}|${linkZona}`, state.version, () => loadZoneHistory(prov, linkZona, state.semestersOf(prov)), keep);
+    historyCache.get(`${prov}|${linkZona}`, state.version, () => loadZoneHistory(prov, linkZona, state.semestersOf(prov), state.historyIndexedOf(prov)), keep);
   const guess = zoneGuess(req);
   let early: { prov: string; linkZona: string; history: Promise<ZoneHistory> } | undefined;
   const { rows, zones } = await dataCache.get(

@@ -15,6 +15,7 @@ export function zoneItem(row: OmiZoneRow, semester: string): Record<string, unkn
   return {
     ...omiKeys.zone({ semester, prov: row.prov, linkZona: row.linkZona }),
     ...omiKeys.zoneIndex({ comuneId: omiComuneId(row), linkZona: row.linkZona, semester }),
+    ...omiKeys.zoneHistoryIndex({ semester, prov: row.prov, linkZona: row.linkZona }, 'description'),
     row: formatZoneLine(row),
   };
 }
