@@ -1,19 +1,18 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import LongestFirstSequencer from './test/support/sequencer';
 
 // the SPA's alias for the shared pure domain code, so tests import SPA modules as they are
 const resolve = { alias: { '@domain': fileURLToPath(new URL('./functions/domain', import.meta.url)) } };
 
 /**
- * Integration files that need the table, or the OMI data, to themselves: the security suites'
- * snapshots count every item; the OMI files import and clear every OMI record (a clear is
- * refused while another import runs) and check the valuations that read them; the requests
- * file counts the total of all requests; the trusted list file replaces every trust anchor.
+ * Integration files that need the table, or the OMI data, to themselves: the OMI files import
+ * and clear every OMI record (a clear is refused while another import runs) and check the
+ * valuations that read them; the requests file counts the total of all requests; the trusted
+ * list file replaces every trust anchor. (The security suites, which count every item, start
+ * emulators of their own instead, test/support/helpers.ts useOwnStack, and run beside the others.)
  */
 const TABLE_ALONE = [
-  'test/integration/security-matrix.test.ts',
-  'test/integration/security-fuzz.test.ts',
-  'test/integration/security-uploads.test.ts',
   'test/integration/omi-import.test.ts',
   'test/integration/omi-valuation.test.ts',
   'test/integration/omi-trend.test.ts',
@@ -57,6 +56,8 @@ const e2e = {
  */
 export default defineConfig({
   test: {
+    // within each project, the files known to take longest start first (test/support/sequencer.ts)
+    sequence: { sequencer: LongestFirstSequencer },
     projects: [
       {
         resolve,

@@ -23,7 +23,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { enforceRateLimit } from '../../functions/model/rate-limit';
 import { RATE_LIMITS, type RateLimitScope } from '../../functions/domain/property/limits';
 import { routes, type RouteDef } from '../../functions/routes';
-import { edge, stack, useStackEnv } from '../support/helpers';
+import { edge, stack, useOwnStack } from '../support/helpers';
 import {
   buildWorld,
   errorAnswerProblems,
@@ -329,13 +329,20 @@ const messages = new Set<string>();
 let w: World;
 let ipCounter = 0;
 
+let stopOwnStack: (() => Promise<void>) | undefined;
+
 beforeAll(async () => {
-  useStackEnv();
+  // its own table: every item is counted
+  stopOwnStack = await useOwnStack();
   const started = Date.now();
   w = await buildWorld();
   console.log(`security fuzz: world built in ${Date.now() - started} ms`);
   console.log(`security fuzz: seed ${FUZZ_SEED}, ${RUNS_PER_ROUTE} inputs per route, ${CONCURRENCY} at a time`);
 }, 180_000);
+
+afterAll(async () => {
+  await stopOwnStack?.();
+}, 60_000);
 
 afterAll(() => {
   if (!figures.length) return;

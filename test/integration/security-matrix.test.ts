@@ -12,7 +12,7 @@
  */
 import Stripe from 'stripe';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ddb } from '../../functions/model/db';
 import { keys } from '../../functions/model/keys';
 import { routes, type RouteDef } from '../../functions/routes';
@@ -20,7 +20,7 @@ import { AVAILABILITY_MESSAGES } from '../../functions/domain/availability';
 import { AGENT_MESSAGES } from '../../functions/domain/agent-requests';
 import { KYC_MESSAGES } from '../../functions/domain/onboarding/kyc';
 import { newToken } from '../../functions/model/tokens';
-import { api, stack, useStackEnv } from '../support/helpers';
+import { api, stack, useOwnStack } from '../support/helpers';
 import {
   buildWorld,
   CALLERS,
@@ -47,10 +47,17 @@ const LET_THROUGH_ANSWERS = [400, 404, 409, 410, 429];
 
 let w: World;
 
+let stopOwnStack: (() => Promise<void>) | undefined;
+
 beforeAll(async () => {
-  useStackEnv();
+  // its own table: every item is counted
+  stopOwnStack = await useOwnStack();
   w = await buildWorld();
 }, 180_000);
+
+afterAll(async () => {
+  await stopOwnStack?.();
+}, 60_000);
 
 describe('the rule table and the manifest', () => {
   it('has a rule for every route of the manifest and none for a route that does not exist', () => {

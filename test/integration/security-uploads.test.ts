@@ -15,7 +15,7 @@ import { randomUUID } from 'node:crypto';
 import { HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { PDFDocument } from 'pdf-lib';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ddb } from '../../functions/model/db';
 import { s3 } from '../../functions/lib/aws/s3';
 import { keys, omiKeys } from '../../functions/model/keys';
@@ -24,7 +24,7 @@ import { SIGNED_DELEGATION_MAX_BYTES } from '../../functions/domain/onboarding/r
 import { SIGNED_OPTION_MAX_BYTES } from '../../functions/domain/onboarding/kyc';
 import { MEDIA_MAX_BYTES, OMI_MAX_BYTES, type PresignedUpload } from '../../functions/domain/uploads';
 import { decodePolicy } from '../../infra/local/s3-post-policy';
-import { api, stack, useStackEnv, type ApiResult } from '../support/helpers';
+import { api, type ApiResult, stack, useOwnStack } from '../support/helpers';
 import { buildWorld, expectItalianError, pkOf, queryString, snapshot, submissionBody, type World } from '../support/security';
 import { apiFrom, newClientIp, pngBytes, postToBucket } from '../support/submission';
 
@@ -78,8 +78,11 @@ interface Family {
 let w: World;
 let families: Family[];
 
+let stopOwnStack: (() => Promise<void>) | undefined;
+
 beforeAll(async () => {
-  useStackEnv();
+  // its own table: every item is counted
+  stopOwnStack = await useOwnStack();
   w = await buildWorld();
   const doc = await PDFDocument.create();
   doc.addPage([300, 200]).drawText('Opzione firmata', { x: 20, y: 100, size: 14 });
@@ -189,6 +192,10 @@ beforeAll(async () => {
   ];
   for (const f of families) if (f.valid.contentType === 'application/pdf') Object.assign(f.valid, { size: PDF.length, bytes: PDF });
 }, 180_000);
+
+afterAll(async () => {
+  await stopOwnStack?.();
+}, 60_000);
 
 /** A refused form request: 400 in Italian, nothing written. */
 async function refusedForm(f: Family, form: Form) {

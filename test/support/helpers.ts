@@ -12,14 +12,33 @@ import {
   SignUpCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
 import { CONFIRMATION_MAIL_SUBJECT } from '../../functions/domain/auth-mail';
-import { inject } from 'vitest';
+import { inject, type ProvidedContext } from 'vitest';
+import { startLocalStack } from '../../infra/local/stack';
 import { resetAws } from '../../functions/lib/aws';
 import { resetConfig } from '../../functions/lib/config';
 import { edgeHeaders } from '../../infra/local/edge';
 import './context';
 
-export function stack() {
-  return inject('stack');
+/** the stack of a file that started its own (useOwnStack), else the run's */
+let ownStack: ProvidedContext['stack'] | undefined;
+
+export function stack(): ProvidedContext['stack'] {
+  return ownStack ?? inject('stack');
+}
+
+/**
+ * For a file that needs the table to itself (the security suites count every item): its own
+ * emulators and gateway, in memory on free ports, so it runs beside the other files instead
+ * of alone after them. Points this process at them; the returned function stops them.
+ */
+export async function useOwnStack(): Promise<() => Promise<void>> {
+  const own = await startLocalStack({ appOrigin: 'http://localhost:5173' });
+  ownStack = { ports: own.ports, urls: own.urls, pool: own.pool, accounts: own.accounts, env: own.env };
+  useStackEnv();
+  return async () => {
+    ownStack = undefined;
+    await own.stop();
+  };
 }
 
 /** Points this test process's AWS clients at the emulators (for direct checks on data). */
