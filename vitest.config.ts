@@ -8,7 +8,7 @@ const resolve = { alias: { '@domain': fileURLToPath(new URL('./functions/domain'
 /**
  * Integration files that need the table, or the OMI data, to themselves: the OMI files import
  * and clear every OMI record (a clear is refused while another import runs) and check the
- * valuations that read them; the requests file counts the total of all requests; the trusted
+ * valuations that read them; the requests files count the total of all requests; the trusted
  * list file replaces every trust anchor. (The security suites, which count every item, start
  * emulators of their own instead, test/support/helpers.ts useOwnStack, and run beside the others.)
  */
@@ -18,8 +18,9 @@ const TABLE_ALONE = [
   'test/integration/omi-trend.test.ts',
   'test/integration/review.test.ts',
   'test/integration/submission-valuation.test.ts',
-  // counts the total of every request before and after its own submissions
+  // count the total of every request before and after their own submissions, or across pages
   'test/integration/requests.test.ts',
+  'test/integration/request-list.test.ts',
   // a refresh replaces every trust anchor, the test CAs other files register included
   'test/integration/trusted-list.test.ts',
   // runs the daily job over the whole table "as of" days ahead: it mails every property's
@@ -29,6 +30,9 @@ const TABLE_ALONE = [
 
 const integration = {
   environment: 'node' as const,
+  // handlers log through Powertools; expected failures would flood the output (the security
+  // suites run handlers in their own worker, on their own stack)
+  env: { LOG_LEVEL: process.env.LOG_LEVEL ?? 'SILENT' },
   globalSetup: ['test/integration/global-setup.ts'],
   testTimeout: 60_000,
   hookTimeout: 120_000,
