@@ -2,6 +2,11 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import LongestFirstSequencer from './test/support/sequencer';
 
+// handlers log through Powertools and expected failures would flood the output: silent unless
+// asked (LOG_LEVEL=INFO npm test). Set here, before any module builds the logger: in this process
+// (the global setups' stacks) and in the workers it starts (the security suites' own stacks).
+process.env.LOG_LEVEL ??= 'SILENT';
+
 // the SPA's alias for the shared pure domain code, so tests import SPA modules as they are
 const resolve = { alias: { '@domain': fileURLToPath(new URL('./functions/domain', import.meta.url)) } };
 
@@ -30,9 +35,6 @@ const TABLE_ALONE = [
 
 const integration = {
   environment: 'node' as const,
-  // handlers log through Powertools; expected failures would flood the output (the security
-  // suites run handlers in their own worker, on their own stack)
-  env: { LOG_LEVEL: process.env.LOG_LEVEL ?? 'SILENT' },
   globalSetup: ['test/integration/global-setup.ts'],
   testTimeout: 60_000,
   hookTimeout: 120_000,
