@@ -29,7 +29,7 @@
  *    (100 + discount) / 100), i.e. rounded value x (1 + discount/100) to the euro.
  */
 import * as z from 'zod';
-import { formatEuro, formatNumber } from './format';
+import { compareNatural, formatEuro, formatNumber } from './format';
 import { compareSemestersDesc } from './omi/semester';
 import {
   CATEGORY_LABEL,
@@ -405,7 +405,7 @@ export function selectQuotation(
   const pick = candidates.get(choice.linkZona)!;
   const zoneList = [...byZone.entries()]
     .map(([linkZona, [r]]) => ({ linkZona, zona: r!.zona, fascia: r!.fascia, zonaDescr: descrOf(linkZona) }))
-    .sort((a, b) => a.zona.localeCompare(b.zona, 'it', { numeric: true }));
+    .sort((a, b) => compareNatural(a.zona, b.zona));
   return {
     ok: true,
     codTip,
@@ -470,7 +470,7 @@ export function evaluateProperty(
       comprMax: r.comprMax,
       used: r === row,
     }))
-    .sort((a, b) => a.zona.localeCompare(b.zona, 'it', { numeric: true }) || String(a.stato).localeCompare(String(b.stato)));
+    .sort((a, b) => compareNatural(a.zona, b.zona) || String(a.stato).localeCompare(String(b.stato)));
 
   const features = (input.features ?? []).slice(0, NOTES_FEATURES);
   const notes = [...features];

@@ -5,6 +5,7 @@
  * in a few milliseconds) and then fetches only the 50 records of the page. Pure: how a
  * chunk is stored (deflated, in parts) is functions/model/omi/index-chunks.ts.
  */
+import { compareNatural } from '../format';
 import type { Stato } from './tipologia';
 
 export interface IndexEntry {
@@ -33,13 +34,11 @@ export interface IndexChunk {
 const STATO_CODE: Record<string, number> = { OTTIMO: 1, NORMALE: 2, SCADENTE: 3 };
 const STATO_OF_CODE: (Stato | null)[] = [null, 'OTTIMO', 'NORMALE', 'SCADENTE'];
 
-const natural = new Intl.Collator('it', { numeric: true });
-
 /** Display order inside a (semester, province): comune, zone (B2 < B12), type, state. */
 function compareEntries(a: IndexEntry, b: IndexEntry): number {
   return (
     (a.comuneKey < b.comuneKey ? -1 : a.comuneKey > b.comuneKey ? 1 : 0) ||
-    natural.compare(a.zona, b.zona) ||
+    compareNatural(a.zona, b.zona) ||
     (a.linkZona < b.linkZona ? -1 : a.linkZona > b.linkZona ? 1 : 0) ||
     a.codTip - b.codTip ||
     (STATO_CODE[a.stato ?? ''] ?? 9) - (STATO_CODE[b.stato ?? ''] ?? 9)
