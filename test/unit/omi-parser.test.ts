@@ -5,6 +5,7 @@ import iconv from 'iconv-lite';
 import { decodeWin1252 } from '../../functions/omi/win1252';
 import { MILANO } from '../support/omi-samples';
 import { formatValoriLine, formatZoneLine, OmiFormatError, parseOmiCsv, parseOmiFile, readValoriLine, readZoneLine } from '../../functions/omi/parse-omi';
+import { readValoriLineOfType } from '../../functions/domain/omi/lines';
 
 const S2025 = MILANO.valori2025;
 const S2024 = MILANO.valori2024;
@@ -221,6 +222,15 @@ describe('stored row lines', () => {
       'NORD-OVEST;LOMBARDIA;MI;3015146;C1AA; ;F205;MILANO;B;B12;MI00003228;20;Abitazioni civili;;P;0;0;L;5,1;0;L;',
     );
     expect(readValoriLine(formatValoriLine(missing))).toEqual(missing);
+  });
+
+  it('read one type only: the same row for a line of that type, nothing for another type', async () => {
+    const r = await parseOmiFile(createReadStream(S2025));
+    const types = new Set(r.valori.map((v) => v.row.codTip));
+    expect(types.size).toBeGreaterThan(3);
+    for (const { row } of r.valori) {
+      for (const codTip of types) expect(readValoriLineOfType(formatValoriLine(row), codTip)).toEqual(codTip === row.codTip ? row : undefined);
+    }
   });
 });
 

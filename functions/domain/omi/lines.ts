@@ -201,7 +201,23 @@ const valoriLineReader = makeValoriReader([...VALORI_COLUMNS]);
 const zoneLineReader = makeZoneReader([...ZONE_COLUMNS]);
 
 export function readValoriLine(line: string): OmiValoriRow {
-  const read = valoriLineReader(line.split(';'));
+  return readValoriFields(line.split(';'));
+}
+
+const STORED_COD_TIP = VALORI_COLUMNS.indexOf('Cod_Tip');
+
+/**
+ * A stored line when it is of the given type (Cod_Tip), else undefined without reading the rest:
+ * the valuation keeps one type of a zone's lines, and reading every line of 30 semesters was
+ * most of a cold valuation's time.
+ */
+export function readValoriLineOfType(line: string, codTip: number): OmiValoriRow | undefined {
+  const fields = line.split(';');
+  return Number(fields[STORED_COD_TIP]) === codTip ? readValoriFields(fields) : undefined;
+}
+
+function readValoriFields(fields: string[]): OmiValoriRow {
+  const read = valoriLineReader(fields);
   if (typeof read === 'string') throw new Error(`Riga OMI memorizzata non valida: ${read}`);
   return read.row;
 }

@@ -6,7 +6,7 @@
  */
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { requireConfig } from '../../lib/config';
-import { readValoriLine } from '../../domain/omi/lines';
+import { readValoriLine, readValoriLineOfType } from '../../domain/omi/lines';
 import type { IndexEntry } from '../../domain/omi/listing-index';
 import { omiComuneId, type OmiComuneRef } from '../../domain/omi/comune-match';
 import { comuneSearchKey } from '../../domain/omi/names';
@@ -64,15 +64,22 @@ export function indexEntryOf(row: { comuneDescrizione: string; linkZona: string;
   };
 }
 
-/** The rows stored in a zone-quotations item, through the parser's reader. */
-export function readZoneRows(item: Record<string, unknown>): OmiValoriRow[] {
-  return String(item.rows ?? '').split('\n').filter(Boolean).map(readValoriLine);
+/** The rows stored in a zone-quotations item, through the parser's reader; only those of one type (Cod_Tip) when given. */
+export function readZoneRows(item: Record<string, unknown>, codTip?: number): OmiValoriRow[] {
+  const lines = String(item.rows ?? '').split('\n').filter(Boolean);
+  if (codTip === undefined) return lines.map(readValoriLine);
+  const rows: OmiValoriRow[] = [];
+  for (const line of lines) {
+    const row = readValoriLineOfType(line, codTip);
+    if (row) rows.push(row);
+  }
+  return rows;
 }
 
-/** A zone-quotations item back as records, with the semester from its keys. */
-export function toQuotations(item: Record<string, unknown>): OmiRecord[] {
+/** A zone-quotations item back as records (of one type when given), with the semester from its keys. */
+export function toQuotations(item: Record<string, unknown>, codTip?: number): OmiRecord[] {
   const { semester } = omiKeys.parseZoneQuotations(item.pk as string, item.sk as string);
-  return readZoneRows(item).map((row) => ({ ...row, descrTipologia: row.descrTipologia || descrTipologia(row.codTip), semester }));
+  return readZoneRows(item, codTip).map((row) => ({ ...row, descrTipologia: row.descrTipologia || descrTipologia(row.codTip), semester }));
 }
 
 /** Every record of the given zones (each zone item once, one BatchGetItem); none without a BatchGetItem when no zone is given. */
@@ -80,7 +87,7 @@ export async function loadZonesRecords(zones: readonly OmiZoneId[]): Promise<Omi
   const keyList = new Map(zones.map((z) => omiKeys.zoneQuotations(z)).map((k) => [`${k.pk}|${k.sk}`, k]));
   if (!keyList.size) return [];
   const items = await batchGet([...keyList.values()]);
-  return [...items.values()].flatMap(toQuotations);
+  return [...items.values()].flatMap((item) => toQuotations(item));
 }
 
 const usable = (q: OmiQuotation) => (q.comprMin ?? 0) > 0 && (q.comprMax ?? 0) > 0;
@@ -116,7 +123,7 @@ export async function quotationsOfSemester(comuneId: string, semester: string, c
       ExpressionAttributeValues: { ':pk': cq.pk, ':sem': `${semester}#` },
     },
     (item) => {
-      for (const q of toQuotations(item)) if (q.codTip === codTip) rows.push(q);
+      rows.push(...toQuotations(item, codTip));
     },
   );
   return rows;
@@ -143,8 +150,7 @@ export async function quotationsBefore(comuneId: string, codTip: number, before:
     (item) => {
       const semester = String(item.gsi1sk).split('#')[0]!;
       if (usableSemester && semester < usableSemester) return false;
-      for (const q of toQuotations(item)) {
-        if (q.codTip !== codTip) continue;
+      for (const q of toQuotations(item, codTip)) {
         rows.push(q);
         if (!usableSemester && usable(q)) usableSemester = q.semester;
       }

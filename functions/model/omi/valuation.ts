@@ -78,7 +78,7 @@ type ValuationData = Awaited<ReturnType<typeof loadValuationData>>;
  * What the valuation reads, kept per container while the OMI data stays the same
  * (semesters.ts omiDataState: its version changes with every import and clear; nothing is
  * kept while a quotations import is under way) and for at most a minute: a comune's rows and
- * zone descriptions for one type, a zone's history. A valuation then reads only the data state.
+ * zone descriptions for one type, a zone's history of one type. A valuation then reads only the data state.
  */
 const CACHE_TTL_MS = 60_000;
 const dataCache = new VersionedCache<ValuationData>(1_000, CACHE_TTL_MS);
@@ -119,7 +119,12 @@ async function valuateAt(state: OmiDataState, req: ValuationRequest, codTip: num
   const keep = !state.importing;
   // the zone's province is the form's but for a file that wrote the comune under an old one (Monza under MI)
   const historyOf = (prov: string, linkZona: string) =>
-    historyCache.get(`${prov}|${linkZona}`, state.version, () => loadZoneHistory(prov, linkZona, state.semestersOf(prov), state.historyIndexedOf(prov)), keep);
+    historyCache.get(
+      `${prov}|${linkZona}|${codTip}`,
+      state.version,
+      () => loadZoneHistory(prov, linkZona, state.semestersOf(prov), state.historyIndexedOf(prov), codTip),
+      keep,
+    );
   const guess = zoneGuess(req);
   let early: { prov: string; linkZona: string; history: Promise<ZoneHistory> } | undefined;
   const { rows, zones } = await dataCache.get(
@@ -145,8 +150,7 @@ async function valuateAt(state: OmiDataState, req: ValuationRequest, codTip: num
   if (!selection.ok) return selection.result;
   const { prov, linkZona } = selection.row;
   const guessed = early && early.prov === prov && early.linkZona === linkZona ? early.history : undefined;
-  const { records, descriptions } = await (guessed ?? historyOf(prov, linkZona));
-  const history = records.filter((q) => q.codTip === codTip);
+  const { records: history, descriptions } = await (guessed ?? historyOf(prov, linkZona));
   return evaluateProperty(req, { rows, zones, history, historyZones: descriptions }, selection);
 }
 

@@ -27,6 +27,8 @@ export async function loadZoneHistory(
   semesters: readonly string[],
   /** the semesters (of `semesters`) whose items of the province are all in the history index */
   indexed: ReadonlySet<string> = new Set(),
+  /** only the records of this type (Cod_Tip), the others not even read */
+  codTip?: number,
 ): Promise<{ records: OmiRecord[]; descriptions: OmiZoneInfo[] }> {
   const wanted = new Set(semesters);
   if (!wanted.size) return { records: [], descriptions: [] };
@@ -37,7 +39,7 @@ export async function loadZoneHistory(
   const descriptions: OmiZoneInfo[] = [];
   for (const item of [...queried, ...got]) {
     const sk = item.sk as string;
-    if (sk.startsWith(omiKeys.quotationSkPrefix)) records.push(...toQuotations(item));
+    if (sk.startsWith(omiKeys.quotationSkPrefix)) records.push(...toQuotations(item, codTip));
     else if (sk.startsWith(omiKeys.zoneSkPrefix)) {
       const { semester } = omiKeys.parseZoneQuotations(item.pk as string, sk);
       const z = readZoneLine(item.row as string);
