@@ -12,6 +12,7 @@
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { requireConfig } from '../../lib/config';
+import { mapLimit } from '../../lib/media-storage';
 import { ddb, isConditionFailure, queryAll } from '../db';
 import { omiKeys } from '../keys';
 import { listSemesters } from './semesters';
@@ -50,37 +51,36 @@ export async function indexZoneHistories(timeLeftMs: () => number = () => Infini
 /** Gives every item of a semester and province without history keys its keys; how many. */
 async function indexProvince(semester: string, prov: string): Promise<number> {
   const missing: { pk: string; sk: string }[] = [];
-  for (const q of omiKeys.semesterProvince(semester, prov)) {
-    await queryAll(
-      { TableName: table(), KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': q.pk }, ProjectionExpression: 'pk, sk, gsi2pk', ConsistentRead: true },
-      (item) => {
-        if (item.gsi2pk === undefined) missing.push({ pk: item.pk as string, sk: item.sk as string });
-      },
-    );
-  }
-  let done = 0;
-  const next = async (): Promise<void> => {
-    for (let key = missing.pop(); key; key = missing.pop()) {
-      const kind = key.sk.startsWith(omiKeys.quotationSkPrefix) ? 'quotations' : 'description';
-      const h = omiKeys.zoneHistoryIndex(omiKeys.parseZoneQuotations(key.pk, key.sk), kind);
-      try {
-        await ddb().send(
-          new UpdateCommand({
-            TableName: table(),
-            Key: key,
-            UpdateExpression: 'SET gsi2pk = :pk, gsi2sk = :sk',
-            ConditionExpression: 'attribute_exists(pk)',
-            ExpressionAttributeValues: { ':pk': h.gsi2pk, ':sk': h.gsi2sk },
-          }),
-        );
-        done++;
-      } catch (err) {
-        if (!isConditionFailure(err)) throw err; // deleted meanwhile (a clear): nothing to index
-      }
+  await Promise.all(
+    omiKeys.semesterProvince(semester, prov).map((q) =>
+      queryAll(
+        { TableName: table(), KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': q.pk }, ProjectionExpression: 'pk, sk, gsi2pk', ConsistentRead: true },
+        (item) => {
+          if (item.gsi2pk === undefined) missing.push({ pk: item.pk as string, sk: item.sk as string });
+        },
+      ),
+    ),
+  );
+  const updated = await mapLimit(missing, CONCURRENCY, async (key) => {
+    const kind = key.sk.startsWith(omiKeys.quotationSkPrefix) ? 'quotations' : 'description';
+    const h = omiKeys.zoneHistoryIndex(omiKeys.parseZoneQuotations(key.pk, key.sk), kind);
+    try {
+      await ddb().send(
+        new UpdateCommand({
+          TableName: table(),
+          Key: key,
+          UpdateExpression: 'SET gsi2pk = :pk, gsi2sk = :sk',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':pk': h.gsi2pk, ':sk': h.gsi2sk },
+        }),
+      );
+      return true;
+    } catch (err) {
+      if (isConditionFailure(err)) return false; // deleted meanwhile (a clear): nothing to index
+      throw err;
     }
-  };
-  await Promise.all(Array.from({ length: CONCURRENCY }, next));
-  return done;
+  });
+  return updated.filter(Boolean).length;
 }
 
 /** Lists the province as history-indexed (the data state changes: valuations read it by Query from now). */
