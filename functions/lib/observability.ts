@@ -1,4 +1,5 @@
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
+import type { Tracer } from '@aws-lambda-powertools/tracer';
 import type { Context } from 'aws-lambda';
 import { AppError } from './errors';
 import { logger, SERVICE_NAME } from './logger';
@@ -17,12 +18,16 @@ import type { triggers } from '../routes';
  *   the OMI rows imported and rejected), with the same `useCase` dimension.
  * The CloudWatch dashboard of the API stack (infra/constructs/dashboard.ts) graphs them.
  *
- * Tracing is Lambda's active tracing (the CDK functions), not Powertools Tracer: the tracer
- * brings aws-xray-sdk-core, +132 KB in every bundle, which takes the largest over the 1 MB
- * bar (docs/quality.md).
+ * And what every function traces, with Powertools Tracer on Lambda's active tracing (X-Ray):
+ * one subsegment `## <id>` per invocation, annotated `ColdStart`, `Service` and `useCase`,
+ * marked as an error (4xx) or a fault (5xx, a throw); inside it a subsegment per AWS SDK call
+ * (`traced()`, applied where each client is made) and per outgoing HTTP request.
+ * Powertools comes from its Lambda layer on AWS, not from the bundles (the tracer's X-Ray SDK
+ * alone would add ~130 KB to every function: infra/lambda-bundle/index.ts).
  *
  * Only on Lambda: off it (the local runtime, tests, benches) nothing is written, so the local
- * console has no EMF lines. POWERTOOLS_METRICS_DISABLED, when set, decides either way.
+ * console has no EMF lines and no trace is sent. POWERTOOLS_METRICS_DISABLED and
+ * POWERTOOLS_TRACE_ENABLED, when set, decide either way.
  */
 
 export const METRICS_NAMESPACE = 'OpzioneCasa';
@@ -51,6 +56,28 @@ export function metricsEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
 
 const metrics = metricsEnabled() ? new Metrics({ namespace: METRICS_NAMESPACE, serviceName: SERVICE_NAME, logger }) : undefined;
 
+/**
+ * Whether to trace, by Powertools' own rule: in a Lambda execution environment
+ * (AWS_EXECUTION_ENV), not under SAM local, unless POWERTOOLS_TRACE_ENABLED says false.
+ */
+export function tracingWanted(env: NodeJS.ProcessEnv = process.env): boolean {
+  if (env.POWERTOOLS_TRACE_ENABLED?.trim().toLowerCase() === 'false') return false;
+  return Boolean(env.AWS_EXECUTION_ENV) && !env.AWS_SAM_LOCAL;
+}
+
+/**
+ * The tracer, loaded only where it traces: the module and its X-Ray SDK take ~40-90 ms to
+ * load (bench/lambda.ts), which the local runtime and every test process do not pay.
+ */
+const tracer: Tracer | undefined = tracingWanted()
+  ? new (await import('@aws-lambda-powertools/tracer')).Tracer({ serviceName: SERVICE_NAME })
+  : undefined;
+
+/** An AWS SDK v3 client whose calls are traced (a subsegment each) when tracing is on; the client itself otherwise. */
+export function traced<T>(client: T): T {
+  return tracer?.isTracingEnabled() ? tracer.captureAWSv3Client(client) : client;
+}
+
 /** Adds `value` to a count of this invocation (written when the invocation ends). */
 export function count(name: CountMetric, value = 1): void {
   metrics?.addMetric(name, MetricUnit.Count, value);
@@ -71,8 +98,9 @@ export function outcomeOfError(err: unknown): Outcome {
 export async function instrument<T>(id: string, run: () => Promise<T>, outcomeOf: (result: T) => Outcome): Promise<T> {
   // every log line names its use case: the HTTP routes share one log group (infra/constructs/manifest-function.ts)
   logger.appendKeys({ useCase: id });
-  if (!metrics) return run();
-  metrics.captureColdStartMetric(id);
+  const span = startSpan(id);
+  if (!metrics && !span) return run();
+  metrics?.captureColdStartMetric(id);
   let outcome: Outcome = 'serverError';
   try {
     const result = await run();
@@ -80,12 +108,40 @@ export async function instrument<T>(id: string, run: () => Promise<T>, outcomeOf
     return result;
   } catch (err) {
     outcome = outcomeOfError(err);
+    span?.error(err);
     throw err;
   } finally {
-    metrics.addDimension(USE_CASE_DIMENSION, id);
-    metrics.addMetric(OUTCOME_METRICS[outcome], MetricUnit.Count, 1);
-    metrics.publishStoredMetrics();
+    span?.end(outcome);
+    if (metrics) {
+      metrics.addDimension(USE_CASE_DIMENSION, id);
+      metrics.addMetric(OUTCOME_METRICS[outcome], MetricUnit.Count, 1);
+      metrics.publishStoredMetrics();
+    }
   }
+}
+
+/**
+ * The invocation's subsegment under Lambda's own segment, made the current one so that the
+ * SDK calls and HTTP requests of the use case nest in it; none when tracing is off.
+ */
+function startSpan(id: string) {
+  if (!tracer?.isTracingEnabled()) return undefined;
+  const parent = tracer.getSegment();
+  if (!parent) return undefined;
+  const sub = parent.addNewSubsegment(`## ${id}`);
+  tracer.setSegment(sub);
+  tracer.annotateColdStart();
+  tracer.addServiceNameAnnotation();
+  tracer.putAnnotation(USE_CASE_DIMENSION, id);
+  return {
+    error: (err: unknown) => tracer.addErrorAsMetadata(err as Error),
+    end: (outcome: Outcome) => {
+      if (outcome === 'clientError') sub.addErrorFlag();
+      if (outcome === 'serverError') sub.addFaultFlag();
+      sub.close();
+      tracer.setSegment(parent);
+    },
+  };
 }
 
 /**

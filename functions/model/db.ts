@@ -10,6 +10,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { config, requireConfig } from '../lib/config';
 import { clientOptions, onReset } from '../lib/aws/shared';
+import { traced } from '../lib/observability';
 
 /** The single table's name (TABLE_NAME). */
 export const table = () => requireConfig('TABLE_NAME');
@@ -18,7 +19,7 @@ let client: DynamoDBDocumentClient | undefined;
 onReset(() => (client = undefined));
 
 export function ddb(): DynamoDBDocumentClient {
-  client ??= DynamoDBDocumentClient.from(new DynamoDBClient(clientOptions(config().DYNAMODB_ENDPOINT)), {
+  client ??= DynamoDBDocumentClient.from(traced(new DynamoDBClient(clientOptions(config().DYNAMODB_ENDPOINT))), {
     marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
   });
   return client;

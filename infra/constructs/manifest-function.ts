@@ -17,7 +17,8 @@ import { TABLE_GSIS } from '../../functions/model/table';
 import type { Iam } from '../../functions/routes';
 import { acknowledge, acknowledgeFindings, LAMBDA_BASIC_EXECUTION, type FindingAcknowledgement } from './nag';
 import { ORIGIN_SECRET_CACHE_SECONDS } from './origin-secret-rotation';
-import { cdkBundling } from '../lambda-bundle';
+import { cdkBundling, powertoolsLayerParameter } from '../lambda-bundle';
+import * as ssm from 'aws-cdk-lib/aws-ssm';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -129,10 +130,11 @@ export class ManifestFunction extends Construct {
           })
         : undefined,
       bundling: cdkBundling(),
+      layers: [powertoolsLayer(this)],
     });
 
     // X-Ray active tracing: Lambda records every invocation (init, invocation, overhead) itself,
-    // no tracer in the code (functions/lib/observability.ts). Set on the function's resource, not
+    // the code adds a subsegment per use case and SDK call (functions/lib/observability.ts). Set on the function's resource, not
     // with `tracing`, which would add X-Ray's '*' statement to the role's own policy: the role
     // gets the stack's tracing policy instead (tracingPolicy), so a '*' there is still a finding.
     (this.fn.node.defaultChild as lambda.CfnFunction).tracingConfig = { mode: lambda.Tracing.ACTIVE };
@@ -205,6 +207,20 @@ export class ManifestFunction extends Construct {
     }
     acknowledgeFindings(ackScope, ...acks);
   }
+}
+
+/**
+ * The stack's one reference to AWS's Powertools layer of the installed version (its ARN read
+ * at deploy time from AWS's public SSM parameter: no layer number to keep up to date), which
+ * provides the Powertools modules the bundles leave out (infra/lambda-bundle).
+ */
+function powertoolsLayer(scope: Construct): lambda.ILayerVersion {
+  const stack = Stack.of(scope);
+  const id = 'PowertoolsLayer';
+  return (
+    (stack.node.tryFindChild(id) as lambda.ILayerVersion | undefined) ??
+    lambda.LayerVersion.fromLayerVersionArn(stack, id, ssm.StringParameter.valueForStringParameter(stack, powertoolsLayerParameter()))
+  );
 }
 
 /** X-Ray's two actions for active tracing; they support no resource-level permissions. */

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { OutputFormat, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
@@ -21,6 +22,27 @@ export const LAMBDA_ESBUILD = {
   // error classes set `name` from the class name (functions/lib/errors.ts): keep it
   keepNames: true,
 } as const;
+
+/**
+ * What the bundles leave out because every function gets it from a Lambda layer: Powertools
+ * (logger, metrics, tracer with the X-Ray SDK), from AWS's own Powertools layer of exactly the
+ * version the tests ran (POWERTOOLS_LAYER_PARAMETER). Bundled, the tracer's X-Ray SDK alone
+ * would add ~130 KB to every function and take the largest over 1 MB. Locally the bundles
+ * (infra/local/bundles.ts) find the same packages in node_modules.
+ */
+export const LAYER_MODULES = ['@aws-lambda-powertools/*'];
+
+/** The installed Powertools version; logger, metrics and tracer must be the same one (the layer holds one). */
+export function powertoolsVersion(): string {
+  const versions = ['logger', 'metrics', 'tracer'].map(
+    (pkg) => (JSON.parse(readFileSync(join(HERE, '../../node_modules/@aws-lambda-powertools', pkg, 'package.json'), 'utf8')) as { version: string }).version,
+  );
+  if (new Set(versions).size !== 1) throw new Error(`Powertools packages differ in version (${versions.join(', ')}): the layer holds one version`);
+  return versions[0]!;
+}
+
+/** AWS's public SSM parameter naming the Powertools layer of that version in the deploy region. */
+export const powertoolsLayerParameter = (version = powertoolsVersion()) => `/aws/service/powertools/typescript/generic/all/${version}`;
 
 /** this folder, where the substitutes are: esbuild takes an alias's path from its working directory, so they are absolute */
 const HERE = fileURLToPath(new URL('.', import.meta.url));
@@ -55,6 +77,7 @@ export function lambdaBuildOptions(): BuildOptions {
     mainFields: [...LAMBDA_ESBUILD.mainFields],
     banner: { js: LAMBDA_ESBUILD.banner },
     alias: lambdaAliases(),
+    external: [...LAYER_MODULES],
   };
 }
 
@@ -74,5 +97,7 @@ export function cdkBundling(): BundlingOptions {
     // The SDK is bundled, not taken from the runtime: the versions in package-lock.json are
     // the ones the tests ran, and lib-dynamodb always matches client-dynamodb.
     bundleAwsSDK: true,
+    // ...but not Powertools, which the layer provides (the SDK stays bundled: only these are external)
+    externalModules: [...LAYER_MODULES],
   };
 }

@@ -1,5 +1,6 @@
 /**
- * Observability in the templates: every manifest function traced by X-Ray (active tracing),
+ * Observability in the templates: every manifest function traced by X-Ray (active tracing,
+ * with the Powertools layer the tracer comes from: test/integration/tracing.test.ts runs it),
  * and the API stack's one CloudWatch dashboard reading the metrics the functions write
  * (functions/lib/observability.ts, whose EMF lines test/unit/observability.test.ts checks):
  * same namespace, same dimension sets, same metric names, and every alarm's state.
@@ -8,6 +9,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routes, triggers } from '../../functions/routes';
 import { METRICS_NAMESPACE, OUTCOME_METRICS, USE_CASE_DIMENSION } from '../../functions/lib/observability';
+import { cdkBundling, powertoolsLayerParameter, powertoolsVersion } from '../../infra/lambda-bundle';
 import { buildApp, functionIdOf } from './helpers';
 
 interface Widget {
@@ -53,6 +55,26 @@ describe('tracing', () => {
       const template = def.id in built.auth.triggerFunctions ? auth : api;
       const fn = template.toJSON().Resources[functionIdOf(template, def)] as { Properties: { TracingConfig?: unknown } };
       expect(fn.Properties.TracingConfig, def.id).toEqual({ Mode: 'Active' });
+    }
+  });
+
+  it("gives every manifest function AWS's Powertools layer of the installed version, which the bundles leave out", () => {
+    const version = powertoolsVersion();
+    expect(version).toMatch(/^2\.\d+\.\d+$/);
+    expect(cdkBundling().externalModules).toEqual(['@aws-lambda-powertools/*']);
+    for (const template of [api, auth]) {
+      // the layer's ARN is read at deploy time from AWS's public parameter of that version
+      const params = Object.entries((template.toJSON().Parameters ?? {}) as Record<string, { Type: string; Default?: string }>).filter(
+        ([, p]) => p.Default === powertoolsLayerParameter(version),
+      );
+      expect(params, 'one parameter per stack').toHaveLength(1);
+      expect(params[0]![1].Type).toBe('AWS::SSM::Parameter::Value<String>');
+      const ref = { Ref: params[0]![0] };
+      for (const def of [...routes, ...triggers]) {
+        if ((template === auth) !== def.id in built.auth.triggerFunctions) continue;
+        const fn = template.toJSON().Resources[functionIdOf(template, def)] as { Properties: { Layers?: unknown[] } };
+        expect(fn.Properties.Layers, def.id).toContainEqual(ref);
+      }
     }
   });
 });

@@ -128,4 +128,13 @@ describe('off Lambda', () => {
     expect(metricsEnabled({ POWERTOOLS_METRICS_DISABLED: 'false' })).toBe(true);
     expect(metricsEnabled({})).toBe(false);
   });
+
+  it('traces only in a Lambda execution environment, as Powertools decides (test/integration/tracing.test.ts traces a bundle)', async () => {
+    const { tracingWanted } = await onLambda({});
+    expect(tracingWanted({ AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs22.x' })).toBe(true);
+    expect(tracingWanted({ AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs22.x', POWERTOOLS_TRACE_ENABLED: 'false' })).toBe(false);
+    expect(tracingWanted({ AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs22.x', AWS_SAM_LOCAL: 'true' })).toBe(false);
+    expect(tracingWanted({ AWS_LAMBDA_FUNCTION_NAME: 'f' })).toBe(false);
+    expect(tracingWanted({})).toBe(false);
+  });
 });

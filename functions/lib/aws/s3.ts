@@ -1,13 +1,14 @@
 import { S3Client } from '@aws-sdk/client-s3';
 import { config } from '../config';
 import { clientOptions, onReset } from './shared';
+import { traced } from '../observability';
 
 let client: S3Client | undefined;
 onReset(() => (client = undefined));
 
 export function s3(): S3Client {
   const endpoint = config().S3_ENDPOINT;
-  client ??= new S3Client({
+  client ??= traced(new S3Client({
     ...clientOptions(endpoint, { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' }),
     ...(endpoint
       ? {
@@ -17,6 +18,6 @@ export function s3(): S3Client {
           responseChecksumValidation: 'WHEN_REQUIRED' as const,
         }
       : {}),
-  });
+  }));
   return client;
 }

@@ -1,6 +1,7 @@
 import { DetectTextCommand, RekognitionClient, type TextDetection } from '@aws-sdk/client-rekognition';
 import { config } from '../config';
 import { DocumentImageError, type DocumentText, type DocumentTextReader } from './document-text';
+import { traced } from '../observability';
 
 /** DetectText takes images of at most 5 MB as bytes. */
 export const REKOGNITION_MAX_BYTES = 5 * 1024 * 1024;
@@ -47,7 +48,7 @@ let client: RekognitionClient | undefined;
  * the face matcher (Rekognition is not offered in every region).
  */
 export function rekognitionTextReader(): DocumentTextReader {
-  client ??= new RekognitionClient({ region: config().REKOGNITION_REGION });
+  client ??= traced(new RekognitionClient({ region: config().REKOGNITION_REGION }));
   return {
     async readText(image: Uint8Array): Promise<DocumentText> {
       if (image.length > REKOGNITION_MAX_BYTES) throw new DocumentImageError('tooLarge', 'image over 5 MB');

@@ -1,6 +1,7 @@
 import { CompareFacesCommand, RekognitionClient } from '@aws-sdk/client-rekognition';
 import { config } from '../config';
 import { FaceImageError, type FaceBox, type FaceComparison, type FaceMatcher } from './face-matcher';
+import { traced } from '../observability';
 
 /** Rekognition's BoundingBox (ratios of the image) as the port's FaceBox. */
 const boxOf = (b: { Left?: number; Top?: number; Width?: number; Height?: number } | undefined): FaceBox => ({
@@ -24,7 +25,7 @@ let client: RekognitionClient | undefined;
  * in eu-south-1), default the Lambda's own.
  */
 export function rekognitionFaceMatcher(): FaceMatcher {
-  client ??= new RekognitionClient({ region: config().REKOGNITION_REGION });
+  client ??= traced(new RekognitionClient({ region: config().REKOGNITION_REGION }));
   return {
     async compareFaces(source: Buffer, target: Buffer): Promise<FaceComparison> {
       if (source.length > REKOGNITION_MAX_BYTES || target.length > REKOGNITION_MAX_BYTES) {
