@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createHash } from 'node:crypto';
-import { Duration, FeatureFlags, Lazy, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { AssetHashType, DockerImage, Duration, FeatureFlags, Lazy, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import * as cxapi from 'aws-cdk-lib/cx-api';
 import type * as cognito from 'aws-cdk-lib/aws-cognito';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
@@ -17,8 +17,8 @@ import { TABLE_GSIS } from '../../functions/model/table';
 import type { Iam } from '../../functions/routes';
 import { acknowledge, acknowledgeFindings, LAMBDA_BASIC_EXECUTION, type FindingAcknowledgement } from './nag';
 import { ORIGIN_SECRET_CACHE_SECONDS } from './origin-secret-rotation';
-import { cdkBundling, powertoolsLayerParameter } from '../lambda-bundle';
-import * as ssm from 'aws-cdk-lib/aws-ssm';
+import { cdkBundling, powertoolsVersion } from '../lambda-bundle';
+import { buildPowertoolsLayer } from '../lambda-bundle/powertools-layer';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -210,17 +210,33 @@ export class ManifestFunction extends Construct {
 }
 
 /**
- * The stack's one reference to AWS's Powertools layer of the installed version (its ARN read
- * at deploy time from AWS's public SSM parameter: no layer number to keep up to date), which
- * provides the Powertools modules the bundles leave out (infra/lambda-bundle).
+ * The stack's one Powertools layer, which provides the Powertools modules the bundles leave
+ * out (infra/lambda-bundle): built at synth from the installed packages, one minified file
+ * each (powertools-layer.ts), so it is the version the tests ran.
  */
-function powertoolsLayer(scope: Construct): lambda.ILayerVersion {
+export function powertoolsLayer(scope: Construct): lambda.ILayerVersion {
   const stack = Stack.of(scope);
   const id = 'PowertoolsLayer';
-  return (
-    (stack.node.tryFindChild(id) as lambda.ILayerVersion | undefined) ??
-    lambda.LayerVersion.fromLayerVersionArn(stack, id, ssm.StringParameter.valueForStringParameter(stack, powertoolsLayerParameter()))
-  );
+  const existing = stack.node.tryFindChild(id) as lambda.ILayerVersion | undefined;
+  if (existing) return existing;
+  return new lambda.LayerVersion(stack, id, {
+    code: lambda.Code.fromAsset(join(REPO_ROOT, 'node_modules', '@aws-lambda-powertools'), {
+      assetHashType: AssetHashType.OUTPUT,
+      bundling: {
+        // built by the local esbuild, as the functions are (no Docker)
+        image: DockerImage.fromRegistry('dummy'),
+        local: {
+          tryBundle(outputDir: string) {
+            buildPowertoolsLayer(join(outputDir, 'nodejs'));
+            return true;
+          },
+        },
+      },
+    }),
+    compatibleRuntimes: [lambda.Runtime.NODEJS_22_X],
+    compatibleArchitectures: [lambda.Architecture.ARM_64],
+    description: `Powertools ${powertoolsVersion()}: logger, metrics, tracer (one minified file each)`,
+  });
 }
 
 /** X-Ray's two actions for active tracing; they support no resource-level permissions. */

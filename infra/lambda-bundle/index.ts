@@ -25,10 +25,10 @@ export const LAMBDA_ESBUILD = {
 
 /**
  * What the bundles leave out because every function gets it from a Lambda layer: Powertools
- * (logger, metrics, tracer with the X-Ray SDK), from AWS's own Powertools layer of exactly the
- * version the tests ran (POWERTOOLS_LAYER_PARAMETER). Bundled, the tracer's X-Ray SDK alone
- * would add ~130 KB to every function and take the largest over 1 MB. Locally the bundles
- * (infra/local/bundles.ts) find the same packages in node_modules.
+ * (logger, metrics, tracer with the X-Ray SDK), built from the installed packages into one
+ * minified file each (powertools-layer.ts). Bundled in every function, the tracer's X-Ray SDK
+ * alone would add ~130 KB to each and take three over 1 MB. Wherever the bundles run, the
+ * layer's files sit in a node_modules above them.
  */
 export const LAYER_MODULES = ['@aws-lambda-powertools/*'];
 
@@ -40,9 +40,6 @@ export function powertoolsVersion(): string {
   if (new Set(versions).size !== 1) throw new Error(`Powertools packages differ in version (${versions.join(', ')}): the layer holds one version`);
   return versions[0]!;
 }
-
-/** AWS's public SSM parameter naming the Powertools layer of that version in the deploy region. */
-export const powertoolsLayerParameter = (version = powertoolsVersion()) => `/aws/service/powertools/typescript/generic/all/${version}`;
 
 /** this folder, where the substitutes are: esbuild takes an alias's path from its working directory, so they are absolute */
 const HERE = fileURLToPath(new URL('.', import.meta.url));

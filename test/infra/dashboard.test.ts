@@ -9,7 +9,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routes, triggers } from '../../functions/routes';
 import { METRICS_NAMESPACE, OUTCOME_METRICS, USE_CASE_DIMENSION } from '../../functions/lib/observability';
-import { cdkBundling, powertoolsLayerParameter, powertoolsVersion } from '../../infra/lambda-bundle';
+import { cdkBundling, powertoolsVersion } from '../../infra/lambda-bundle';
 import { buildApp, functionIdOf } from './helpers';
 
 interface Widget {
@@ -58,18 +58,21 @@ describe('tracing', () => {
     }
   });
 
-  it("gives every manifest function AWS's Powertools layer of the installed version, which the bundles leave out", () => {
+  it('gives every manifest function the stack\'s Powertools layer of the installed version, which the bundles leave out', () => {
     const version = powertoolsVersion();
     expect(version).toMatch(/^2\.\d+\.\d+$/);
     expect(cdkBundling().externalModules).toEqual(['@aws-lambda-powertools/*']);
     for (const template of [api, auth]) {
-      // the layer's ARN is read at deploy time from AWS's public parameter of that version
-      const params = Object.entries((template.toJSON().Parameters ?? {}) as Record<string, { Type: string; Default?: string }>).filter(
-        ([, p]) => p.Default === powertoolsLayerParameter(version),
+      const layers = Object.entries(template.findResources('AWS::Lambda::LayerVersion')).filter(([, r]) =>
+        String((r.Properties as { Description?: string }).Description).startsWith('Powertools '),
       );
-      expect(params, 'one parameter per stack').toHaveLength(1);
-      expect(params[0]![1].Type).toBe('AWS::SSM::Parameter::Value<String>');
-      const ref = { Ref: params[0]![0] };
+      expect(layers, 'one layer per stack').toHaveLength(1);
+      expect(layers[0]![1].Properties).toMatchObject({
+        Description: expect.stringContaining(`Powertools ${version}:`),
+        CompatibleArchitectures: ['arm64'],
+        CompatibleRuntimes: ['nodejs22.x'],
+      });
+      const ref = { Ref: layers[0]![0] };
       for (const def of [...routes, ...triggers]) {
         if ((template === auth) !== def.id in built.auth.triggerFunctions) continue;
         const fn = template.toJSON().Resources[functionIdOf(template, def)] as { Properties: { Layers?: unknown[] } };

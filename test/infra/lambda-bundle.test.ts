@@ -10,14 +10,15 @@ import { App, Stack } from 'aws-cdk-lib';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT as ROOT } from '../../infra/constructs/manifest-function';
-import { cdkBundling } from '../../infra/lambda-bundle';
+import { powertoolsLayer, REPO_ROOT as ROOT } from '../../infra/constructs/manifest-function';
+import { cdkBundling, powertoolsVersion } from '../../infra/lambda-bundle';
 import { FEATURE_FLAGS } from '../../infra/stacks/deploy-config';
 import { routes, triggers } from '../../functions/routes';
 import { buildLambdaBundles, type LambdaBundles } from '../../infra/local/bundles';
 
 const outdir = mkdtempSync(join(tmpdir(), 'infra-bundle-'));
 let bundle = '';
+let layer = '';
 let all: LambdaBundles | undefined;
 
 const MB = 1024 * 1024;
@@ -42,9 +43,12 @@ beforeAll(() => {
     depsLockFilePath: join(ROOT, 'package-lock.json'),
     bundling: cdkBundling(),
   });
+  powertoolsLayer(stack);
   app.synth();
   const asset = readdirSync(outdir).find((d) => d.startsWith('asset.') && statSync(join(outdir, d, 'index.mjs'), { throwIfNoEntry: false }));
   bundle = join(outdir, asset!, 'index.mjs');
+  const layerAsset = readdirSync(outdir).find((d) => d.startsWith('asset.') && statSync(join(outdir, d, 'nodejs'), { throwIfNoEntry: false }));
+  layer = join(outdir, layerAsset!, 'nodejs', 'node_modules', '@aws-lambda-powertools');
 }, 120_000);
 afterAll(() => {
   rmSync(outdir, { recursive: true, force: true });
@@ -68,10 +72,25 @@ describe('generateDelegations as CDK bundles it', () => {
     expect(has('defaultProvider::fromIni'), "the SDK's full credential chain").toBe(false);
   });
 
-  it('imports Powertools (from its layer on AWS) instead of carrying it', () => {
+  it('imports Powertools (from the layer) instead of carrying it', () => {
     const text = readFileSync(bundle, 'utf8');
-    for (const pkg of ['logger', 'metrics', 'tracer']) expect(text.includes(`from"@aws-lambda-powertools/${pkg}"`), pkg).toBe(true);
+    // imported statically, or (the tracer, loaded only on Lambda) dynamically
+    for (const pkg of ['logger', 'metrics', 'tracer']) expect(new RegExp(`(from|import\\()"@aws-lambda-powertools/${pkg}"`).test(text), pkg).toBe(true);
     expect(text.includes('aws-xray-sdk'), 'the X-Ray SDK').toBe(false);
+  });
+});
+
+describe('the Powertools layer as CDK builds it', () => {
+  it('holds logger, metrics and tracer of the installed version, one minified ESM file each, the X-Ray SDK inside', () => {
+    for (const pkg of ['logger', 'metrics', 'tracer']) {
+      const manifest = JSON.parse(readFileSync(join(layer, pkg, 'package.json'), 'utf8')) as { version: string; exports: string; type: string };
+      expect(manifest).toMatchObject({ version: powertoolsVersion(), exports: './index.mjs', type: 'module' });
+      expect(statSync(join(layer, pkg, 'index.mjs')).size, pkg).toBeGreaterThan(10_000);
+    }
+    const tracer = readFileSync(join(layer, 'tracer', 'index.mjs'), 'utf8');
+    // nothing left to resolve at run time but Node's own modules
+    expect(tracer.match(/from"(?!node:)[^"]+"/g) ?? []).toEqual([]);
+    expect(tracer.includes('AWS_XRAY_DAEMON_ADDRESS')).toBe(true);
   });
 });
 
