@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildSync } from 'esbuild';
-import { LAMBDA_ESBUILD, lambdaAliases, powertoolsVersion } from './index';
+import { lambdaBuildOptions, powertoolsVersion } from './index';
 
 /**
  * The functions' Powertools layer: logger, metrics and tracer (with the X-Ray SDK), each
@@ -22,13 +22,10 @@ export function buildPowertoolsLayer(dir: string): void {
   const out = join(dir, 'node_modules', '@aws-lambda-powertools');
   const version = powertoolsVersion();
   buildSync({
+    // the functions' options, but the layer's own modules are what it bundles
+    ...lambdaBuildOptions(),
+    external: [],
     absWorkingDir: REPO_ROOT,
-    bundle: true,
-    platform: 'node',
-    ...LAMBDA_ESBUILD,
-    mainFields: [...LAMBDA_ESBUILD.mainFields],
-    banner: { js: LAMBDA_ESBUILD.banner },
-    alias: lambdaAliases(),
     entryPoints: POWERTOOLS_PACKAGES.map((name) => ({ in: `@aws-lambda-powertools/${name}`, out: `${name}/index` })),
     outdir: out,
     outExtension: { '.js': '.mjs' },
