@@ -63,7 +63,7 @@ afterAll(() => {
 });
 
 /** Runs the bundle's handler once per event in one process (one execution environment): what it answered. */
-async function invokeTraced(events: unknown[]): Promise<{ statusCode: number }[]> {
+async function invokeTraced(events: unknown[], env: Record<string, string> = {}): Promise<{ statusCode: number }[]> {
   const script = `
     const { handler } = await import(${JSON.stringify(new URL(`file://${bundle}`).href)});
     const out = [];
@@ -84,6 +84,7 @@ async function invokeTraced(events: unknown[]): Promise<{ statusCode: number }[]
       LAMBDA_TASK_ROOT: dir,
       AWS_XRAY_DAEMON_ADDRESS: `127.0.0.1:${port}`,
       _X_AMZN_TRACE_ID: `Root=${TRACE_ID};Parent=${PARENT_ID};Sampled=1`,
+      ...env,
     },
   });
   return JSON.parse(stdout) as { statusCode: number }[];
@@ -130,5 +131,19 @@ describe('tracing on Lambda (Powertools Tracer from the layer, the shipped bundl
       expect(read.aws).toMatchObject({ operation: 'BatchGetItem' });
       expect(invocations.map((d) => d.id)).toContain(read.parent_id ?? invocations.find((d) => d.subsegments?.some((s) => s.id === read.id))?.id);
     }
+  });
+
+  it('marks a failed invocation as a fault, with the failed SDK call inside', async () => {
+    received.length = 0;
+    // a table nobody can reach: the read fails, the route answers 500
+    const answers = await invokeTraced([linkEvent('c'.repeat(43))], { DYNAMODB_ENDPOINT: 'http://127.0.0.1:9', AWS_MAX_ATTEMPTS: '1' });
+    expect(answers.map((a) => a.statusCode)).toEqual([500]);
+    await expect.poll(() => received.filter((d) => d.name === '## getLinkKind').length).toBe(1);
+    const all = received.flatMap(flatten);
+    const invocation = all.find((d) => d.name === '## getLinkKind')!;
+    expect(invocation).toMatchObject({ fault: true, annotations: { ColdStart: true, useCase: 'getLinkKind' } });
+    const read = all.find((d) => d.namespace === 'aws' && d.name === 'DynamoDB');
+    expect(read?.aws).toMatchObject({ operation: 'BatchGetItem' });
+    expect(Boolean(read?.fault || read?.error)).toBe(true);
   });
 });
