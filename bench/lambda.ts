@@ -2,7 +2,7 @@
  * `npm run bench:lambda`: what each Lambda costs to ship and to start. Bundles every function
  * of the manifest (routes and triggers) with esbuild exactly as the CDK stack does
  * (infra/lambda-bundle: ESM, node22, minified, AWS SDK bundled, the same module substitutions,
- * Powertools from the layer the stack builds), then,
+ * Powertools and pkijs from the layer the stack builds), then,
  * for each bundle, imports it in a fresh Node process and times the import (the cold init
  * the runtime pays before the first event; no network is touched at import time).
  * Bars (issue "production readiness"): bundle <= 1 MB, init <= 300 ms.
@@ -15,7 +15,7 @@ import path from 'node:path';
 import { build } from 'esbuild';
 import { routes, triggers } from '../functions/routes';
 import { lambdaBuildOptions } from '../infra/lambda-bundle';
-import { buildPowertoolsLayer } from '../infra/lambda-bundle/powertools-layer';
+import { buildModulesLayer } from '../infra/lambda-bundle/modules-layer';
 import { ROOT, writeResults } from './support';
 
 const MAX_BYTES = 1024 * 1024;
@@ -25,10 +25,10 @@ const RUNS = Number(process.env.BENCH_INIT_RUNS ?? 3);
 const defs = [...routes, ...triggers].map((d) => ({ id: d.id, handler: d.handler }));
 const only = process.argv.slice(2);
 const selected = only.length ? defs.filter((d) => only.includes(d.id)) : defs;
-// Powertools, left out of the bundles, comes from the layer as on AWS: built into the folder
-// above them (infra/lambda-bundle/powertools-layer.ts), so the init time includes it
+// what the bundles leave out (Powertools, pkijs) comes from the layer as on AWS: built into the
+// folder above them (infra/lambda-bundle/modules-layer.ts), so the init time includes it
 const out = mkdtempSync(path.join(os.tmpdir(), 'bench-lambda-'));
-buildPowertoolsLayer(out);
+buildModulesLayer(out);
 
 interface Row {
   id: string;

@@ -6,8 +6,8 @@
  * file, the expected PDF, the trusted CA certificates and the clock. Revocation (CRL, OCSP)
  * is not checked here.
  */
-import * as asn1js from 'asn1js';
-import * as pkijs from 'pkijs';
+import type * as Asn1js from 'asn1js';
+import type * as Pkijs from 'pkijs';
 import { fiscalCodeOfSerialNumber, type DigitalSigner, type SignatureFormat, type SignatureRefusal } from '../domain/onboarding/digital-signature';
 
 /**
@@ -40,15 +40,24 @@ const SKEW_MS = 5 * 60 * 1000;
 const MAX_NESTING = 8;
 const PADES_SUBFILTERS = new Set(['ETSI.CAdES.detached', 'adbe.pkcs7.detached']);
 
-let engineSet = false;
-function ensureEngine(): void {
-  if (engineSet) return;
-  pkijs.setEngine('node', new pkijs.CryptoEngine({ name: 'node', crypto: globalThis.crypto }));
-  engineSet = true;
+/**
+ * pkijs and asn1js (~400 KB, from the functions' layer: infra/lambda-bundle), loaded by the
+ * first verification rather than at every start of the functions that may run one.
+ */
+let asn1js: typeof Asn1js;
+let pkijs: typeof Pkijs;
+let loading: Promise<void> | undefined;
+function loadPki(): Promise<void> {
+  loading ??= Promise.all([import('asn1js'), import('pkijs')]).then(([a, p]) => {
+    asn1js = a;
+    pkijs = p;
+    pkijs.setEngine('node', new pkijs.CryptoEngine({ name: 'node', crypto: globalThis.crypto }));
+  });
+  return loading;
 }
 
 /** One SignerInfo to verify: its SignedData, its index, the detached data (PAdES) and the PDF /M date. */
-interface SignerToCheck { cms: pkijs.SignedData; index: number; data?: ArrayBuffer; pdfTime: Date | null }
+interface SignerToCheck { cms: Pkijs.SignedData; index: number; data?: ArrayBuffer; pdfTime: Date | null }
 
 const refuse = (refusal: SignatureRefusal): VerifyResult => ({ ok: false, refusal });
 const latin1 = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
@@ -64,8 +73,8 @@ export async function verifySignedDocument(input: {
   now: Date;
   notBefore?: Date;
 }): Promise<VerifyResult> {
+  await loadPki();
   try {
-    ensureEngine();
     const isPdf = latin1(input.file.subarray(0, 4)) === '%PDF';
     const parsed = isPdf ? readPades(input.file, input.expected) : readCades(input.file, input.expected);
     if (!Array.isArray(parsed)) return refuse(parsed);
@@ -79,7 +88,7 @@ export async function verifySignedDocument(input: {
 // --- reading the containers ----------------------------------------------------------------
 
 /** The CMS SignedData in `der`, or null; `exact` demands that nothing follow it. */
-function readSignedData(der: Uint8Array, exact: boolean): pkijs.SignedData | null {
+function readSignedData(der: Uint8Array, exact: boolean): Pkijs.SignedData | null {
   if (der[0] !== 0x30) return null;
   try {
     const asn = asn1js.fromBER(der);
@@ -105,7 +114,7 @@ function readCades(file: Uint8Array, expected: Uint8Array): SignerToCheck[] | Si
   const der = derOf(file);
   let cms = der && readSignedData(der, false);
   if (!cms) return { code: 'not-signed' };
-  const levels: pkijs.SignedData[] = [];
+  const levels: Pkijs.SignedData[] = [];
   let content: Uint8Array | null = null;
   for (let depth = 0; cms && depth < MAX_NESTING; depth++) {
     // a detached SignedData does not carry the document
@@ -135,7 +144,7 @@ function pdfDate(value: string | undefined): Date | null {
  */
 function readPades(file: Uint8Array, expected: Uint8Array): SignerToCheck[] | SignatureRefusal {
   const text = latin1(file);
-  const entries: { range: number[] | null; holeStart: number; holeEnd: number; cms: pkijs.SignedData; pdfTime: Date | null }[] = [];
+  const entries: { range: number[] | null; holeStart: number; holeEnd: number; cms: Pkijs.SignedData; pdfTime: Date | null }[] = [];
   for (const m of text.matchAll(/\/ByteRange\s*\[([^\]]*)\]/g)) {
     // the enclosing indirect object: from its `obj` to its `endobj`
     const objStart = text.lastIndexOf('obj', m.index);
@@ -175,7 +184,7 @@ function readPades(file: Uint8Array, expected: Uint8Array): SignerToCheck[] | Si
 // --- the signers -----------------------------------------------------------------------------
 
 /** The signer certificate when the SignerInfo's digest and signature verify, else null. */
-async function verifiedCertificate(s: SignerToCheck): Promise<pkijs.Certificate | null> {
+async function verifiedCertificate(s: SignerToCheck): Promise<Pkijs.Certificate | null> {
   const info = s.cms.signerInfos[s.index];
   // CAdES/PAdES: signed attributes with the message digest are mandatory
   if (!info?.signedAttrs?.attributes.some((a) => a.type === OID.messageDigest)) return null;
@@ -194,15 +203,15 @@ function signingTimeOf(s: SignerToCheck): Date | null {
   return date && !Number.isNaN(date.getTime()) ? date : s.pdfTime;
 }
 
-function nameValues(name: pkijs.RelativeDistinguishedNames, type: string): string[] {
+function nameValues(name: Pkijs.RelativeDistinguishedNames, type: string): string[] {
   return name.typesAndValues.filter((tv) => tv.type === type).map((tv) => String(tv.value.valueBlock.value ?? '').trim());
 }
 
-function distinguishedName(name: pkijs.RelativeDistinguishedNames): string {
+function distinguishedName(name: Pkijs.RelativeDistinguishedNames): string {
   return name.typesAndValues.map((tv) => `${SHORT_NAMES[tv.type] ?? tv.type}=${String(tv.value.valueBlock.value ?? '')}`).join(', ');
 }
 
-function signerInfoOf(cert: pkijs.Certificate, signingTime: Date | null): VerifiedSigner {
+function signerInfoOf(cert: Pkijs.Certificate, signingTime: Date | null): VerifiedSigner {
   const { subject, issuer } = cert;
   const person = [...nameValues(subject, OID.givenName), ...nameValues(subject, OID.surname)].join(' ');
   const serial = nameValues(subject, OID.serialNumber)[0];
@@ -216,22 +225,22 @@ function signerInfoOf(cert: pkijs.Certificate, signingTime: Date | null): Verifi
   };
 }
 
-function hasNonRepudiation(cert: pkijs.Certificate): boolean {
+function hasNonRepudiation(cert: Pkijs.Certificate): boolean {
   const ext = cert.extensions?.find((e) => e.extnID === OID.keyUsage);
   const bits = ext?.parsedValue instanceof asn1js.BitString ? ext.parsedValue.valueBlock.valueHexView : undefined;
   return ((bits?.[0] ?? 0) & 0x40) !== 0; // bit 1: nonRepudiation (contentCommitment)
 }
 
-function isCa(cert: pkijs.Certificate): boolean {
+function isCa(cert: Pkijs.Certificate): boolean {
   const ext = cert.extensions?.find((e) => e.extnID === OID.basicConstraints);
   return ext?.parsedValue instanceof pkijs.BasicConstraints && !!ext.parsedValue.cA;
 }
 
 /** Whether `cert` chains to an anchor at `at`, through CA certificates embedded in the CMS. */
-async function chainsToAnchor(cert: pkijs.Certificate, cms: pkijs.SignedData, anchors: pkijs.Certificate[], at: Date): Promise<boolean> {
+async function chainsToAnchor(cert: Pkijs.Certificate, cms: Pkijs.SignedData, anchors: Pkijs.Certificate[], at: Date): Promise<boolean> {
   if (anchors.length === 0) return false;
   const intermediates = (cms.certificates ?? []).filter(
-    (c): c is pkijs.Certificate => c instanceof pkijs.Certificate && isCa(c) && !(c.issuer.isEqual(cert.issuer) && c.serialNumber.isEqual(cert.serialNumber)),
+    (c): c is Pkijs.Certificate => c instanceof pkijs.Certificate && isCa(c) && !(c.issuer.isEqual(cert.issuer) && c.serialNumber.isEqual(cert.serialNumber)),
   );
   // the engine takes the last certificate as the one to validate
   const engine = new pkijs.CertificateChainValidationEngine({ trustedCerts: anchors, certs: [...intermediates, cert], checkDate: at });
@@ -242,7 +251,7 @@ async function chainsToAnchor(cert: pkijs.Certificate, cms: pkijs.SignedData, an
   }
 }
 
-function parseAnchors(ders: readonly Uint8Array[]): pkijs.Certificate[] {
+function parseAnchors(ders: readonly Uint8Array[]): Pkijs.Certificate[] {
   return ders.flatMap((der) => {
     try {
       return [pkijs.Certificate.fromBER(der)];
@@ -259,7 +268,7 @@ async function checkSigners(
   input: { trustAnchors: readonly Uint8Array[]; now: Date; notBefore?: Date },
 ): Promise<VerifyResult> {
   if (toCheck.length === 0) return refuse({ code: 'not-signed' });
-  const signers: { s: SignerToCheck; cert: pkijs.Certificate; time: Date | null; info: VerifiedSigner }[] = [];
+  const signers: { s: SignerToCheck; cert: Pkijs.Certificate; time: Date | null; info: VerifiedSigner }[] = [];
   for (const s of toCheck) {
     const cert = await verifiedCertificate(s);
     if (!cert) return refuse({ code: 'bad-signature' });

@@ -23,7 +23,7 @@ import type { triggers } from '../routes';
  * marked as an error (4xx) or a fault (5xx, a throw); inside it a subsegment per AWS SDK call
  * (`traced()`, applied where each client is made) and per outgoing HTTP request.
  * Powertools comes from the stack's layer, not from the bundles (the tracer's X-Ray SDK alone
- * would add ~130 KB to every function: infra/lambda-bundle/powertools-layer.ts).
+ * would add ~130 KB to every function: infra/lambda-bundle/modules-layer.ts).
  *
  * Only on Lambda: off it (the local runtime, tests, benches) nothing is written, so the local
  * console has no EMF lines and no trace is sent. POWERTOOLS_METRICS_DISABLED and

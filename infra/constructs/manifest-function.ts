@@ -17,8 +17,8 @@ import { TABLE_GSIS } from '../../functions/model/table';
 import type { Iam } from '../../functions/routes';
 import { acknowledge, acknowledgeFindings, LAMBDA_BASIC_EXECUTION, type FindingAcknowledgement } from './nag';
 import { ORIGIN_SECRET_CACHE_SECONDS } from './origin-secret-rotation';
-import { cdkBundling, powertoolsVersion } from '../lambda-bundle';
-import { buildPowertoolsLayer } from '../lambda-bundle/powertools-layer';
+import { cdkBundling } from '../lambda-bundle';
+import { buildModulesLayer, layerContents } from '../lambda-bundle/modules-layer';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -130,7 +130,7 @@ export class ManifestFunction extends Construct {
           })
         : undefined,
       bundling: cdkBundling(),
-      layers: [powertoolsLayer(this)],
+      layers: [modulesLayer(this)],
     });
 
     // X-Ray active tracing: Lambda records every invocation (init, invocation, overhead) itself,
@@ -210,24 +210,24 @@ export class ManifestFunction extends Construct {
 }
 
 /**
- * The stack's one Powertools layer, which provides the Powertools modules the bundles leave
- * out (infra/lambda-bundle): built at synth from the installed packages, one minified file
- * each (powertools-layer.ts), so it is the version the tests ran.
+ * The stack's one layer of the modules the bundles leave out (infra/lambda-bundle:
+ * Powertools, pkijs with asn1js), built at synth from the installed packages, bundled and
+ * minified (modules-layer.ts), so it holds the versions the tests ran.
  */
-export function powertoolsLayer(scope: Construct): lambda.ILayerVersion {
+export function modulesLayer(scope: Construct): lambda.ILayerVersion {
   const stack = Stack.of(scope);
-  const id = 'PowertoolsLayer';
+  const id = 'ModulesLayer';
   const existing = stack.node.tryFindChild(id) as lambda.ILayerVersion | undefined;
   if (existing) return existing;
   return new lambda.LayerVersion(stack, id, {
-    code: lambda.Code.fromAsset(join(REPO_ROOT, 'node_modules', '@aws-lambda-powertools'), {
+    code: lambda.Code.fromAsset(join(REPO_ROOT, 'infra', 'lambda-bundle'), {
       assetHashType: AssetHashType.OUTPUT,
       bundling: {
         // built by the local esbuild, as the functions are (no Docker)
         image: DockerImage.fromRegistry('dummy'),
         local: {
           tryBundle(outputDir: string) {
-            buildPowertoolsLayer(join(outputDir, 'nodejs'));
+            buildModulesLayer(join(outputDir, 'nodejs'));
             return true;
           },
         },
@@ -235,7 +235,7 @@ export function powertoolsLayer(scope: Construct): lambda.ILayerVersion {
     }),
     compatibleRuntimes: [lambda.Runtime.NODEJS_22_X],
     compatibleArchitectures: [lambda.Architecture.ARM_64],
-    description: `Powertools ${powertoolsVersion()}: logger, metrics, tracer (one minified file each)`,
+    description: `Modules of the functions: ${layerContents().join(', ')}`,
   });
 }
 

@@ -24,13 +24,14 @@ export const LAMBDA_ESBUILD = {
 } as const;
 
 /**
- * What the bundles leave out because every function gets it from a Lambda layer: Powertools
- * (logger, metrics, tracer with the X-Ray SDK), built from the installed packages into one
- * minified file each (powertools-layer.ts). Bundled in every function, the tracer's X-Ray SDK
- * alone would add ~130 KB to each and take three over 1 MB. Wherever the bundles run, the
- * layer's files sit in a node_modules above them.
+ * What the bundles leave out because every function gets it from the stack's layer
+ * (modules-layer.ts), bundled there: Powertools (logger, metrics, tracer with the X-Ray SDK:
+ * in every function it would add ~130 KB to each and take three over 1 MB), and pkijs with
+ * asn1js (~400 KB, for the two functions that verify a digital signature, loaded on first use).
+ * Wherever the bundles run, the layer's files sit in a node_modules above them.
  */
-export const LAYER_MODULES = ['@aws-lambda-powertools/*'];
+export const LAYER_PACKAGES = ['@aws-lambda-powertools/logger', '@aws-lambda-powertools/metrics', '@aws-lambda-powertools/tracer', 'pkijs', 'asn1js'] as const;
+export const LAYER_MODULES = ['@aws-lambda-powertools/*', 'pkijs', 'asn1js'];
 
 /** The installed Powertools version; logger, metrics and tracer must be the same one (the layer holds one). */
 export function powertoolsVersion(): string {

@@ -1,7 +1,7 @@
 /**
  * The Lambda bundles for the local runtime: every handler of the manifest built by esbuild
  * with the options and module substitutions the CDK stack ships (infra/lambda-bundle), beside
- * the Powertools layer it ships, so
+ * the modules layer it ships, so
  * `npm start -- --bundles` and the e2e suite exercise what runs on AWS rather than the
  * TypeScript sources. One build() call for all entry points (esbuild parses shared modules
  * once). The folder sits inside the repository so that what a bundle loads at run time with
@@ -12,7 +12,7 @@ import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { lambdaBuildOptions } from '../lambda-bundle/index';
-import { buildPowertoolsLayer } from '../lambda-bundle/powertools-layer';
+import { buildModulesLayer } from '../lambda-bundle/modules-layer';
 import { routes, triggers } from '../../functions/routes';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -32,8 +32,8 @@ export async function buildLambdaBundles(): Promise<LambdaBundles> {
   const dir = mkdtempSync(path.join(parent, 'run-'));
   const handlers = [...new Set([...routes, ...triggers].map((r) => r.handler))];
   try {
-    // the Powertools layer, where the bundles' imports of it resolve first (as /opt/nodejs on AWS)
-    buildPowertoolsLayer(dir);
+    // the modules layer (Powertools, pkijs), where the bundles' imports of it resolve first (as /opt/nodejs on AWS)
+    buildModulesLayer(dir);
     await build({
       ...lambdaBuildOptions(),
       entryPoints: Object.fromEntries(handlers.map((h) => [h, path.join(ROOT, 'functions', `${h}.ts`)])),

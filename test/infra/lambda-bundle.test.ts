@@ -10,8 +10,9 @@ import { App, Stack } from 'aws-cdk-lib';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { powertoolsLayer, REPO_ROOT as ROOT } from '../../infra/constructs/manifest-function';
-import { cdkBundling, powertoolsVersion } from '../../infra/lambda-bundle';
+import { modulesLayer, REPO_ROOT as ROOT } from '../../infra/constructs/manifest-function';
+import { cdkBundling, LAYER_PACKAGES, powertoolsVersion } from '../../infra/lambda-bundle';
+import { layerContents } from '../../infra/lambda-bundle/modules-layer';
 import { FEATURE_FLAGS } from '../../infra/stacks/deploy-config';
 import { routes, triggers } from '../../functions/routes';
 import { buildLambdaBundles, type LambdaBundles } from '../../infra/local/bundles';
@@ -22,15 +23,6 @@ let layer = '';
 let all: LambdaBundles | undefined;
 
 const MB = 1024 * 1024;
-/**
- * Functions over the 1 MB bar, with why and the most they may weigh until they get under it:
- * the two that verify a digital signature carry pkijs with asn1js and its helpers (~410 KB,
- * docs/quality.md "Lambda oltre 1 MB").
- */
-const OVER_THE_BAR: Record<string, number> = {
-  confirmOptionSigned: 1.15 * MB,
-  confirmDelegationSigned: 1.08 * MB,
-};
 
 beforeAll(() => {
   const app = new App({ outdir, context: FEATURE_FLAGS });
@@ -43,12 +35,12 @@ beforeAll(() => {
     depsLockFilePath: join(ROOT, 'package-lock.json'),
     bundling: cdkBundling(),
   });
-  powertoolsLayer(stack);
+  modulesLayer(stack);
   app.synth();
   const asset = readdirSync(outdir).find((d) => d.startsWith('asset.') && statSync(join(outdir, d, 'index.mjs'), { throwIfNoEntry: false }));
   bundle = join(outdir, asset!, 'index.mjs');
   const layerAsset = readdirSync(outdir).find((d) => d.startsWith('asset.') && statSync(join(outdir, d, 'nodejs'), { throwIfNoEntry: false }));
-  layer = join(outdir, layerAsset!, 'nodejs', 'node_modules', '@aws-lambda-powertools');
+  layer = join(outdir, layerAsset!, 'nodejs', 'node_modules');
 }, 120_000);
 afterAll(() => {
   rmSync(outdir, { recursive: true, force: true });
@@ -80,27 +72,28 @@ describe('generateDelegations as CDK bundles it', () => {
   });
 });
 
-describe('the Powertools layer as CDK builds it', () => {
-  it('holds logger, metrics and tracer of the installed version, one minified ESM file each, the X-Ray SDK inside', () => {
-    for (const pkg of ['logger', 'metrics', 'tracer']) {
+describe('the modules layer as CDK builds it', () => {
+  it('holds every package the bundles leave out, at its installed version, bundled, the X-Ray SDK inside the tracer', () => {
+    for (const pkg of LAYER_PACKAGES) {
       const manifest = JSON.parse(readFileSync(join(layer, pkg, 'package.json'), 'utf8')) as { version: string; exports: string; type: string };
-      expect(manifest).toMatchObject({ version: powertoolsVersion(), exports: './index.mjs', type: 'module' });
-      expect(statSync(join(layer, pkg, 'index.mjs')).size, pkg).toBeGreaterThan(10_000);
+      const installed = JSON.parse(readFileSync(join(ROOT, 'node_modules', pkg, 'package.json'), 'utf8')) as { version: string };
+      expect(manifest, pkg).toMatchObject({ version: installed.version, exports: './index.mjs', type: 'module' });
+      const code = readFileSync(join(layer, pkg, 'index.mjs'), 'utf8');
+      // nothing left to resolve at run time but Node's own modules and the layer's shared chunks
+      expect(code.match(/from"(?!node:)(?!\.)[^"]+"/g) ?? [], pkg).toEqual([]);
     }
-    const tracer = readFileSync(join(layer, 'tracer', 'index.mjs'), 'utf8');
-    // nothing left to resolve at run time but Node's own modules
-    expect(tracer.match(/from"(?!node:)[^"]+"/g) ?? []).toEqual([]);
-    expect(tracer.includes('AWS_XRAY_DAEMON_ADDRESS')).toBe(true);
+    expect(layerContents()).toEqual(LAYER_PACKAGES.map((pkg) => expect.stringMatching(new RegExp(`^${pkg}@\\d+\\.\\d+\\.\\d+`))));
+    expect(powertoolsVersion()).toMatch(/^2\.\d+\.\d+$/);
   });
 });
 
 describe('every function of the manifest, bundled with the same options', () => {
-  it('is under 1 MB, but for the listed exceptions, which do not grow', async () => {
+  it('is under 1 MB', async () => {
     all = await buildLambdaBundles();
     const over: string[] = [];
     for (const def of [...routes, ...triggers]) {
       const size = statSync(all.fileOf(def.handler)).size;
-      if (size > (OVER_THE_BAR[def.id] ?? MB)) over.push(`${def.id}: ${Math.round(size / 1024)} KB`);
+      if (size > MB) over.push(`${def.id}: ${Math.round(size / 1024)} KB`);
     }
     expect(over).toEqual([]);
   }, 120_000);

@@ -7,13 +7,13 @@ import { promisify } from 'node:util';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lambdaBuildOptions } from '../../infra/lambda-bundle/index';
-import { buildPowertoolsLayer } from '../../infra/lambda-bundle/powertools-layer';
+import { buildModulesLayer } from '../../infra/lambda-bundle/modules-layer';
 import { ORIGIN_HEADER } from '../../functions/lib/origin';
 import { stack } from '../support/helpers';
 
 /**
  * Tracing as it runs on Lambda: the function's esbuild bundle as the CDK stack ships it
- * (Powertools left out) beside the Powertools layer the stack ships, run by plain Node
+ * (Powertools left out) beside the modules layer the stack ships, run by plain Node
  * in a child process with the environment Lambda gives a traced invocation, against the
  * emulators; an X-Ray daemon of this test receives over UDP what the X-Ray SDK sends.
  */
@@ -46,8 +46,8 @@ beforeAll(async () => {
   dir = mkdtempSync(path.join(parent, 'tracing-'));
   bundle = path.join(dir, 'get-link-kind.mjs');
   await build({ ...lambdaBuildOptions(), entryPoints: [path.join(ROOT, 'functions/properties/get-link-kind.ts')], outfile: bundle, logLevel: 'error' });
-  // the Powertools layer the stack ships, where the bundle's imports of it resolve (as /opt/nodejs on AWS)
-  buildPowertoolsLayer(dir);
+  // the modules layer the stack ships, where the bundle's imports of it resolve (as /opt/nodejs on AWS)
+  buildModulesLayer(dir);
   daemon = createSocket('udp4');
   daemon.on('message', (msg) => {
     // "{format header}\n{segment document}"
