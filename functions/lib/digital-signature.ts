@@ -48,11 +48,18 @@ let asn1js: typeof Asn1js;
 let pkijs: typeof Pkijs;
 let loading: Promise<void> | undefined;
 function loadPki(): Promise<void> {
-  loading ??= Promise.all([import('asn1js'), import('pkijs')]).then(([a, p]) => {
-    asn1js = a;
-    pkijs = p;
-    pkijs.setEngine('node', new pkijs.CryptoEngine({ name: 'node', crypto: globalThis.crypto }));
-  });
+  loading ??= Promise.all([import('asn1js'), import('pkijs')]).then(
+    ([a, p]) => {
+      asn1js = a;
+      pkijs = p;
+      pkijs.setEngine('node', new pkijs.CryptoEngine({ name: 'node', crypto: globalThis.crypto }));
+    },
+    (err: unknown) => {
+      // tried again by the next verification
+      loading = undefined;
+      throw err;
+    },
+  );
   return loading;
 }
 
