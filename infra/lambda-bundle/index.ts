@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { OutputFormat, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
@@ -28,20 +27,10 @@ export const LAMBDA_ESBUILD = {
  * (modules-layer.ts), bundled there: Powertools (logger, metrics, tracer with the X-Ray SDK:
  * in every function it would add ~130 KB to each and take three over 1 MB), and pkijs with
  * asn1js (~400 KB, for the two functions that verify a digital signature, loaded on first use).
- * Wherever the bundles run, the layer's files sit in a node_modules above them.
+ * Wherever the bundles run, the layer's files sit in a node_modules above them. Exactly these
+ * packages: anything else (a Powertools package the layer lacks) stays in the bundle.
  */
 export const LAYER_PACKAGES = ['@aws-lambda-powertools/logger', '@aws-lambda-powertools/metrics', '@aws-lambda-powertools/tracer', 'pkijs', 'asn1js'] as const;
-export const LAYER_MODULES = ['@aws-lambda-powertools/*', 'pkijs', 'asn1js'];
-
-/** The installed Powertools version; logger, metrics and tracer must be the same one (the layer holds one). */
-export function powertoolsVersion(): string {
-  const versions = ['logger', 'metrics', 'tracer'].map(
-    (pkg) => (JSON.parse(readFileSync(join(HERE, '../../node_modules/@aws-lambda-powertools', pkg, 'package.json'), 'utf8')) as { version: string }).version,
-  );
-  if (new Set(versions).size !== 1) throw new Error(`Powertools packages differ in version (${versions.join(', ')}): the layer holds one version`);
-  return versions[0]!;
-}
-
 /** this folder, where the substitutes are: esbuild takes an alias's path from its working directory, so they are absolute */
 const HERE = fileURLToPath(new URL('.', import.meta.url));
 
@@ -75,7 +64,7 @@ export function lambdaBuildOptions(): BuildOptions {
     mainFields: [...LAMBDA_ESBUILD.mainFields],
     banner: { js: LAMBDA_ESBUILD.banner },
     alias: lambdaAliases(),
-    external: [...LAYER_MODULES],
+    external: [...LAYER_PACKAGES],
   };
 }
 
@@ -96,6 +85,6 @@ export function cdkBundling(): BundlingOptions {
     // the ones the tests ran, and lib-dynamodb always matches client-dynamodb.
     bundleAwsSDK: true,
     // ...but not Powertools, which the layer provides (the SDK stays bundled: only these are external)
-    externalModules: [...LAYER_MODULES],
+    externalModules: [...LAYER_PACKAGES],
   };
 }

@@ -16,11 +16,12 @@ import { lambdaBuildOptions, LAYER_PACKAGES } from './index';
  */
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-const versionOf = (pkg: string) => (JSON.parse(readFileSync(join(REPO_ROOT, 'node_modules', pkg, 'package.json'), 'utf8')) as { version: string }).version;
+/** The version of an installed package. */
+export const installedVersion = (pkg: string) => (JSON.parse(readFileSync(join(REPO_ROOT, 'node_modules', pkg, 'package.json'), 'utf8')) as { version: string }).version;
 
 /** What the layer holds, `name@version` each (its description). */
 export function layerContents(): string[] {
-  return LAYER_PACKAGES.map((pkg) => `${pkg}@${versionOf(pkg)}`);
+  return LAYER_PACKAGES.map((pkg) => `${pkg}@${installedVersion(pkg)}`);
 }
 
 /** Writes the layer's packages under `<dir>/node_modules`. */
@@ -40,7 +41,7 @@ export function buildModulesLayer(dir: string): void {
   });
   for (const pkg of LAYER_PACKAGES) {
     mkdirSync(join(out, pkg), { recursive: true });
-    const manifest = { name: pkg, version: versionOf(pkg), type: 'module', exports: './index.mjs', main: './index.mjs' };
+    const manifest = { name: pkg, version: installedVersion(pkg), type: 'module', exports: './index.mjs', main: './index.mjs' };
     writeFileSync(join(out, pkg, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
   }
 }
