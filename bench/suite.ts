@@ -2,15 +2,21 @@
  * `npm run bench:suite`: times the README's test command (`npm test`) as a user runs it and
  * records the figures with the machine in bench/results/suite.json: the whole run, `npm run
  * check`, each stage run-all.ts reports, and the closing line's counts. It times what it
- * runs; a red run is recorded as red, never as a time to compare.
+ * runs; a red run is recorded as red, never as a time to compare. Every test file's duration
+ * too (`fileSeconds`): test/support/sequencer.ts starts the longest first in the next runs.
  */
 import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { machine, r1, ROOT, writeResults } from './support';
 
 const started = Date.now();
 const env = machine();
-const child = spawn('npm', ['test'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+const timesDir = mkdtempSync(path.join(os.tmpdir(), 'opzione-casa-suite-'));
+const timesFile = path.join(timesDir, 'file-seconds.json');
+const child = spawn('npm', ['test'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, SUITE_FILE_SECONDS: timesFile } });
 let out = '';
 child.stdout.on('data', (chunk: Buffer) => {
   process.stdout.write(chunk);
@@ -23,6 +29,20 @@ const plain = stripVTControlCharacters(out);
 const stages = Object.fromEntries([...plain.matchAll(/^\[([a-z0-9 +-]+)\] ([\d.]+) s$/gm)].map((m) => [m[1]!, Number(m[2])]));
 const testsS = Number(/^Total time: ([\d.]+) s$/m.exec(plain)?.[1] ?? NaN);
 const closing = /^Tests: (\d+) passed, (\d+) failed(?:, (\d+) skipped)?$/m.exec(plain);
+let fileSeconds: Record<string, number> = {};
+try {
+  fileSeconds = JSON.parse(readFileSync(timesFile, 'utf8')) as Record<string, number>;
+} catch {
+  // the run stopped before writing them: the sequencer keeps the previous ones
+}
+rmSync(timesDir, { recursive: true, force: true });
+const previous = (() => {
+  try {
+    return (JSON.parse(readFileSync(path.join(ROOT, 'bench/results/suite.json'), 'utf8')) as { fileSeconds?: Record<string, number> }).fileSeconds ?? {};
+  } catch {
+    return {};
+  }
+})();
 const results = {
   date: new Date().toISOString(),
   command: 'npm test',
@@ -32,6 +52,12 @@ const results = {
   stagesS: stages,
   tests: closing ? { passed: Number(closing[1]), failed: Number(closing[2]), skipped: Number(closing[3] ?? 0) } : null,
   machine: env,
+  // a stage that did not run (an earlier one failed) keeps its files' previous times; a deleted file has none
+  fileSeconds: Object.fromEntries(
+    Object.entries({ ...previous, ...fileSeconds })
+      .filter(([f]) => existsSync(path.join(ROOT, f)))
+      .sort(([, a], [, b]) => b - a),
+  ),
 };
 const file = await writeResults('suite', results);
 console.log(`\nnpm test: ${totalS} s (check ${results.checkS} s; ${Object.entries(stages).map(([s, t]) => `${s} ${t} s`).join('; ')}), exit ${code}, ${env.cpus} cores -> ${file}`);

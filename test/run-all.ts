@@ -8,7 +8,7 @@
  * says "0 failed" when the run failed.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -17,7 +17,7 @@ interface JsonReport {
   numFailedTests: number;
   numPendingTests: number;
   numTodoTests: number;
-  testResults: { name: string; status: string; message?: string; assertionResults: { status: string }[] }[];
+  testResults: { name: string; status: string; message?: string; startTime: number; endTime: number; assertionResults: { status: string }[] }[];
 }
 
 // the -alone projects run after their group in the same vitest run (sequence.groupOrder), on the same stack
@@ -32,6 +32,8 @@ if (unknown.length) {
   process.exit(2);
 }
 const dir = mkdtempSync(path.join(os.tmpdir(), 'opzione-casa-test-'));
+/** each file's duration in seconds, by path from the repository root (SUITE_FILE_SECONDS: where to write them) */
+const fileSeconds: Record<string, number> = {};
 let passed = 0;
 let failed = 0;
 let skipped = 0;
@@ -60,6 +62,7 @@ for (const projects of stages) {
     failed += report.numFailedTests;
     skipped += report.numPendingTests + report.numTodoTests;
     for (const suite of report.testResults) {
+      fileSeconds[path.relative(process.cwd(), suite.name).split(path.sep).join('/')] = Math.round((suite.endTime - suite.startTime) / 100) / 10;
       // a failed file with no failed test in it: it did not load, or its setup failed
       if (suite.status === 'failed' && !suite.assertionResults.some((a) => a.status === 'failed')) {
         const firstLine = (suite.message ?? '').split('\n').find((l) => l.trim()) ?? 'errore senza messaggio';
@@ -79,6 +82,8 @@ for (const projects of stages) {
   }
 }
 rmSync(dir, { recursive: true, force: true });
+// bench/suite.ts keeps them in bench/results/suite.json: the order test/support/sequencer.ts starts files in
+if (process.env.SUITE_FILE_SECONDS) writeFileSync(process.env.SUITE_FILE_SECONDS, JSON.stringify(fileSeconds));
 console.log(`\nTotal time: ${((Date.now() - started) / 1000).toFixed(1)} s`);
 if (brokenSuites.length) {
   console.log(`\n${brokenSuites.length} test file(s) failed to load or to set up, counted as failed:`);

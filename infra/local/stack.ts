@@ -148,7 +148,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       running.push(r);
       return r;
     };
-    const started = await Promise.allSettled([
+    const starting = Promise.allSettled([
       track(startDynamo({ port: ports.dynamodb, dataDir: opts.dataDir ? path.join(root, 'dynamodb') : undefined })),
       track(startSes({ port: ports.ses })),
       track(startCognito({
@@ -166,6 +166,20 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
         log: (line) => log(`[cognito] ${line}`),
       })),
     ]);
+    // the Lambda bundles build while the emulators start (DynamoDB Local's JVM mostly waits)
+    const bundlesBuilt = opts.bundles ? buildLambdaBundles() : undefined;
+    if (bundlesBuilt) {
+      bundlesBuilt.catch(() => undefined); // awaited below, after the emulators
+      running.push({
+        name: 'Lambda bundles',
+        url: '',
+        stop: async () => {
+          useHandlerBundles(undefined);
+          (await bundlesBuilt.catch(() => undefined))?.remove();
+        },
+      });
+    }
+    const started = await starting;
     const failure = started.find((r) => r.status === 'rejected');
     if (failure) throw failure.reason;
     const [dynamo, ses, cognito] = started.map((r) => (r as PromiseFulfilledResult<Running>).value) as [Running, Running, Running];
@@ -225,10 +239,9 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
 
     const accounts = opts.seed === false ? [] : await seedDemoAccounts(cognito.url, pool.userPoolId);
 
-    if (opts.bundles) {
-      const bundles = await buildLambdaBundles();
+    if (bundlesBuilt) {
+      const bundles = await bundlesBuilt;
       useHandlerBundles(bundles.fileOf);
-      running.push({ name: 'Lambda bundles', url: '', stop: async () => { useHandlerBundles(undefined); bundles.remove(); } });
       log(`${bundles.count} bundle Lambda in ${(bundles.ms / 1000).toFixed(1)} s`);
     }
     const gateway = await startGateway({

@@ -1,32 +1,48 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
- * Vitest's order, but within each project the files known to take longest start first. Without
- * a results cache (a fresh clone, CI) vitest keeps the discovery order, and a long file that
- * starts last (the security fuzz, ~2-3 min) keeps the whole group waiting after the others
- * have finished. Longest first, from the suite's own timings (bench/results/suite.json).
+ * Vitest's order, but within each project the files that took longest in the last timed run
+ * start first. Without a results cache (a fresh clone, CI) vitest keeps the discovery order,
+ * and a long file that starts last (the e2e kyc flow, ~1.5 min; the security fuzz, ~2 min)
+ * keeps the whole group waiting after the others have finished.
+ *
+ * The times are the suite's own: `npm run bench:suite` records every file's duration in
+ * bench/results/suite.json (`fileSeconds`, from test/run-all.ts). A file with no recorded time
+ * (new since that run) starts before the timed ones: its length is unknown, and starting it
+ * early is what bounds the wait it can cause.
  */
-const LONGEST_FIRST = [
-  'test/integration/security-fuzz.test.ts',
-  'test/integration/identity.test.ts',
-  'test/integration/agent-requests.test.ts',
-  'test/integration/security-matrix.test.ts',
-  'test/integration/visits.test.ts',
-  'test/integration/security-uploads.test.ts',
-];
+const ROOT = path.resolve(import.meta.dirname, '../..');
+
+export function recordedFileSeconds(file = path.join(ROOT, 'bench/results/suite.json')): Map<string, number> {
+  try {
+    const suite = JSON.parse(readFileSync(file, 'utf8')) as { fileSeconds?: Record<string, number> };
+    return new Map(Object.entries(suite.fileSeconds ?? {}));
+  } catch {
+    return new Map();
+  }
+}
+
+/** The files in the order to start them: longest recorded first, unknown ones before all, ties in the given order. */
+export function longestFirst<T>(files: readonly T[], relativePath: (f: T) => string, seconds: ReadonlyMap<string, number>): T[] {
+  const time = (f: T) => seconds.get(relativePath(f)) ?? Infinity;
+  return files
+    .map((f, i) => ({ f, i, t: time(f) }))
+    .sort((a, b) => (a.t === b.t ? a.i - b.i : b.t - a.t))
+    .map(({ f }) => f);
+}
 
 export default class LongestFirstSequencer extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const sorted = await super.sort(files);
-    const rank = (f: TestSpecification) => {
-      const i = LONGEST_FIRST.findIndex((p) => f.moduleId.endsWith(p));
-      return i < 0 ? LONGEST_FIRST.length : i;
-    };
+    const seconds = recordedFileSeconds();
+    const relative = (f: TestSpecification) => path.relative(ROOT, f.moduleId).split(path.sep).join('/');
     // groups and projects stay where vitest put them (one run per project): only files of a project move
     const out: TestSpecification[] = [];
     let run: TestSpecification[] = [];
     const flush = () => {
-      out.push(...run.map((f, i) => ({ f, i })).sort((a, b) => rank(a.f) - rank(b.f) || a.i - b.i).map(({ f }) => f));
+      out.push(...longestFirst(run, relative, seconds));
       run = [];
     };
     for (const f of sorted) {
