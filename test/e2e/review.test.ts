@@ -2,8 +2,8 @@
  * Istruttoria Immobile and Opzioni di Acquisto Attive in Chromium, as the admin: open a
  * submitted property, recalculate the valuation with another discount, send the estimate
  * (the mail lands in the local store with a registration link), see step 3, create the
- * option once the seller side is complete, receive the signature while polling, then edit
- * the option from /active-options. axe at desktop and at 390 px; screenshots in the temp folder.
+ * option once the seller side is complete, receive the signature while polling (or from a
+ * reload of the dossier that learns of it first), then edit the option from /active-options. axe at desktop and at 390 px; screenshots in the temp folder.
  */
 import { mkdirSync } from 'node:fs';
 import os from 'node:os';
@@ -15,7 +15,8 @@ import { ddb } from '../../functions/model/db';
 import { keys } from '../../functions/model/keys';
 import { DESKTOP, expectAccessible, launchBrowser, signedInContext, toastWith } from '../support/browser';
 import { markSigned } from '../support/option';
-import { sentMail, stack, uniqueEmail, useStackEnv } from '../support/helpers';
+import { api, sentMail, stack, tokenForRole, uniqueEmail, useStackEnv } from '../support/helpers';
+import { freshSeller, giveProperty } from '../support/seller';
 import { apiFrom, fullBody, newClientIp, newId } from '../support/submission';
 import { importOmi } from '../support/omi-import';
 import { MILANO } from '../support/omi-samples';
@@ -252,6 +253,47 @@ describe('Istruttoria Immobile (admin)', () => {
     expect(await list.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
     await shot(list, 'activity-390');
     await list.close();
+  });
+
+  it('announces the signature when a reload of the dossier learns of it before the poll', async () => {
+    // a property ready for its option (identity verified, a delegation signed), the option created, not signed
+    const seller = await freshSeller('Anna Neri');
+    const { id } = await submitted();
+    await giveProperty(id, seller.userId);
+    const at = new Date().toISOString();
+    await ddb().send(new PutCommand({ TableName: TABLE(), Item: { ...keys.identity(id), entity: 'identity', propertyId: id, status: 'verified', fullName: 'Anna Neri', verifiedAt: at } }));
+    await ddb().send(
+      new PutCommand({ TableName: TABLE(), Item: { ...keys.delegation(id, 'catasto'), entity: 'delegation', propertyId: id, type: 'catasto', province: 'MI', municipality: 'Milano', documentKey: `${id}/documents/delega-catasto.pdf`, signedAt: at } }),
+    );
+    const option = { propertyValue: 250_000, hasKeys: false, agentCommissionPercentage: 3, minAgentCommissionPercentage: 2, salePricePercentage: 10, minMonthlySlots: 3 };
+    const created = await api('POST', `/admin/properties/${id}/option`, { token: await tokenForRole('admin'), body: option });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const page = await reviewPage(id);
+    await page.getByTestId('option-waiting').waitFor();
+    // the poll's answers wait until the end; the dossier reload that the notification triggers
+    // reaches the backend only once the seller has signed
+    let releasePoll!: () => void;
+    const pollReleased = new Promise<void>((r) => (releasePoll = r));
+    let signedNow!: () => void;
+    const signed = new Promise<void>((r) => (signedNow = r));
+    const apiPath = `/api/admin/properties/${id}`;
+    await page.route(
+      (url) => url.pathname === `${apiPath}/option` || url.pathname === apiPath,
+      async (route) => {
+        if (route.request().method() !== 'GET') return route.continue();
+        await (new URL(route.request().url()).pathname === apiPath ? signed : pollReleased);
+        await route.continue().catch(() => undefined); // the page may have moved on
+      },
+    );
+    await page.getByTestId('option-notify').click();
+    await toast(page, 'Notifica inviata!').waitFor();
+    await markSigned(id);
+    signedNow();
+    await toast(page, 'Documento Firmato Ricevuto!').waitFor({ timeout: 15_000 });
+    await page.getByTestId('option-signed').waitFor();
+    releasePoll();
+    await page.unrouteAll({ behavior: 'ignoreErrors' });
+    await page.close();
   });
 
   it('answers "Immobile non trovato" for an unknown property, with the way back to /admin', async () => {

@@ -134,8 +134,11 @@ export function OptionStep({ dossier }: { dossier: RequestDossier }) {
 }
 
 /**
- * While the option exists and is unsigned, GET .../option every 5 s; when signedAt first
- * appears: toast 'Documento Firmato Ricevuto!' (10 s) and reload the dossier.
+ * While the option exists and is unsigned, GET .../option every 5 s; when the signature first
+ * appears: toast 'Documento Firmato Ricevuto!' (10 s) and reload the dossier. The signature is
+ * announced however the page learns of it after having shown the option unsigned: from the poll,
+ * or from a reload of the dossier that arrives first (another action reloads it; the poll then
+ * stops, since the dossier says signed).
  */
 function useSignaturePolling(propertyId: string, option: PurchaseOption | null) {
   const queryClient = useQueryClient();
@@ -146,13 +149,18 @@ function useSignaturePolling(propertyId: string, option: PurchaseOption | null) 
     enabled: waiting,
     refetchInterval: waiting ? OPTION_POLL_MS : false,
   });
+  const sawUnsigned = useRef(false);
   const announced = useRef(false);
-  const signedAt = poll.data?.option?.signedAt;
+  const signedAt = poll.data?.option?.signedAt ?? option?.signedAt;
   useEffect(() => {
-    if (!waiting || !signedAt || announced.current) return;
+    if (waiting) sawUnsigned.current = true;
+  }, [waiting]);
+  useEffect(() => {
+    if (!sawUnsigned.current || !signedAt || announced.current) return;
     announced.current = true;
     toast.success(REVIEW_MESSAGES.signedReceived, { duration: SIGNED_TOAST_MS, description: `Firmato il ${formatDateTime(signedAt)}` });
-    void queryClient.invalidateQueries({ queryKey: requestKeys.dossier(propertyId) });
+    // the poll saw it first: the dossier does not know yet
+    if (waiting) void queryClient.invalidateQueries({ queryKey: requestKeys.dossier(propertyId) });
   }, [waiting, signedAt, propertyId, queryClient]);
 }
 
