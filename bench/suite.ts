@@ -10,6 +10,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
+import { recordedFileSeconds } from '../test/support/sequencer';
 import { machine, r1, ROOT, writeResults } from './support';
 
 const started = Date.now();
@@ -36,13 +37,7 @@ try {
   // the run stopped before writing them: the sequencer keeps the previous ones
 }
 rmSync(timesDir, { recursive: true, force: true });
-const previous = (() => {
-  try {
-    return (JSON.parse(readFileSync(path.join(ROOT, 'bench/results/suite.json'), 'utf8')) as { fileSeconds?: Record<string, number> }).fileSeconds ?? {};
-  } catch {
-    return {};
-  }
-})();
+const previous = Object.fromEntries(recordedFileSeconds());
 const results = {
   date: new Date().toISOString(),
   command: 'npm test',

@@ -16,7 +16,7 @@ import { keys } from '../../functions/model/keys';
 import { DESKTOP, expectAccessible, launchBrowser, signedInContext, toastWith } from '../support/browser';
 import { markSigned } from '../support/option';
 import { api, sentMail, stack, tokenForRole, uniqueEmail, useStackEnv } from '../support/helpers';
-import { freshSeller, giveProperty } from '../support/seller';
+import { catastoDelegation } from '../support/seller';
 import { apiFrom, fullBody, newClientIp, newId } from '../support/submission';
 import { importOmi } from '../support/omi-import';
 import { MILANO } from '../support/omi-samples';
@@ -257,14 +257,10 @@ describe('Istruttoria Immobile (admin)', () => {
 
   it('announces the signature when a reload of the dossier learns of it before the poll', async () => {
     // a property ready for its option (identity verified, a delegation signed), the option created, not signed
-    const seller = await freshSeller('Anna Neri');
     const { id } = await submitted();
-    await giveProperty(id, seller.userId);
     const at = new Date().toISOString();
     await ddb().send(new PutCommand({ TableName: TABLE(), Item: { ...keys.identity(id), entity: 'identity', propertyId: id, status: 'verified', fullName: 'Anna Neri', verifiedAt: at } }));
-    await ddb().send(
-      new PutCommand({ TableName: TABLE(), Item: { ...keys.delegation(id, 'catasto'), entity: 'delegation', propertyId: id, type: 'catasto', province: 'MI', municipality: 'Milano', documentKey: `${id}/documents/delega-catasto.pdf`, signedAt: at } }),
-    );
+    await ddb().send(new PutCommand({ TableName: TABLE(), Item: catastoDelegation(id, at) }));
     const option = { propertyValue: 250_000, hasKeys: false, agentCommissionPercentage: 3, minAgentCommissionPercentage: 2, salePricePercentage: 10, minMonthlySlots: 3 };
     const created = await api('POST', `/admin/properties/${id}/option`, { token: await tokenForRole('admin'), body: option });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
