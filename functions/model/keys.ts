@@ -240,6 +240,7 @@ export function normalizeForSort(text: string): string {
  * |---------------------|-----------------------------|-----------------|-----------------------------------------|-------------------------------------|-------------------------------|
  * | zone quotations     | OMIS#{sem}#{prov}#{shard}   | Q#{linkZona}    | OMIV#{comune} / {sem}#{linkZona}        | OMIH#{prov}#{linkZona} / {sem}#Q    |                               |
  * | zone description    | OMIS#{sem}#{prov}#{shard}   | Z#{linkZona}    | OMIZ#{comune} / {sem}#{linkZona}        | OMIH#{prov}#{linkZona} / {sem}#Z    |                               |
+ * | comune digests      | OMID#{sem}#{prov}           | {version}#{n}   |                                         |                                     |                               |
  * | semester manifest   | OMI#META                    | SEM#{sem}       |                                         |                                     |                               |
  * | listing index chunk | OMIIDX#{sem}#{prov}         | {version}#{part}|                                         |                                     |                               |
  * | import / clear job  | OMIJOB#{jobId}              | JOB             |                                         |                                     | OMIJOBS / {createdAt}#{jobId} |
@@ -252,6 +253,12 @@ export function normalizeForSort(text: string): string {
  *   OMIH#{prov}#{linkZona} (its quotations and descriptions in every semester), for the
  *   semesters whose manifest lists the province as history-indexed; a BatchGet of its items
  *   in the others (stored before the index: model/omi/history-index.ts backfills them).
+ * - valuation, once every province of the semester is digested and no import is under way:
+ *   the comune's zone quotations and descriptions of the newest semester in one GetItem of
+ *   the digest bucket holding it (OMID#{sem}#{prov} / {version}#{hash(comune) mod buckets},
+ *   the version and bucket count named by the manifest; one more per province holding the
+ *   comune under an old code), rebuilt from the table by every import
+ *   (model/omi/comune-digest.ts), instead of two Queries of gsi1 over every zone item.
  * - every item of a semester and province (import: exact inserted/updated after a run
  *   died; clear: what to delete): Query pk OMIS#{sem}#{prov}#{0..7}, strongly consistent.
  *   Sharded so a national import never writes more than ~1/8 of a province to one key.
@@ -263,11 +270,13 @@ export function normalizeForSort(text: string): string {
  */
 export const OMI_SHARDS = 8;
 
-function omiShard(linkZona: string): number {
+function omiShardOf(key: string, shards: number): number {
   let h = 2166136261;
-  for (let i = 0; i < linkZona.length; i++) h = Math.imul(h ^ linkZona.charCodeAt(i), 16777619);
-  return (h >>> 0) % OMI_SHARDS;
+  for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 16777619);
+  return (h >>> 0) % shards;
 }
+
+const omiShard = (linkZona: string) => omiShardOf(linkZona, OMI_SHARDS);
 
 const omiStato = (stato: string | null | undefined) => (stato ? stato : '-');
 
@@ -299,6 +308,8 @@ export const omiKeys = {
   }),
   /** one zone's items in every semester (gsi2) */
   zoneHistory: (prov: string, linkZona: string) => ({ index: 'gsi2' as const, pk: `OMIH#${prov}#${linkZona}` }),
+  /** the comune id in a zone item's gsi1 key (OMIV#{comune} or OMIZ#{comune}) */
+  comuneIdOfIndex: (gsi1pk: string) => gsi1pk.slice(gsi1pk.indexOf('#') + 1),
   /** valuation candidates: every semester's zones of a comune, newest first with ScanIndexForward false */
   quotationsOfComune: (comuneId: string) => ({ index: 'gsi1' as const, pk: `OMIV#${comuneId}` }),
   /** identity of a record inside its semester and province */
@@ -321,6 +332,13 @@ export const omiKeys = {
   /** every record (quotations and zones) of a semester and province: one Query per shard */
   semesterProvince: (semester: string, prov: string) =>
     Array.from({ length: OMI_SHARDS }, (_, shard) => ({ pk: `OMIS#${semester}#${prov}#${shard}` })),
+
+  /** one bucket of a semester and province's comune digests, under a version (model/omi/comune-digest.ts) */
+  digestBucket: (semester: string, prov: string, version: string, bucket: number) => ({ pk: `OMID#${semester}#${prov}`, sk: `${version}#${bucket}` }),
+  /** every digest bucket of a semester and province, all versions (clear) */
+  digestBuckets: (semester: string, prov: string) => ({ pk: `OMID#${semester}#${prov}` }),
+  /** the bucket of `buckets` holding a comune's digest */
+  digestBucketOf: (comuneId: string, buckets: number) => omiShardOf(comuneId, buckets),
 
   semester: (semester: string) => ({ pk: 'OMI#META', sk: `SEM#${semester}` }),
   semesters: () => ({ pk: 'OMI#META', skPrefix: 'SEM#' }),

@@ -1,11 +1,12 @@
 /**
- * "Cancella Tutti i Dati": deletes every OMI record, zone description and listing index,
+ * "Cancella Tutti i Dati": deletes every OMI record, zone description, comune digest and listing index,
  * in the background, with progress on the job item. No Scan: the semester manifests name
  * every (semester, province) that ever received data (registered before the first write),
  * and gsi2 lists each one's keys. Import jobs (history) are kept.
  */
 import { randomUUID } from 'node:crypto';
 import { logger } from '../lib/logger';
+import { forEachDigestKeyOf } from '../model/omi/comune-digest';
 import { deleteIndexParts } from '../model/omi/index-chunks';
 import { claimJob, updateJob } from '../model/omi/jobs';
 import { deleteSemesterManifest, forEachKeyOf, listSemesters } from '../model/omi/semesters';
@@ -20,6 +21,7 @@ export async function runClear(jobId: string): Promise<{ status: 'completed' | '
     return { status: 'skipped', deleted: 0, durationMs: 0 };
   }
   const writer = new OmiWriter({ concurrency: 16 });
+  const digests = new OmiWriter({ concurrency: 4 });
   let heartbeat: Heartbeat | undefined;
   try {
     const manifests = await listSemesters();
@@ -40,7 +42,9 @@ export async function runClear(jobId: string): Promise<{ status: 'completed' | '
         });
       }
     }
-    await writer.flush();
+    // the comune digests (every version) are no records of the files: not counted
+    for (const m of manifests) for (const prov of m.provinces) await forEachDigestKeyOf(m.semester, prov, (key) => digests.delete(key));
+    await Promise.all([writer.flush(), digests.flush()]);
     for (const m of manifests) {
       for (const [prov, ref] of Object.entries(m.index)) await deleteIndexParts(m.semester, prov, ref);
       await deleteSemesterManifest(m.semester);
@@ -58,7 +62,7 @@ export async function runClear(jobId: string): Promise<{ status: 'completed' | '
     logger.info('OMI data cleared', { jobId, deleted: writer.stats.items, durationMs });
     return { status: 'completed', deleted: writer.stats.items, durationMs };
   } catch (err) {
-    await writer.flush().catch(() => undefined);
+    await Promise.all([writer.flush(), digests.flush()]).catch(() => undefined);
     await heartbeat?.stop();
     await updateJob(jobId, runId, {
       status: 'failed',

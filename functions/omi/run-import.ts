@@ -3,8 +3,9 @@
  * from S3 through the parser, hands each row to the handler of the file's kind (VALORI:
  * rows gathered into one item per zone; ZONE: one item per zone description), writes in
  * parallel BatchWriteItem calls, keeps the job item's progress live (a heartbeat every
- * HEARTBEAT_MS, whatever the row rate: heartbeat.ts), then rebuilds the listing index of
- * every (semester, province) it touched.
+ * HEARTBEAT_MS, whatever the row rate: heartbeat.ts), then rebuilds the comune digests
+ * (model/omi/comune-digest.ts) and, for VALORI, the listing index of every (semester,
+ * province) it touched, and marks each clean.
  *
  * Exact counts: before writing the first record of a province, what the semester already
  * holds there is read (model/omi/semesters.ts loadExisting: nothing for a new province,
@@ -16,7 +17,7 @@
  * table holds plus the file.
  *
  * Stages: claimImport -> openObject -> importRows (startFile, takeRow, checkBytesRead) ->
- * rebuildListingIndexes -> completeImport, or failImport.
+ * rebuildIndexes -> completeImport, or failImport.
  *
  * The object read is the object announced (object-check.ts), checked at both ends:
  * - before any row is read, GetObject's length and ETag against the event's size and ETag:
@@ -34,7 +35,8 @@
  *
  * Progress (domain/omi/progress.ts estimates the time left from it): rows read, rows
  * written (stored by DynamoDB, counted as each BatchWriteItem returns), and the phase:
- * 'rows' while the file is read and written, 'index' while the listing index is rebuilt.
+ * 'rows' while the file is read and written, 'index' while the digests and the listing index
+ * are rebuilt.
  */
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
@@ -48,7 +50,8 @@ import type { OmiValoriRow, OmiZoneRow } from '../domain/omi/types';
 import { OMI_MAX_BYTES, tooLargeMessage } from '../domain/uploads';
 import { writeIndexChunk } from '../model/omi/index-chunks';
 import { activeJob, claimJob, MAX_STORED_REASONS, updateJob, type RejectedRow } from '../model/omi/jobs';
-import { getSemester, loadExisting, registerProvince, type SemesterManifest } from '../model/omi/semesters';
+import { rebuildComuneDigests } from '../model/omi/comune-digest';
+import { getSemester, loadExisting, markProvinceBuilt, registerProvince, type SemesterManifest } from '../model/omi/semesters';
 import { OmiWriter } from '../model/omi/writer';
 import type { OmiImportPhase } from '../domain/omi/api';
 import { importPercent } from '../domain/omi/progress';
@@ -171,7 +174,7 @@ export async function runImport(req: ImportRequest, opts: { concurrency?: number
   try {
     const body = await openObject(run);
     const summary = await importRows(run, body);
-    await rebuildListingIndexes(run);
+    await rebuildIndexes(run);
     return await completeImport(run, summary, heartbeat);
   } catch (err) {
     return await failImport(run, err, heartbeat);
@@ -366,7 +369,7 @@ async function openProvince(run: ImportRun, prov: string): Promise<ProvinceState
   const kind = run.fileKind === 'zone' ? 'zones' : 'quotations';
   const existing = await loadExisting(run.manifest, prov, kind);
   run.existingFrom[existing.source]++;
-  await registerProvince(run.semester!, prov, kind, !run.manifest?.provinces.includes(prov));
+  await registerProvince(run.semester!, prov, !run.manifest?.provinces.includes(prov));
   const st: ProvinceState = { prov, existing: existing.entries, fromFile: new Map(), zones: new Map(), written: new Set(), reopened: new Set() };
   run.provinces.set(prov, st);
   return st;
@@ -383,27 +386,34 @@ function warn(run: ImportRun, line: number, reason: string): void {
 }
 
 /**
- * Stage 4 (VALORI): the listing index of every province the file touched, under a new
- * version: what the table held merged with the file's records. A few at a time: each is a
- * handful of small writes.
+ * Stage 4: every province the file touched, a few at a time: its comune digests rebuilt from
+ * the table (what it held merged with the file), then, for VALORI, its listing index under a
+ * new version (what the table held merged with the file's records), and the province marked
+ * clean and digested (the index's write does both; for ZONE, markProvinceBuilt). Nothing of
+ * this runs for a file whose bytes were not the object: the job has failed before.
  */
-async function rebuildListingIndexes(run: ImportRun): Promise<void> {
-  if (run.fileKind !== 'valori') return;
+async function rebuildIndexes(run: ImportRun): Promise<void> {
+  if (!run.fileKind) return;
   const version = run.runId.slice(0, 8);
   const work = [...run.provinces.entries()];
   run.phase = 'index';
   run.indexTotal = work.length;
   await reportProgress(run); // the page shows the rebuild as soon as it starts
+  const rebuild = async (prov: string, st: ProvinceState) => {
+    await rebuildComuneDigests(run.semester!, prov);
+    if (run.fileKind === 'zone') return markProvinceBuilt(run.semester!, prov);
+    const merged = new Map<string, IndexEntry>();
+    for (const [id, e] of st.existing) if (e) merged.set(id, e);
+    for (const [id, f] of st.fromFile) if (f.entry) merged.set(id, f.entry);
+    await writeIndexChunk(run.semester!, prov, merged.values(), version);
+  };
   for (let i = 0; i < work.length; i += 8) {
     await Promise.all(
-      work.slice(i, i + 8).map(([prov, st]) => {
-        const merged = new Map<string, IndexEntry>();
-        for (const [id, e] of st.existing) if (e) merged.set(id, e);
-        for (const [id, f] of st.fromFile) if (f.entry) merged.set(id, f.entry);
-        return writeIndexChunk(run.semester!, prov, merged.values(), version).then(() => {
+      work.slice(i, i + 8).map(([prov, st]) =>
+        rebuild(prov, st).then(() => {
           run.indexDone++;
-        });
-      }),
+        }),
+      ),
     );
   }
 }

@@ -24,6 +24,7 @@ import type { LocalStack } from './stack';
 import { seedDemoMarketplace } from './demo-marketplace';
 import { migrateLegacyOptionStates } from '../../functions/model/option';
 import { indexZoneHistories } from '../../functions/model/omi/history-index';
+import { digestPending } from '../../functions/model/omi/comune-digest';
 import { seedDemoAvailability } from './demo-availability';
 import { edgeHeaders } from './edge';
 
@@ -185,6 +186,9 @@ export async function seedDemoData(stack: LocalStack, log: Log): Promise<void> {
   // OMI data stored before the zones' history index gets its keys (the daily indexOmiHistory job does it on AWS)
   const history = await indexZoneHistories();
   if (history.indexed) log(`dati OMI: indice delle serie storiche per ${history.indexed} semestri e province (${history.items} voci)`);
+  // and their comune digests (the same daily job)
+  const digests = await digestPending();
+  if (digests.built) log(`dati OMI: riepiloghi per comune di ${digests.built} semestri e province`);
   await submitRequests(stack, log);
   // options stored before the lifecycle get their state (the daily expireOptions job does it on AWS)
   const migrated = await migrateLegacyOptionStates();

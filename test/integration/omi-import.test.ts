@@ -11,6 +11,7 @@ import { BatchWriter } from '../../functions/model/batch-writer';
 import { omiKeys } from '../../functions/model/keys';
 import { zoneQuotationsItem } from '../../functions/model/omi/quotations';
 import { registerProvince } from '../../functions/model/omi/semesters';
+import { forEachDigestKeyOf } from '../../functions/model/omi/comune-digest';
 import { formatValoriLine, parseOmiFile } from '../../functions/omi/parse-omi';
 import { claimJob, createJob, updateJob, type OmiJob } from '../../functions/model/omi/jobs';
 import { runImport } from '../../functions/omi/run-import';
@@ -388,7 +389,15 @@ describe('Cancella Tutti i Dati', () => {
     // valued before the clear (and kept by the container): after it, not available
     const brera = { address: 'Via Brera 1', province: 'MI', city: 'Milano', surfaceArea: 80 };
     expect((await api('POST', '/valuations/evaluate', { token: await admin(), body: brera })).body).toMatchObject({ available: true });
+    const digestKeys = async () => {
+      let n = 0;
+      for (const sem of ['2025-S1', '2024-S2']) await forEachDigestKeyOf(sem, 'MI', async () => void n++);
+      return n;
+    };
+    expect(await digestKeys()).toBeGreaterThan(0);
     const job = await clearAll();
+    // the digests go with the records (not counted among them)
+    expect(await digestKeys()).toBe(0);
     expect(job).toMatchObject({ kind: 'clear', status: 'completed', deleted: items, total: items, progress: 100, error: null });
     expect((await quotations()).body).toMatchObject({ items: [], total: 0, semesters: [] });
     const v = await api('POST', '/valuations/evaluate', { token: await admin(), body: { address: 'Via Brera 1', province: 'MI', city: 'Milano', surfaceArea: 80 } });

@@ -103,6 +103,19 @@ export async function unindexHistory(semester: string, prov: string): Promise<nu
   return items;
 }
 
+/** A semester and province as OMI data stored before the comune digests: its manifest names none (the old buckets stay until a clear). */
+export async function undigest(semester: string, prov: string): Promise<void> {
+  await ddb().send(
+    new UpdateCommand({
+      TableName: requireConfig('TABLE_NAME'),
+      Key: omiKeys.semester(semester),
+      UpdateExpression: 'SET updatedAt = :now REMOVE digests.#p',
+      ExpressionAttributeNames: { '#p': prov },
+      ExpressionAttributeValues: { ':now': new Date().toISOString() },
+    }),
+  );
+}
+
 /** Marks (or unmarks) a province of a semester as under a quotations import, as an import does while it runs. */
 export async function markDirty(semester: string, prov: string, dirty: boolean): Promise<void> {
   await ddb().send(

@@ -5,7 +5,7 @@ import type { QuotationPage } from '../../functions/domain/omi/api';
 import type { ValuationAvailable } from '../../functions/domain/valuation';
 import { getSemester } from '../../functions/model/omi/semesters';
 import { handler as indexOmiHistory } from '../../functions/omi/index-history';
-import { admin, clearAll, importFile, markDirty, unindexHistory, VALORI_2024, VALORI_2025, ZONE_2025 } from './omi-support';
+import { admin, clearAll, importFile, markDirty, undigest, unindexHistory, VALORI_2024, VALORI_2025, ZONE_2025 } from './omi-support';
 
 /**
  * The price trend over imported files: Milano 2024/2 and 2025/1 (VALORI, real), 2025/1 ZONE
@@ -97,26 +97,28 @@ describe('OMI data stored before the zones\' history index', () => {
       })
     ).body.history.map((h) => h.semester);
 
-  it('is read by key until the daily job indexes it; the job waits for an import under way, then lists the province', async () => {
+  it('is read by key until the daily job indexes it (and digests it); the job waits for an import under way, then lists the province', async () => {
     // an import registers a province new to a semester as indexed
     expect((await getSemester('2024-S2'))!.historyIndexed).toEqual(['MI']);
     const stored = await unindexHistory('2024-S2', 'MI');
     expect(stored).toBeGreaterThan(40); // Milano's zones, quotations and descriptions
     expect((await getSemester('2024-S2'))!.historyIndexed).toEqual([]);
+    await undigest('2024-S2', 'MI');
     // the unindexed semester is still in the zone's history and in the valuation's
     expect(await history()).toEqual(['2024-S2', '2025-S1']);
     expect(await valuation()).toEqual(['2025-S1', '2024-S2']);
 
     // a quotations import under way there: left for the next run
     await markDirty('2024-S2', 'MI', true);
-    expect(await indexOmiHistory({}, undefined)).toEqual({ indexed: 0, items: 0, pending: 1 });
+    expect(await indexOmiHistory({}, undefined)).toEqual({ indexed: 0, items: 0, pending: 1, digests: { built: 0, pending: 1 } });
     await markDirty('2024-S2', 'MI', false);
 
-    expect(await indexOmiHistory({}, undefined)).toEqual({ indexed: 1, items: stored, pending: 0 });
+    expect(await indexOmiHistory({}, undefined)).toEqual({ indexed: 1, items: stored, pending: 0, digests: { built: 1, pending: 0 } });
     expect((await getSemester('2024-S2'))!.historyIndexed).toEqual(['MI']);
+    expect((await getSemester('2024-S2'))!.digests.MI).toMatchObject({ n: 1 });
     expect(await history()).toEqual(['2024-S2', '2025-S1']);
     expect(await valuation()).toEqual(['2025-S1', '2024-S2']);
     // nothing left: the next run only reads the manifests
-    expect(await indexOmiHistory({}, undefined)).toEqual({ indexed: 0, items: 0, pending: 0 });
+    expect(await indexOmiHistory({}, undefined)).toEqual({ indexed: 0, items: 0, pending: 0, digests: { built: 0, pending: 0 } });
   });
 });

@@ -1,9 +1,13 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { api, tokenForRole, useStackEnv } from '../support/helpers';
 import type { ValuationAvailable, ValuationResult } from '../../functions/domain/valuation';
 import { readFileSync } from 'node:fs';
 import { nationalSample } from '../support/omi-samples';
-import { admin, clearAll, importFile, VALORI_2024, VALORI_2025, ZONE_2025 } from './omi-support';
+import { admin, clearAll, importFile, markDirty, VALORI_2024, VALORI_2025, ZONE_2025 } from './omi-support';
+import { comuneIdsOf } from '../../functions/domain/omi/comune-match';
+import { forEachDigestKeyOf, readComuneDigest, rebuildComuneDigests } from '../../functions/model/omi/comune-digest';
+import { getSemester, omiDataState, registerProvince } from '../../functions/model/omi/semesters';
+import { loadValuationData } from '../../functions/model/omi/valuation';
 
 /**
  * The lines of the national 2017/2 file (title and header kept) of these comuni, as
@@ -117,5 +121,105 @@ describe('POST /valuations/evaluate over the stored OMI rows', () => {
     expect(r).toMatchObject({ available: true, semester: '2025-S1', omiDetails: { zona: 'B15', comprMin: 9000, comprMax: 11_400 } });
     expect(r.zone).toMatchObject({ rule: 'address', zonaDescr: 'CENTRO STORICO - BRERA' });
     expect(JSON.stringify(r)).toContain('Il semestre 2025-S2 non riporta valori per questa tipologia: usato il semestre 2025-S1.');
+  });
+});
+
+describe('comune digests: the newest semester of a comune in one read', () => {
+  const idOf = (prov: string, city: string) => comuneIdsOf(prov, city)[0]!;
+  async function digestOf(semester: string, prov: string, city: string) {
+    const refs = (await omiDataState()).digestsOf(semester, idOf(prov, city), prov);
+    if (!refs) throw new Error(`${semester} not digested`);
+    return readComuneDigest(semester, idOf(prov, city), refs);
+  }
+  async function digestKeys(semester: string, prov: string): Promise<number> {
+    let n = 0;
+    await forEachDigestKeyOf(semester, prov, async () => void n++);
+    return n;
+  }
+
+  it('every import rebuilds the digests of its provinces, and a digest holds exactly what the zone items hold', async () => {
+    for (const sem of ['2024-S2', '2025-S1']) {
+      // the Milano file holds one comune: one bucket, no comune under an old province code
+      expect(await getSemester(sem), sem).toMatchObject({ provinces: ['MI'], dirty: [], digests: { MI: expect.objectContaining({ n: 1, f: [] }) } });
+      expect(await digestKeys(sem, 'MI')).toBe(1);
+    }
+    const digest = await digestOf('2025-S1', 'MI', 'Milano');
+    if (typeof digest === 'string') throw new Error(`digest ${digest}`);
+    // one item per zone quoted in 2025/1 (42), one per zone described (43)
+    expect([digest.quotations.length, digest.zones.length]).toEqual([42, 43]);
+    expect(await digestOf('2025-S1', 'RM', 'Roma')).toBe('none');
+    // every type, the comune under its current and its old province (Monza in 2017/2 under MI), a comune without data
+    const state = await omiDataState();
+    for (const [prov, city] of [['MI', 'Milano'], ['MB', 'Monza'], ['FC', 'Forlì'], ['MI', 'Rho'], ['RM', 'Roma']] as const) {
+      for (const codTip of [1, 3, 20]) {
+        const hint = state.semestersOf(prov)[0];
+        const fromItems = await loadValuationData(prov, city, codTip, undefined, hint);
+        const fromDigests = await loadValuationData(prov, city, codTip, undefined, hint, (s, c) => state.digestsOf(s, c, prov));
+        expect(fromDigests, `${city} ${codTip}`).toEqual(fromItems);
+      }
+    }
+  });
+
+  it('reads a comune also where a file wrote it under an old province code, and merges the provinces', async () => {
+    // 2017/2 holds Monza under MI (the national file): MI's digests list it
+    expect((await getSemester('2017-S2'))!.digests.MI!.f).toEqual([idOf('MB', 'Monza')]);
+    expect((await getSemester('2017-S2'))!.digests.FO!.f).toEqual([idOf('FC', 'Forlì')]);
+    // Monza's 2017/2 rows once more, as a file coding it under MB would write them (beside the MI rows)
+    const extract = nationalExtract(nationalSample().valori, [['MI', 'MONZA']]).toString('latin1').split('\r\n');
+    const underMb = extract.map((l, i) => {
+      const f = l.split(';');
+      if (i < 2 || f.length < 17) return l;
+      f[2] = 'MB';
+      f[10] = f[10]!.replace(/^MI/, 'MB');
+      return f.join(';');
+    });
+    const job = await importFile('', '2017-S2', Buffer.from(underMb.join('\r\n'), 'latin1'), 'QI_294581_1_20172_VALORI.csv');
+    expect(job.status).toBe('completed');
+    expect((await getSemester('2017-S2'))!.digests.MB).toMatchObject({ n: 1, f: [] });
+    const digest = await digestOf('2017-S2', 'MB', 'Monza');
+    if (typeof digest === 'string') throw new Error(`digest ${digest}`);
+    expect([...new Set(digest.quotations.map(([linkZona]) => linkZona.slice(0, 2)))].sort()).toEqual(['MB', 'MI']);
+    const state = await omiDataState();
+    for (const codTip of [1, 20]) {
+      const fromItems = await loadValuationData('MB', 'Monza', codTip, undefined, '2017-S2');
+      expect(fromItems.rows.length).toBeGreaterThan(0);
+      expect(await loadValuationData('MB', 'Monza', codTip, undefined, '2017-S2', (s, c) => state.digestsOf(s, c, 'MB'))).toEqual(fromItems);
+    }
+  });
+
+  it('is not read while an import is under way anywhere, nor for a semester with a province not yet digested', async () => {
+    const milano = idOf('MI', 'Milano');
+    await markDirty('2024-S2', 'MI', true);
+    try {
+      const state = await omiDataState();
+      expect([state.importing, state.digestsOf('2025-S1', milano, 'MI'), state.digestsOf('2024-S2', milano, 'MI')]).toEqual([true, undefined, undefined]);
+    } finally {
+      await markDirty('2024-S2', 'MI', false);
+    }
+    expect((await omiDataState()).digestsOf('2025-S1', milano, 'MI')).toHaveLength(1);
+    // a province registered in 2025/1 whose import has not rebuilt its digests: the semester is read from the zone items
+    await registerProvince('2025-S1', 'RM');
+    await markDirty('2025-S1', 'RM', false);
+    expect((await omiDataState()).digestsOf('2025-S1', milano, 'MI')).toBeUndefined();
+    expect(await rebuildComuneDigests('2025-S1', 'RM')).toBe(0); // RM holds nothing: a version of no bucket
+    expect((await getSemester('2025-S1'))!.digests.RM).toMatchObject({ n: 0 });
+    expect((await omiDataState()).digestsOf('2025-S1', milano, 'MI')).toHaveLength(1);
+  });
+
+  it('the manifest only moves to digests built from later reads, and no version is left behind', async () => {
+    expect(await rebuildComuneDigests('2025-S1', 'MI')).toBe(1); // the Milano file: Milano alone
+    const kept = (await getSemester('2025-S1'))!.digests.MI!;
+    // a rebuild whose reads started before those of the version in place (another import of the province finishing late)
+    const clock = vi.spyOn(Date, 'now').mockReturnValue(kept.b - 60_000);
+    try {
+      expect(await rebuildComuneDigests('2025-S1', 'MI')).toBe(0);
+    } finally {
+      clock.mockRestore();
+    }
+    expect((await getSemester('2025-S1'))!.digests.MI).toEqual(kept);
+    expect(await digestKeys('2025-S1', 'MI')).toBe(1);
+    expect(await rebuildComuneDigests('2025-S1', 'MI')).toBe(1);
+    expect((await getSemester('2025-S1'))!.digests.MI!.v).not.toBe(kept.v);
+    expect(await digestKeys('2025-S1', 'MI')).toBe(1);
   });
 });

@@ -22,7 +22,8 @@ const job = (patch: Partial<ImportProgressFields> = {}): ImportProgressFields =>
   updatedAt: start,
   bytesRead: 0,
   bytesTotal: null,
-  fileKind: 'zone',
+  // the rows alone (each kind's rebuild is tested on its own)
+  fileKind: null,
   phase: 'rows',
   indexDone: 0,
   indexTotal: null,
@@ -64,9 +65,10 @@ describe('importSpeed', () => {
     expect(importPercent(job({ rowsRead: 27_000, rowsWritten: 13_500, bytesRead: 5_000_000, bytesTotal: 5_000_000 }))).toBe(50);
   });
 
-  it('a VALORI file counts the index rebuild as work still to do, then as its own phase', () => {
-    const rows = { rowsRead: 1000, bytesRead: 1000, bytesTotal: 1000, fileKind: 'valori' };
-    const index = 1000 * INDEX_WORK_SHARE;
+  it.each(['valori', 'zone'] as const)('a %s file counts the rebuild as work still to do, then as its own phase', (fileKind) => {
+    const rows = { rowsRead: 1000, bytesRead: 1000, bytesTotal: 1000, fileKind };
+    const index = 1000 * INDEX_WORK_SHARE[fileKind];
+    expect(index).toBeGreaterThan(0);
     expect(importWork(job({ ...rows, rowsWritten: 1000 }))).toEqual({ done: 1000, total: 1000 + index });
     expect(importSpeed(job({ ...rows, rowsWritten: 1000, updatedAt: at(50) })).secondsLeft).toBeCloseTo((index * 50) / 1000, 10);
     const half = job({ ...rows, rowsWritten: 1000, phase: 'index', indexDone: 50, indexTotal: 100, updatedAt: at(52) });
@@ -77,14 +79,15 @@ describe('importSpeed', () => {
   });
 
   it('within 30 % of the truth on a steady import from 20 % on, where the old byte estimate was far off', () => {
-    // a ZONE-like run: 100 rows/s written, reading runs 40 % ahead of the writes (until the end of the file)
+    // a ZONE run: 100 rows/s written, reading runs 40 % ahead of the writes (until the end of the file), then the rebuild
     const total = 10_000;
     const bytesPerRow = 150;
+    const rebuildSeconds = (total * INDEX_WORK_SHARE.zone) / 100;
     for (const t of [20, 40, 60, 80]) {
       const written = 100 * t;
       const read = Math.min(total, written * 1.4);
-      const j = job({ rowsRead: read, rowsWritten: written, updatedAt: at(t), bytesRead: read * bytesPerRow, bytesTotal: total * bytesPerRow });
-      const truth = (total - written) / 100;
+      const j = job({ rowsRead: read, rowsWritten: written, updatedAt: at(t), bytesRead: read * bytesPerRow, bytesTotal: total * bytesPerRow, fileKind: 'zone' });
+      const truth = (total - written) / 100 + rebuildSeconds;
       expect(Math.abs(importSpeed(j).secondsLeft! - truth) / truth).toBeLessThan(0.3);
     }
   });
@@ -110,8 +113,11 @@ describe('importSpeed', () => {
     expect(importSpeed(job({ rowsRead: 300, rowsWritten: 0, updatedAt: at(3), bytesRead: 50, bytesTotal: 1000 }))).toEqual({ rowsPerSecond: 0, secondsLeft: null });
   });
 
-  it('is at 0 s left once every row read is written (a ZONE file has no index)', () => {
-    expect(importSpeed(job({ rowsRead: 300, rowsWritten: 300, updatedAt: at(3), bytesRead: 1200, bytesTotal: 1000 })).secondsLeft).toBe(0);
+  it('is at 0 s left once every row read is written and rebuilt', () => {
+    const done = { rowsRead: 300, rowsWritten: 300, updatedAt: at(3), bytesRead: 1200, bytesTotal: 1000 };
+    expect(importSpeed(job(done)).secondsLeft).toBe(0);
+    expect(importSpeed(job({ ...done, fileKind: 'zone' })).secondsLeft).toBeGreaterThan(0);
+    expect(importSpeed(job({ ...done, fileKind: 'zone', phase: 'index', indexDone: 3, indexTotal: 3 })).secondsLeft).toBe(0);
   });
 });
 
@@ -142,12 +148,12 @@ describe('it-IT formats', () => {
     );
     expect(
       describeImportSpeed(job({ rowsRead: 1000, rowsWritten: 1000, bytesRead: 10, bytesTotal: 10, fileKind: 'valori', phase: 'index', indexDone: 0, indexTotal: 10, updatedAt: at(50) })),
-    ).toBe('tempo rimanente: circa 3 s');
+    ).toBe('tempo rimanente: circa 8 s'); // the rebuild: 160 rows' worth (0.16 x 1,000) at the 20 rows/s so far
   });
 
   it('estimates at the recent pace the run measured, not the average dragged by a slow start', () => {
     // 40,000 of 100,000 rows in 20 s (2,000/s on average), 5,000/s over the last 10 s
-    const running = { rowsRead: 41_000, rowsWritten: 40_000, rowsExpected: 100_000, bytesRead: 4_100_000, bytesTotal: 10_000_000, fileKind: 'zone' as const, phase: 'rows' as const, updatedAt: at(20) };
+    const running = { rowsRead: 41_000, rowsWritten: 40_000, rowsExpected: 100_000, bytesRead: 4_100_000, bytesTotal: 10_000_000, fileKind: null, phase: 'rows' as const, updatedAt: at(20) };
     expect(importSpeed(job(running)).secondsLeft).toBe(30);
     expect(importSpeed(job({ ...running, recentRowsPerSecond: 5000 })).secondsLeft).toBe(12);
     expect(importSpeed(job({ ...running, recentRowsPerSecond: 5000 })).rowsPerSecond).toBe(2000);

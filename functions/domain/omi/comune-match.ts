@@ -194,6 +194,16 @@ export function omiComuneId(ref: OmiComuneRef): string {
 }
 
 /**
+ * The province a comune id (omiComuneId) belongs to today: the province of the ISTAT code
+ * (its first three digits), or the province written in an unmatched comune's id. A record
+ * stored under another province was written under an old code (Monza under MI).
+ */
+export function homeProvinceOf(comuneId: string): string | undefined {
+  if (/^\d{6}$/.test(comuneId)) return PROVINCES.find((p) => p.istat === comuneId.slice(0, 3))?.code;
+  return comuneId.split('#')[0];
+}
+
+/**
  * The ids a comune of the form is looked up by, in order: its ISTAT code (the rows tied to
  * it), then its province and name (data stored before rows were tied to comuni, and a
  * comune the form does not list).

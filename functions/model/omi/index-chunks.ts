@@ -69,8 +69,9 @@ export function decodeChunk(parts: readonly Uint8Array[]): IndexChunk {
 
 /**
  * Writes the listing index of a semester and province under a new version, then points the
- * manifest at it and marks the province clean, then deletes the previous version (readers
- * that still hold the old manifest retry once).
+ * manifest at it and marks the province clean (the import rebuilt its comune digests
+ * before), then deletes the previous version (readers that still hold the old manifest retry
+ * once).
  */
 export async function writeIndexChunk(semester: string, prov: string, entries: Iterable<IndexEntry>, version: string): Promise<IndexRef> {
   const chunk = buildChunk(semester, prov, entries);

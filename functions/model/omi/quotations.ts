@@ -79,8 +79,16 @@ export function readZoneRows(item: Record<string, unknown>, codTip?: number): Om
 /** A zone-quotations item back as records (of one type when given), with the semester from its keys. */
 export function toQuotations(item: Record<string, unknown>, codTip?: number): OmiRecord[] {
   const { semester } = omiKeys.parseZoneQuotations(item.pk as string, item.sk as string);
-  return readZoneRows(item, codTip).map((row) => ({ ...row, descrTipologia: row.descrTipologia || descrTipologia(row.codTip), semester }));
+  return asRecords(readZoneRows(item, codTip), semester);
 }
+
+/** A zone's stored lines (an item's `rows`, or a comune digest's) as records of one type of a semester. */
+export function quotationsOfLines(lines: string, semester: string, codTip: number): OmiRecord[] {
+  return asRecords(readZoneRows({ rows: lines }, codTip), semester);
+}
+
+const asRecords = (rows: OmiValoriRow[], semester: string): OmiRecord[] =>
+  rows.map((row) => ({ ...row, descrTipologia: row.descrTipologia || descrTipologia(row.codTip), semester }));
 
 /** Every record of the given zones (each zone item once, one BatchGetItem); none without a BatchGetItem when no zone is given. */
 export async function loadZonesRecords(zones: readonly OmiZoneId[]): Promise<OmiRecord[]> {

@@ -11,6 +11,7 @@ import { ddb, queryAll } from '../db';
 import { omiKeys } from '../keys';
 import { readIndexChunk, type IndexRef } from './index-chunks';
 import { indexEntryOf, readZoneRows } from './quotations';
+import type { DigestRef } from './comune-digest';
 
 export type { IndexRef };
 
@@ -28,6 +29,8 @@ export interface SemesterManifest {
    * registered by their first import, or indexed afterwards (history-index.ts)
    */
   historyIndexed: string[];
+  /** each province's comune digests (comune-digest.ts): none before its first import completes */
+  digests: Record<string, DigestRef>;
   updatedAt: string | null;
 }
 
@@ -38,6 +41,7 @@ function toManifest(item: Record<string, unknown>): SemesterManifest {
     dirty: [...((item.dirty as Set<string> | undefined) ?? [])].sort(),
     index: (item.index as Record<string, IndexRef> | undefined) ?? {},
     historyIndexed: [...((item.historyIndexed as Set<string> | undefined) ?? [])].sort(),
+    digests: (item.digests as Record<string, DigestRef> | undefined) ?? {},
     updatedAt: (item.updatedAt as string | undefined) ?? null,
   };
 }
@@ -81,12 +85,19 @@ export async function listSemesters(): Promise<SemesterManifest[]> {
  */
 export interface OmiDataState {
   version: string;
-  /** a quotations import has not finished somewhere: its records may be half written */
+  /** an import has not finished somewhere: its records may be half written, its digests not rebuilt yet */
   importing: boolean;
   /** the semesters holding data of a province, newest first */
   semestersOf(prov: string): string[];
   /** of those, the semesters whose zone items of the province are all in the zones' history index */
   historyIndexedOf(prov: string): ReadonlySet<string>;
+  /**
+   * The comune digests to read a comune of the semester from (comune-digest.ts): those of its
+   * own province (the form's) and of every province holding it under an old code; undefined
+   * while the semester cannot be read from digests (a province without them, or an import
+   * under way anywhere).
+   */
+  digestsOf(semester: string, comuneId: string, prov: string): { prov: string; ref: DigestRef }[] | undefined;
 }
 
 /** The last state read, reused while the manifests' versions are the same (their province lists are the large part). */
@@ -101,41 +112,78 @@ export async function omiDataState(): Promise<OmiDataState> {
   const heads = await manifestItems('semester, updatedAt, dirty');
   const version = versionOf(heads);
   const importing = heads.some((m) => ((m.dirty as Set<string> | undefined)?.size ?? 0) > 0);
-  if (lastState?.version === version) return { ...lastState, importing };
-  const full = await manifestItems('semester, updatedAt, provinces, historyIndexed');
+  if (lastState?.version === version && lastState.importing === importing) return lastState;
+  const full = await manifestItems('semester, updatedAt, provinces, historyIndexed, digests');
   const provincesOf = full.map((m) => ({
     semester: m.semester as string,
     provinces: (m.provinces as Set<string> | undefined) ?? new Set<string>(),
     indexed: (m.historyIndexed as Set<string> | undefined) ?? new Set<string>(),
+    digests: (m.digests as Record<string, DigestRef> | undefined) ?? {},
   }));
+  const digestsOf = digestIndex(provincesOf);
   const state: OmiDataState = {
     // as read with the provinces: a change between the two reads gives another version, never a stale one
     version: versionOf(full),
     importing,
     semestersOf: (prov) => provincesOf.filter((m) => m.provinces.has(prov)).map((m) => m.semester),
     historyIndexedOf: (prov) => new Set(provincesOf.filter((m) => m.provinces.has(prov) && m.indexed.has(prov)).map((m) => m.semester)),
+    digestsOf: (semester, comuneId, prov) => (importing ? undefined : digestsOf(semester, comuneId, prov)),
   };
   lastState = state;
   return state;
 }
 
+/** Where each comune of each fully digested semester is read from: its province's digests, and those holding it under an old code. */
+function digestIndex(manifests: readonly { semester: string; provinces: ReadonlySet<string>; digests: Record<string, DigestRef> }[]) {
+  const semesters = new Map<string, { digests: Record<string, DigestRef>; foreign: Map<string, string[]> }>();
+  for (const m of manifests) {
+    if (![...m.provinces].every((p) => m.digests[p])) continue;
+    const foreign = new Map<string, string[]>();
+    for (const [prov, ref] of Object.entries(m.digests)) for (const c of ref.f ?? []) foreign.set(c, [...(foreign.get(c) ?? []), prov]);
+    semesters.set(m.semester, { digests: m.digests, foreign });
+  }
+  return (semester: string, comuneId: string, prov: string): { prov: string; ref: DigestRef }[] | undefined => {
+    const s = semesters.get(semester);
+    if (!s) return undefined;
+    const provs = [prov, ...(s.foreign.get(comuneId) ?? [])].filter((p, i, all) => all.indexOf(p) === i);
+    return provs.flatMap((p) => (s.digests[p] ? [{ prov: p, ref: s.digests[p] }] : []));
+  };
+}
+
 /**
  * Records a province as holding data of a semester, and as dirty, before any of its records
- * is written: clear then finds every record, and a run after one that died knows it must
- * read the table rather than trust the listing index. A province new to the semester
- * (`fresh`: not in the manifest the run read) is history-indexed from the start: every item
- * it will hold is written with its zone-history keys.
+ * is written (VALORI and ZONE alike): clear then finds every record, a run after one that
+ * died knows it must read the table rather than trust the listing index, and valuations do
+ * not trust the comune digests until the run has rebuilt them (markProvinceBuilt, or the
+ * listing index's write for VALORI). A province new to the semester (`fresh`: not in the
+ * manifest the run read) is history-indexed from the start: every item it will hold is
+ * written with its zone-history keys.
  */
-export async function registerProvince(semester: string, prov: string, kind: 'quotations' | 'zones' = 'quotations', fresh = false): Promise<void> {
-  const add = ['provinces :p', ...(kind === 'quotations' ? ['dirty :p'] : []), ...(fresh ? ['historyIndexed :p'] : [])];
+export async function registerProvince(semester: string, prov: string, fresh = false): Promise<void> {
+  const add = ['provinces :p', 'dirty :p', ...(fresh ? ['historyIndexed :p'] : [])];
   await ddb().send(
     new UpdateCommand({
       TableName: table(),
       Key: omiKeys.semester(semester),
-      // zone imports always read the table (their files are small): only quotations mark dirty
       UpdateExpression: `SET entity = :e, semester = :s, #index = if_not_exists(#index, :empty), updatedAt = :now ADD ${add.join(', ')}`,
       ExpressionAttributeNames: { '#index': 'index' },
       ExpressionAttributeValues: { ':e': 'omiSemester', ':s': semester, ':empty': {}, ':now': new Date().toISOString(), ':p': new Set([prov]) },
+    }),
+  );
+}
+
+/**
+ * The end of a ZONE import in a province, once its comune digests are rebuilt: clean, and a
+ * new data state (valuations read again what they kept).
+ */
+export async function markProvinceBuilt(semester: string, prov: string): Promise<void> {
+  await ddb().send(
+    new UpdateCommand({
+      TableName: table(),
+      Key: omiKeys.semester(semester),
+      UpdateExpression: 'SET updatedAt = :now DELETE dirty :p',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeValues: { ':now': new Date().toISOString(), ':p': new Set([prov]) },
     }),
   );
 }

@@ -2,7 +2,8 @@
  * The valuation use case: reads the comune's OMI data and runs the pure engine
  * (functions/domain/valuation.ts). The comune is found by identity (its ISTAT code, then its
  * province and name: domain/omi/comune-match.ts). Reads only what the valuation shows: the
- * newest semester's key, then its candidates and zone descriptions in parallel, then the
+ * newest semester's key, then its candidates and zone descriptions (in one Query of the
+ * comune's digests when that semester is digested: comune-digest.ts; else two, in parallel), then the
  * names of the semesters holding the zone's province and one Query of the zone's history
  * index for its quotations and descriptions in every semester (the price trend). What it read is reused while the OMI data
  * stays the same (valuate).
@@ -14,11 +15,12 @@ import { codTipForCategory } from '../../domain/omi/tipologia';
 import type { OmiQuotation, OmiZoneInfo } from '../../domain/omi/types';
 import { matchZones } from '../../domain/omi/zone-match';
 import { evaluateProperty, selectQuotation, type ValuationRequest, type ValuationResult } from '../../domain/valuation';
-import { hasUsable, newestSemesterOf, quotationsBefore, quotationsOfSemester } from './quotations';
+import { readComuneDigest, type DigestRef } from './comune-digest';
+import { hasUsable, newestSemesterOf, quotationsBefore, quotationsOfLines, quotationsOfSemester } from './quotations';
 import { lastOmiDataState, omiDataState, type OmiDataState } from './semesters';
 import { VersionedCache } from '../../lib/versioned-cache';
 import { loadZoneHistory } from './zone-history';
-import { zonesOfComune } from './zones';
+import { newestZonesOfComune, zoneInfoOfLine, zonesOfComune } from './zones';
 
 /** The zone the valuation will most likely choose, known from the zone descriptions alone: the admin's, else the best address match. */
 type ZoneGuess = (zones: readonly OmiZoneInfo[]) => string | undefined;
@@ -43,13 +45,23 @@ export async function loadValuationData(
    * semester newer than this one holds the comune.
    */
   newestHint?: string,
+  /** the digests a comune of a semester is read from instead of the zone items (OmiDataState.digestsOf), undefined when it is not */
+  digestsOf?: (semester: string, comuneId: string) => readonly { prov: string; ref: DigestRef }[] | undefined,
 ): Promise<{ rows: OmiQuotation[]; zones: OmiZoneInfo[] }> {
-  const read = (id: string, semester: string) => {
-    const zonesRead = zonesOfComune(id, semester).then((zones) => {
-      onZones?.(zones);
-      return zones;
-    });
-    return Promise.all([quotationsOfSemester(id, semester, codTip), zonesRead]);
+  const heard = (zones: OmiZoneInfo[]) => {
+    onZones?.(zones);
+    return zones;
+  };
+  const read = async (id: string, semester: string): Promise<[OmiQuotation[], OmiZoneInfo[]]> => {
+    const refs = digestsOf?.(semester, id);
+    const digest = refs ? await readComuneDigest(semester, id, refs) : 'unreadable';
+    if (digest === 'none') return [[], heard(await newestZonesOfComune(id))];
+    if (digest !== 'unreadable') {
+      const rows = digest.quotations.flatMap(([, lines]) => quotationsOfLines(lines, semester, codTip));
+      const zones = digest.zones.length ? digest.zones.map(([, line]) => zoneInfoOfLine(line, semester)) : await newestZonesOfComune(id);
+      return [rows, heard(zones)];
+    }
+    return Promise.all([quotationsOfSemester(id, semester, codTip), zonesOfComune(id, semester).then(heard)]);
   };
   for (const [i, id] of comuneIdsOf(prov, comune).entries()) {
     let newest = i === 0 ? newestHint : undefined;
@@ -143,6 +155,7 @@ async function valuateAt(state: OmiDataState, req: ValuationRequest, codTip: num
         early.history.catch(() => undefined); // awaited below when the guess was right
         },
         state.semestersOf(req.province.trim().toUpperCase())[0],
+        (semester, comuneId) => state.digestsOf(semester, comuneId, req.province.trim().toUpperCase()),
       ),
     keep,
   );

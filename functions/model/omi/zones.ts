@@ -27,7 +27,16 @@ export function zoneItem(row: OmiZoneRow, semester: string): Record<string, unkn
  */
 export async function zonesOfComune(comuneId: string, semester: string): Promise<OmiZoneInfo[]> {
   const own = await queryZones(comuneId, semester);
-  return own.length ? own : queryZones(comuneId, undefined);
+  return own.length ? own : newestZonesOfComune(comuneId);
+}
+
+/** A comune's zone descriptions of the newest semester that has them. */
+export const newestZonesOfComune = (comuneId: string): Promise<OmiZoneInfo[]> => queryZones(comuneId, undefined);
+
+/** A stored zone line as the valuation sees it. */
+export function zoneInfoOfLine(line: string, semester: string): OmiZoneInfo {
+  const z = readZoneLine(line);
+  return { prov: z.prov, linkZona: z.linkZona, zona: z.zona, fascia: z.fascia, zonaDescr: z.zonaDescr, semester };
 }
 
 async function queryZones(comuneId: string, semester: string | undefined): Promise<OmiZoneInfo[]> {
@@ -48,8 +57,7 @@ async function queryZones(comuneId: string, semester: string | undefined): Promi
       const [sem] = String(item.gsi1sk).split('#');
       // without a semester: the newest one only
       if ((first ??= sem) !== sem) return false;
-      const z = readZoneLine(item.row as string);
-      zones.push({ prov: z.prov, linkZona: z.linkZona, zona: z.zona, fascia: z.fascia, zonaDescr: z.zonaDescr, semester: sem! });
+      zones.push(zoneInfoOfLine(item.row as string, sem!));
     },
   );
   return zones;
