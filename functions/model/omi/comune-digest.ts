@@ -12,7 +12,7 @@
  * last write and before the province is marked clean, under a new version; the manifest then
  * points at it and the previous version is deleted. A clear deletes every version. The
  * valuation reads the digests of a semester only when every province of it has a version and
- * no import is under way anywhere (no province is dirty); otherwise it reads the zone items.
+ * no import is under way there (no province of it is dirty); otherwise it reads the zone items.
  * A comune is read in its own province's digests plus those of every province holding it
  * under an old code (each version lists those comuni: `f`). Two imports of the same province
  * at once (its VALORI and ZONE files) each rebuild after their own writes; the manifest only

@@ -94,8 +94,8 @@ export interface OmiDataState {
   /**
    * The comune digests to read a comune of the semester from (comune-digest.ts): those of its
    * own province (the form's) and of every province holding it under an old code; undefined
-   * while the semester cannot be read from digests (a province without them, or an import
-   * under way anywhere).
+   * while the semester cannot be read from digests (a province of it without them, or an
+   * import under way in it: a dead import elsewhere does not stop the others).
    */
   digestsOf(semester: string, comuneId: string, prov: string): { prov: string; ref: DigestRef }[] | undefined;
 }
@@ -113,12 +113,13 @@ export async function omiDataState(): Promise<OmiDataState> {
   const version = versionOf(heads);
   const importing = heads.some((m) => ((m.dirty as Set<string> | undefined)?.size ?? 0) > 0);
   if (lastState?.version === version && lastState.importing === importing) return lastState;
-  const full = await manifestItems('semester, updatedAt, provinces, historyIndexed, digests');
+  const full = await manifestItems('semester, updatedAt, provinces, historyIndexed, digests, dirty');
   const provincesOf = full.map((m) => ({
     semester: m.semester as string,
     provinces: (m.provinces as Set<string> | undefined) ?? new Set<string>(),
     indexed: (m.historyIndexed as Set<string> | undefined) ?? new Set<string>(),
     digests: (m.digests as Record<string, DigestRef> | undefined) ?? {},
+    dirty: ((m.dirty as Set<string> | undefined)?.size ?? 0) > 0,
   }));
   const digestsOf = digestIndex(provincesOf);
   const state: OmiDataState = {
@@ -127,17 +128,20 @@ export async function omiDataState(): Promise<OmiDataState> {
     importing,
     semestersOf: (prov) => provincesOf.filter((m) => m.provinces.has(prov)).map((m) => m.semester),
     historyIndexedOf: (prov) => new Set(provincesOf.filter((m) => m.provinces.has(prov) && m.indexed.has(prov)).map((m) => m.semester)),
-    digestsOf: (semester, comuneId, prov) => (importing ? undefined : digestsOf(semester, comuneId, prov)),
+    digestsOf,
   };
   lastState = state;
   return state;
 }
 
-/** Where each comune of each fully digested semester is read from: its province's digests, and those holding it under an old code. */
-function digestIndex(manifests: readonly { semester: string; provinces: ReadonlySet<string>; digests: Record<string, DigestRef> }[]) {
+/**
+ * Where each comune of each semester that is fully digested and has no import under way is
+ * read from: its province's digests, and those holding it under an old code.
+ */
+function digestIndex(manifests: readonly { semester: string; provinces: ReadonlySet<string>; digests: Record<string, DigestRef>; dirty: boolean }[]) {
   const semesters = new Map<string, { digests: Record<string, DigestRef>; foreign: Map<string, string[]> }>();
   for (const m of manifests) {
-    if (![...m.provinces].every((p) => m.digests[p])) continue;
+    if (m.dirty || ![...m.provinces].every((p) => m.digests[p])) continue;
     const foreign = new Map<string, string[]>();
     for (const [prov, ref] of Object.entries(m.digests)) for (const c of ref.f ?? []) foreign.set(c, [...(foreign.get(c) ?? []), prov]);
     semesters.set(m.semester, { digests: m.digests, foreign });
