@@ -241,6 +241,7 @@ export function normalizeForSort(text: string): string {
  * | zone quotations     | OMIS#{sem}#{prov}#{shard}   | Q#{linkZona}    | OMIV#{comune} / {sem}#{linkZona}        | OMIH#{prov}#{linkZona} / {sem}#Q    |                               |
  * | zone description    | OMIS#{sem}#{prov}#{shard}   | Z#{linkZona}    | OMIZ#{comune} / {sem}#{linkZona}        | OMIH#{prov}#{linkZona} / {sem}#Z    |                               |
  * | comune digests      | OMID#{sem}#{prov}           | {version}#{n}   |                                         |                                     |                               |
+ * | data state version  | OMI#META                    | STATE           |                                         |                                     |                               |
  * | semester manifest   | OMI#META                    | SEM#{sem}       |                                         |                                     |                               |
  * | listing index chunk | OMIIDX#{sem}#{prov}         | {version}#{part}|                                         |                                     |                               |
  * | import / clear job  | OMIJOB#{jobId}              | JOB             |                                         |                                     | OMIJOBS / {createdAt}#{jobId} |
@@ -340,6 +341,8 @@ export const omiKeys = {
   /** the bucket of `buckets` holding a comune's digest */
   digestBucketOf: (comuneId: string, buckets: number) => omiShardOf(comuneId, buckets),
 
+  /** the version of the OMI data state: a new one after every change of a manifest (semesters.ts bumpDataState) */
+  dataState: () => ({ pk: 'OMI#META', sk: 'STATE' }),
   semester: (semester: string) => ({ pk: 'OMI#META', sk: `SEM#${semester}` }),
   semesters: () => ({ pk: 'OMI#META', skPrefix: 'SEM#' }),
 

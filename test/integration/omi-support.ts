@@ -7,6 +7,7 @@ import type { OmiJob } from '../../functions/model/omi/jobs';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { requireConfig } from '../../functions/lib/config';
 import { ddb } from '../../functions/model/db';
+import { bumpDataState } from '../../functions/model/omi/data-state';
 import { omiKeys } from '../../functions/model/keys';
 import { forEachKeyOf } from '../../functions/model/omi/semesters';
 
@@ -101,6 +102,7 @@ export async function unindexHistory(semester: string, prov: string): Promise<nu
     }),
   );
   return items;
+  await bumpDataState();
 }
 
 /** A semester and province as OMI data stored before the comune digests: its manifest names none (the old buckets stay until a clear). */
@@ -114,6 +116,7 @@ export async function undigest(semester: string, prov: string): Promise<void> {
       ExpressionAttributeValues: { ':now': new Date().toISOString() },
     }),
   );
+  await bumpDataState();
 }
 
 /** Marks (or unmarks) a province of a semester as under a quotations import, as an import does while it runs. */
@@ -126,4 +129,5 @@ export async function markDirty(semester: string, prov: string, dirty: boolean):
       ExpressionAttributeValues: { ':now': new Date().toISOString(), ':p': new Set([prov]) },
     }),
   );
+  await bumpDataState();
 }

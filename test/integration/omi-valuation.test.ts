@@ -8,6 +8,10 @@ import { comuneIdsOf } from '../../functions/domain/omi/comune-match';
 import { forEachDigestKeyOf, readComuneDigest, rebuildComuneDigests } from '../../functions/model/omi/comune-digest';
 import { getSemester, omiDataState, registerProvince } from '../../functions/model/omi/semesters';
 import { loadValuationData } from '../../functions/model/omi/valuation';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ddb } from '../../functions/model/db';
+import { omiKeys } from '../../functions/model/keys';
+import { requireConfig } from '../../functions/lib/config';
 
 /**
  * The lines of the national 2017/2 file (title and header kept) of these comuni, as
@@ -205,6 +209,29 @@ describe('comune digests: the newest semester of a comune in one read', () => {
     expect(await rebuildComuneDigests('2025-S1', 'RM')).toBe(0); // RM holds nothing: a version of no bucket
     expect((await getSemester('2025-S1'))!.digests.RM).toMatchObject({ n: 0 });
     expect((await omiDataState()).digestsOf('2025-S1', milano, 'MI')).toHaveLength(1);
+  });
+
+  it('the data state is one small read while nothing changes; a manifest changed without a new version is seen within a minute', async () => {
+    const first = await omiDataState();
+    expect(await omiDataState()).toBe(first); // same version: the manifests were not read again
+    // a writer that died between its manifest and the version (no bumpDataState)
+    await ddb().send(
+      new UpdateCommand({ TableName: requireConfig('TABLE_NAME'), Key: omiKeys.semester('2024-S2'), UpdateExpression: 'SET updatedAt = :now', ExpressionAttributeValues: { ':now': new Date().toISOString() } }),
+    );
+    expect(await omiDataState()).toBe(first);
+    const clock = vi.spyOn(Date, 'now').mockReturnValue(Date.now() + 61_000);
+    try {
+      const later = await omiDataState();
+      expect(later).not.toBe(first);
+      expect(later.version).not.toBe(first.version);
+    } finally {
+      clock.mockRestore();
+    }
+    // a change made as the model makes it is seen at once
+    await markDirty('2024-S2', 'MI', true);
+    expect((await omiDataState()).importing).toBe(true);
+    await markDirty('2024-S2', 'MI', false);
+    expect((await omiDataState()).importing).toBe(false);
   });
 
   it('the manifest only moves to digests built from later reads, and no version is left behind', async () => {

@@ -37,6 +37,8 @@ const fake = vi.hoisted(() => {
         table.delete(id(command.input.Key as Key));
         return {};
       }
+      // the data state's new version after the manifest is gone
+      if (name === 'UpdateCommand') return {};
       throw new Error(`unexpected ${name}`);
     },
   };
@@ -92,6 +94,7 @@ describe('OMI clear: BatchWriteItem UnprocessedItems', () => {
     await deleteSemesterManifest('2024-S1');
 
     expect(fake.table.has(fake.id(key))).toBe(false);
+    expect(fake.calls.at(-1)).toMatchObject({ name: 'UpdateCommand', input: { Key: omiKeys.dataState() } });
   });
 });
 

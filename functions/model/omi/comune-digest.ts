@@ -27,6 +27,7 @@ import { batchGet } from '../batch-get';
 import { BatchWriter } from '../batch-writer';
 import { ddb, isConditionFailure, queryAll } from '../db';
 import { omiKeys } from '../keys';
+import { bumpDataState } from './data-state';
 import { listSemesters } from './semesters';
 
 const table = () => requireConfig('TABLE_NAME');
@@ -162,6 +163,7 @@ async function pointManifest(semester: string, prov: string, ref: DigestRef): Pr
         ReturnValues: 'UPDATED_OLD',
       }),
     );
+    await bumpDataState();
     return (res.Attributes?.digests as Record<string, DigestRef> | undefined)?.[prov];
   } catch (err) {
     if (isConditionFailure(err)) return false;

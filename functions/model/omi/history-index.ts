@@ -15,6 +15,7 @@ import { requireConfig } from '../../lib/config';
 import { mapLimit } from '../../lib/media-storage';
 import { ddb, isConditionFailure, queryAll } from '../db';
 import { omiKeys } from '../keys';
+import { bumpDataState } from './data-state';
 import { listSemesters } from './semesters';
 
 const table = () => requireConfig('TABLE_NAME');
@@ -95,6 +96,7 @@ async function markIndexed(semester: string, prov: string): Promise<boolean> {
         ExpressionAttributeValues: { ':now': new Date().toISOString(), ':p': new Set([prov]), ':prov': prov },
       }),
     );
+    await bumpDataState();
     return true;
   } catch (err) {
     if (isConditionFailure(err)) return false;

@@ -13,6 +13,7 @@ import { batchGet } from '../batch-get';
 import { BatchWriter } from '../batch-writer';
 import { ddb } from '../db';
 import { omiKeys } from '../keys';
+import { bumpDataState } from './data-state';
 
 const table = () => requireConfig('TABLE_NAME');
 
@@ -92,6 +93,7 @@ export async function writeIndexChunk(semester: string, prov: string, entries: I
       ReturnValues: 'UPDATED_OLD',
     }),
   );
+  await bumpDataState();
   const old = (res.Attributes?.index as Record<string, IndexRef> | undefined)?.[prov];
   if (old && old.v !== version) await deleteIndexParts(semester, prov, old);
   return ref;
