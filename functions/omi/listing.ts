@@ -2,7 +2,7 @@
  * The OMI data page (spec 001, "Dati OMI"): filters, exact total, pages of 50, newest first.
  *
  * Order: newest semester first; inside a semester by province, comune, zone, type, state.
- * How: one Query of the semester manifests -> the (semester, province) index chunks the
+ * How: the semester manifests (read again only when the data state changes) -> the (semester, province) index chunks the
  * filters need (cached in this warm Lambda by version; a re-import writes a new version,
  * so a stale chunk is never used) -> filter in memory for the exact total -> one
  * BatchGetItem of the zone items holding the page's records. No Scan.
@@ -13,7 +13,7 @@ import { zoneHistory } from '../domain/omi/zone-history';
 import { omiKeys } from '../model/keys';
 import { readIndexChunks, type IndexRef } from '../model/omi/index-chunks';
 import { loadZonesRecords, type OmiRecord } from '../model/omi/quotations';
-import { listSemesters, type SemesterManifest } from '../model/omi/semesters';
+import { currentManifests, listSemesters, type SemesterManifest } from '../model/omi/semesters';
 import { loadZoneHistory } from '../model/omi/zone-history';
 import { selectPage, type IndexChunk } from '../domain/omi/listing-index';
 import { comuneSearchKey } from '../domain/omi/names';
@@ -59,7 +59,8 @@ async function loadChunks(wanted: { semester: string; prov: string; ref: IndexRe
 
 export async function listQuotations(f: QuotationFilters): Promise<QuotationPage> {
   for (let attempt = 0; ; attempt++) {
-    const manifests = await listSemesters();
+    // the manifests of the current data state; read again when a chunk was replaced meanwhile
+    const manifests = attempt === 0 ? await currentManifests() : await listSemesters();
     const wanted: { semester: string; prov: string; ref: IndexRef }[] = [];
     for (const m of manifests) {
       if (f.semestre && m.semester !== f.semestre) continue;

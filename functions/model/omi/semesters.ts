@@ -52,29 +52,23 @@ export async function getSemester(semester: string): Promise<SemesterManifest | 
   return res.Item ? toManifest(res.Item) : undefined;
 }
 
-/** Every semester's manifest item, newest first (one strongly consistent Query), with only `projection` when given. */
-async function manifestItems(projection?: string): Promise<Record<string, unknown>[]> {
+/** Every semester's manifest, newest first (one strongly consistent Query). */
+export async function listSemesters(): Promise<SemesterManifest[]> {
   const q = omiKeys.semesters();
-  const items: Record<string, unknown>[] = [];
+  const manifests: SemesterManifest[] = [];
   await queryAll(
     {
       TableName: table(),
       KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
       ExpressionAttributeValues: { ':pk': q.pk, ':prefix': q.skPrefix },
-      ...(projection ? { ProjectionExpression: projection } : {}),
       ScanIndexForward: false,
       ConsistentRead: true,
     },
     (item) => {
-      items.push(item);
+      manifests.push(toManifest(item));
     },
   );
-  return items;
-}
-
-/** Every semester's manifest, newest first. */
-export async function listSemesters(): Promise<SemesterManifest[]> {
-  return (await manifestItems()).map(toManifest);
+  return manifests;
 }
 
 /**
@@ -100,48 +94,58 @@ export interface OmiDataState {
   digestsOf(semester: string, comuneId: string, prov: string): { prov: string; ref: DigestRef }[] | undefined;
 }
 
-/** The last state read (with the data state version it was read under, and when), reused while that version is the same, for at most STATE_TTL_MS. */
-let lastState: (OmiDataState & { head: string | undefined; at: number }) | undefined;
-
 /**
- * How long a state read under one data state version is reused: the version changes after
+ * How long manifests read under one data state version are reused: the version changes after
  * every change of a manifest (bumpDataState), so this only bounds a change whose writer died
  * between the manifest and the version.
  */
 const STATE_TTL_MS = 60_000;
 
-/** The state this container read last (undefined before the first read): what a valuation may start reading with while it asks for the current one. */
-export const lastOmiDataState = (): OmiDataState | undefined => lastState;
+/** The manifests read last, with the data state version they were read under and when. */
+let manifestsRead: { head: string | undefined; at: number; manifests: SemesterManifest[] } | undefined;
 
 /**
- * The OMI data state: one strongly consistent GetItem of its version (a small item) while it
- * stays the same; when it changes (or every STATE_TTL_MS), the manifests (one Query: with 30
- * national semesters ~330 KB, ~50 ms on DynamoDB Local, which is why they are not read for
- * every valuation). Without a version item (data written before it existed), every call
- * reads the manifests.
+ * Every semester's manifest, newest first, as of the current data state: one strongly
+ * consistent GetItem of its version (a small item) while it stays the same, the manifests
+ * themselves (one Query: with 30 national semesters ~364 KB, ~50 ms on DynamoDB Local) only
+ * when it changes or every STATE_TTL_MS. Without a version item (data written before it
+ * existed), every call reads the manifests. For every valuation and every page of the data.
  */
-export async function omiDataState(): Promise<OmiDataState> {
+export async function currentManifests(): Promise<SemesterManifest[]> {
   const res = await ddb().send(new GetCommand({ TableName: table(), Key: omiKeys.dataState(), ConsistentRead: true }));
   const head = res.Item?.v as string | undefined;
   const now = Date.now();
-  if (head !== undefined && lastState?.head === head && now - lastState.at < STATE_TTL_MS) return lastState;
-  const full = await manifestItems('semester, updatedAt, provinces, historyIndexed, digests, dirty');
-  const provincesOf = full.map((m) => ({
-    semester: m.semester as string,
-    provinces: (m.provinces as Set<string> | undefined) ?? new Set<string>(),
-    indexed: (m.historyIndexed as Set<string> | undefined) ?? new Set<string>(),
-    digests: (m.digests as Record<string, DigestRef> | undefined) ?? {},
-    dirty: ((m.dirty as Set<string> | undefined)?.size ?? 0) > 0,
+  if (head !== undefined && manifestsRead?.head === head && now - manifestsRead.at < STATE_TTL_MS) return manifestsRead.manifests;
+  const manifests = await listSemesters();
+  manifestsRead = { head, at: now, manifests };
+  return manifests;
+}
+
+/** The last state built, with the manifests it was built from. */
+let lastState: (OmiDataState & { manifests: SemesterManifest[] }) | undefined;
+
+/** The state this container read last (undefined before the first read): what a valuation may start reading with while it asks for the current one. */
+export const lastOmiDataState = (): OmiDataState | undefined => lastState;
+
+/** The OMI data state, built again only when the manifests are read again (currentManifests). */
+export async function omiDataState(): Promise<OmiDataState> {
+  const manifests = await currentManifests();
+  if (lastState?.manifests === manifests) return lastState;
+  const provincesOf = manifests.map((m) => ({
+    semester: m.semester,
+    provinces: new Set(m.provinces),
+    indexed: new Set(m.historyIndexed),
+    digests: m.digests,
+    dirty: m.dirty.length > 0,
   }));
   const state = {
-    // the manifests' own versions too: a change whose version was lost still gives another one
-    version: `${head ?? ''}|${full.map((m) => `${String(m.semester)}@${String(m.updatedAt ?? '')}`).join('|')}`,
+    // every change of a manifest moves its updatedAt
+    version: manifests.map((m) => `${m.semester}@${m.updatedAt ?? ''}`).join('|'),
     importing: provincesOf.some((m) => m.dirty),
     semestersOf: (prov: string) => provincesOf.filter((m) => m.provinces.has(prov)).map((m) => m.semester),
     historyIndexedOf: (prov: string) => new Set(provincesOf.filter((m) => m.provinces.has(prov) && m.indexed.has(prov)).map((m) => m.semester)),
     digestsOf: digestIndex(provincesOf),
-    head,
-    at: now,
+    manifests,
   };
   lastState = state;
   return state;
