@@ -240,7 +240,7 @@ export function normalizeForSort(text: string): string {
  * |---------------------|-----------------------------|-----------------|-----------------------------------------|-------------------------------------|-------------------------------|
  * | zone quotations     | OMIS#{sem}#{prov}#{shard}   | Q#{linkZona}    | OMIV#{comune} / {sem}#{linkZona}        | OMIH#{prov}#{linkZona} / {sem}#Q    |                               |
  * | zone description    | OMIS#{sem}#{prov}#{shard}   | Z#{linkZona}    | OMIZ#{comune} / {sem}#{linkZona}        | OMIH#{prov}#{linkZona} / {sem}#Z    |                               |
- * | comune digests      | OMID#{sem}#{prov}           | {version}#{n}   |                                         |                                     |                               |
+ * | comune digests      | OMID#{sem}#{prov}           | {version}#{i}   |                                         |                                     |                               |
  * | data state version  | OMI#META                    | STATE           |                                         |                                     |                               |
  * | semester manifest   | OMI#META                    | SEM#{sem}       |                                         |                                     |                               |
  * | listing index chunk | OMIIDX#{sem}#{prov}         | {version}#{part}|                                         |                                     |                               |

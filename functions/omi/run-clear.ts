@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { logger } from '../lib/logger';
-import { forEachDigestKeyOf } from '../model/omi/comune-digest';
+import { dropDigestRefs, forEachDigestKeyOf } from '../model/omi/comune-digest';
 import { deleteIndexParts } from '../model/omi/index-chunks';
 import { claimJob, updateJob } from '../model/omi/jobs';
 import { deleteSemesterManifest, forEachKeyOf, listSemesters } from '../model/omi/semesters';
@@ -33,6 +33,8 @@ export async function runClear(jobId: string): Promise<{ status: 'completed' | '
     heartbeat = startHeartbeat(() =>
       updateJob(jobId, runId, { deleted: writer.stats.items, total, progress: Math.min(99, Math.floor((writer.stats.items / Math.max(1, total)) * 100)) }),
     );
+    // no valuation reads the digests of what is being deleted
+    for (const m of manifests) await dropDigestRefs(m.semester);
     for (const m of manifests) {
       for (const prov of m.provinces) {
         await forEachKeyOf(m.semester, prov, async (key) => {

@@ -101,8 +101,8 @@ export async function unindexHistory(semester: string, prov: string): Promise<nu
       ExpressionAttributeValues: { ':now': new Date().toISOString(), ':p': new Set([prov]) },
     }),
   );
-  return items;
   await bumpDataState();
+  return items;
 }
 
 /** A semester and province as OMI data stored before the comune digests: its manifest names none (the old buckets stay until a clear). */

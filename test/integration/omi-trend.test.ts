@@ -5,6 +5,7 @@ import type { QuotationPage } from '../../functions/domain/omi/api';
 import type { ValuationAvailable } from '../../functions/domain/valuation';
 import { getSemester } from '../../functions/model/omi/semesters';
 import { handler as indexOmiHistory } from '../../functions/omi/index-history';
+import { claimJob, createJob, updateJob } from '../../functions/model/omi/jobs';
 import { admin, clearAll, importFile, markDirty, undigest, unindexHistory, VALORI_2024, VALORI_2025, ZONE_2025 } from './omi-support';
 
 /**
@@ -112,6 +113,16 @@ describe('OMI data stored before the zones\' history index', () => {
     await markDirty('2024-S2', 'MI', true);
     expect(await indexOmiHistory({}, undefined)).toEqual({ indexed: 0, items: 0, pending: 1, digests: { built: 0, pending: 1 } });
     await markDirty('2024-S2', 'MI', false);
+    // a clear under way: no digests built for what it deletes
+    const clearId = `clear-${Date.now()}`;
+    await createJob({ id: clearId, kind: 'clear' });
+    expect(await claimJob(clearId, { runId: 'test-run', kind: 'clear' })).toBe(true);
+    try {
+      expect((await indexOmiHistory({}, undefined)).digests).toEqual({ built: 0, pending: 1 });
+    } finally {
+      await updateJob(clearId, 'test-run', { status: 'completed', progress: 100 });
+    }
+    await unindexHistory('2024-S2', 'MI'); // the run above indexed the history: back as it was
 
     expect(await indexOmiHistory({}, undefined)).toEqual({ indexed: 1, items: stored, pending: 0, digests: { built: 1, pending: 0 } });
     expect((await getSemester('2024-S2'))!.historyIndexed).toEqual(['MI']);

@@ -28,6 +28,7 @@ import { BatchWriter } from '../batch-writer';
 import { ddb, isConditionFailure, queryAll } from '../db';
 import { omiKeys } from '../keys';
 import { bumpDataState } from './data-state';
+import { activeJob } from './jobs';
 import { listSemesters } from './semesters';
 
 const table = () => requireConfig('TABLE_NAME');
@@ -54,9 +55,10 @@ export interface ComuneLines {
 /**
  * Rebuilds the digests of a semester and province from the table (every shard, strongly
  * consistent) under a new version, and points the manifest at it unless a version built from
- * later reads is already there. Returns the comuni written (0 when a later version won).
+ * later reads is already there ('superseded') or the manifest is gone (a clear: 'superseded'
+ * too). Returns the comuni written.
  */
-export async function rebuildComuneDigests(semester: string, prov: string): Promise<number> {
+export async function rebuildComuneDigests(semester: string, prov: string): Promise<number | 'superseded'> {
   const builtAt = Date.now();
   const byComune = await readProvince(semester, prov);
   const n = Math.ceil(byComune.size / PER_BUCKET);
@@ -75,7 +77,7 @@ export async function rebuildComuneDigests(semester: string, prov: string): Prom
   const old = await pointManifest(semester, prov, ref);
   if (old === false) {
     await deleteVersion(semester, prov, ref); // a version built from later reads is in place
-    return 0;
+    return 'superseded';
   }
   if (old && old.v !== ref.v) await deleteVersion(semester, prov, old);
   return byComune.size;
@@ -89,10 +91,12 @@ export async function rebuildComuneDigests(semester: string, prov: string): Prom
  */
 export async function digestPending(timeLeftMs: () => number = () => Infinity): Promise<{ built: number; pending: number }> {
   const run = { built: 0, pending: 0 };
+  // a clear under way deletes what this would build: the next run takes it
+  const clearing = await activeJob('clear');
   for (const m of await listSemesters()) {
     for (const prov of m.provinces) {
       if (m.digests[prov]) continue;
-      if (m.dirty.includes(prov) || timeLeftMs() < 60_000) run.pending++;
+      if (clearing || m.dirty.includes(prov) || timeLeftMs() < 60_000) run.pending++;
       else {
         await rebuildComuneDigests(m.semester, prov);
         run.built++;
@@ -209,6 +213,21 @@ export async function readComuneDigest(
   if (!parts.length) return 'none';
   if (parts.length === 1) return parts[0]!;
   return { quotations: parts.flatMap((p) => p.quotations).sort(byZone), zones: parts.flatMap((p) => p.zones).sort(byZoneDesc) };
+}
+
+/**
+ * The start of a clear: the manifest names no digests any more (and the data state changes),
+ * so no valuation reads a digest of records being deleted; the buckets go with the records.
+ */
+export async function dropDigestRefs(semester: string): Promise<void> {
+  try {
+    await ddb().send(
+      new UpdateCommand({ TableName: table(), Key: omiKeys.semester(semester), UpdateExpression: 'REMOVE digests', ConditionExpression: 'attribute_exists(pk)' }),
+    );
+  } catch (err) {
+    if (!isConditionFailure(err)) throw err;
+  }
+  await bumpDataState();
 }
 
 /** Every digest key of a semester and province, all versions (clear). */

@@ -8,7 +8,7 @@
  * Idempotent and resumable, one (semester, province) at a time: an item gets its keys only
  * while it exists (a clear running beside it is never undone), the manifest lists the
  * province only while the manifest exists and no quotations import is under way there
- * (`dirty`: the next run takes it). Run by the daily `indexOmiHistory` job and the local setup.
+ * (`dirty`, VALORI or ZONE: the next run takes it). Run by the daily `indexOmiHistory` job and the local setup.
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { requireConfig } from '../../lib/config';

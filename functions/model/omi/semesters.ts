@@ -190,7 +190,8 @@ export async function registerProvince(semester: string, prov: string, fresh = f
       ExpressionAttributeNames: { '#index': 'index' },
       ExpressionAttributeValues: { ':e': 'omiSemester', ':s': semester, ':empty': {}, ':now': new Date().toISOString(), ':p': new Set([prov]) },
     }),
-  );  await bumpDataState();
+  );
+  await bumpDataState();
 }
 
 /**
@@ -206,7 +207,8 @@ export async function markProvinceBuilt(semester: string, prov: string): Promise
       ConditionExpression: 'attribute_exists(pk)',
       ExpressionAttributeValues: { ':now': new Date().toISOString(), ':p': new Set([prov]) },
     }),
-  );  await bumpDataState();
+  );
+  await bumpDataState();
 }
 
 export async function deleteSemesterManifest(semester: string): Promise<void> {

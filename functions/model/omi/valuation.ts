@@ -2,8 +2,9 @@
  * The valuation use case: reads the comune's OMI data and runs the pure engine
  * (functions/domain/valuation.ts). The comune is found by identity (its ISTAT code, then its
  * province and name: domain/omi/comune-match.ts). Reads only what the valuation shows: the
- * newest semester's key, then its candidates and zone descriptions (in one Query of the
- * comune's digests when that semester is digested: comune-digest.ts; else two, in parallel), then the
+ * newest semester's key, then its candidates and zone descriptions (one GetItem of the
+ * comune's digest bucket when that semester is digested, comune-digest.ts; else two Queries
+ * in parallel), then the
  * names of the semesters holding the zone's province and one Query of the zone's history
  * index for its quotations and descriptions in every semester (the price trend). What it read is reused while the OMI data
  * stays the same (valuate).
@@ -89,7 +90,7 @@ type ValuationData = Awaited<ReturnType<typeof loadValuationData>>;
 /**
  * What the valuation reads, kept per container while the OMI data stays the same
  * (semesters.ts omiDataState: its version changes with every import and clear; nothing is
- * kept while a quotations import is under way) and for at most a minute: a comune's rows and
+ * kept while an import is under way) and for at most a minute: a comune's rows and
  * zone descriptions for one type, a zone's history of one type. A valuation then reads only the data state.
  */
 const CACHE_TTL_MS = 60_000;
@@ -103,7 +104,7 @@ export function clearValuationCache(): void {
 }
 
 /**
- * The valuation. The OMI data state (one Query of the semester manifests) says whether what an
+ * The valuation. The OMI data state (one GetItem of its version while it stays the same) says whether what an
  * earlier valuation read is still true: reads made at the same version are reused. The reads
  * do not wait for it: they start at once with the state this container read last and count
  * only when the current state turns out to be that same version (otherwise they are made
