@@ -29,7 +29,7 @@ import { ddb, isConditionFailure, queryAll } from '../db';
 import { omiKeys } from '../keys';
 import { bumpDataState } from './data-state';
 import { activeJob } from './jobs';
-import { listSemesters } from './semesters';
+import { forEachKeyIn, listSemesters } from './semesters';
 
 const table = () => requireConfig('TABLE_NAME');
 /** comuni per bucket: Napoli's bucket is ~10 KB compressed */
@@ -231,13 +231,6 @@ export async function dropDigestRefs(semester: string): Promise<void> {
 }
 
 /** Every digest key of a semester and province, all versions (clear). */
-export async function forEachDigestKeyOf(semester: string, prov: string, onKey: (key: { pk: string; sk: string }) => Promise<void>): Promise<void> {
-  const keys: { pk: string; sk: string }[] = [];
-  await queryAll(
-    { TableName: table(), KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': omiKeys.digestBuckets(semester, prov).pk }, ProjectionExpression: 'pk, sk', ConsistentRead: true },
-    (item) => {
-      keys.push({ pk: item.pk as string, sk: item.sk as string });
-    },
-  );
-  for (const k of keys) await onKey(k);
+export function forEachDigestKeyOf(semester: string, prov: string, onKey: (key: { pk: string; sk: string }) => Promise<void>): Promise<void> {
+  return forEachKeyIn([omiKeys.digestBuckets(semester, prov)], onKey);
 }

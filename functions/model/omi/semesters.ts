@@ -265,9 +265,14 @@ export async function loadExisting(
 }
 
 /** Every key stored for a semester and province (clear), one shard at a time. */
-export async function forEachKeyOf(semester: string, prov: string, onKey: (key: { pk: string; sk: string }) => Promise<void>): Promise<void> {
-  for (const q of omiKeys.semesterProvince(semester, prov)) {
-    const keysOfShard: { pk: string; sk: string }[] = [];
+export function forEachKeyOf(semester: string, prov: string, onKey: (key: { pk: string; sk: string }) => Promise<void>): Promise<void> {
+  return forEachKeyIn(omiKeys.semesterProvince(semester, prov), onKey);
+}
+
+/** Every key of the given partitions, one partition at a time, read strongly consistent before any `onKey` (which may delete them). */
+export async function forEachKeyIn(partitions: readonly { pk: string }[], onKey: (key: { pk: string; sk: string }) => Promise<void>): Promise<void> {
+  for (const q of partitions) {
+    const keys: { pk: string; sk: string }[] = [];
     await queryAll(
       {
         TableName: table(),
@@ -277,9 +282,9 @@ export async function forEachKeyOf(semester: string, prov: string, onKey: (key: 
         ConsistentRead: true,
       },
       (item) => {
-        keysOfShard.push({ pk: item.pk as string, sk: item.sk as string });
+        keys.push({ pk: item.pk as string, sk: item.sk as string });
       },
     );
-    for (const k of keysOfShard) await onKey(k);
+    for (const k of keys) await onKey(k);
   }
 }
