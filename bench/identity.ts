@@ -38,8 +38,8 @@ interface Row {
 }
 
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
-const matcher = localFaceMatcher();
-const reader = localTextReader();
+const matcher = localFaceMatcher({ remember: false });
+const reader = localTextReader({ remember: false });
 const rows: Row[] = [];
 
 /**

@@ -285,12 +285,11 @@ describe('local face matcher on the sample faces', () => {
     let impostors = 0;
     const genuineDist: number[] = [];
     const impostorDist: number[] = [];
-    const times: number[] = [];
+    // each of the 12 images is analysed once (the matcher keeps an image's faces by its bytes); npm run bench:identity times the engine
+    const started = performance.now();
     for (const a of PEOPLE) {
       for (const b of PEOPLE) {
-        const t = performance.now();
         const r = await matcher.compareFaces(facePhoto(a), docs.get(b)!);
-        times.push(performance.now() - t);
         expect([r.source.length, r.target.length]).toEqual([1, 1]);
         const same = r.distance! < SAME_PERSON_DISTANCE;
         if (a === b) {
@@ -304,12 +303,11 @@ describe('local face matcher on the sample faces', () => {
         }
       }
     }
-    const [first, ...rest] = times;
     console.log(
       `[identity] local matcher, ${PEOPLE.length} people: same person ${genuineOk}/${genuine} matched ` +
         `(distance ${Math.min(...genuineDist).toFixed(3)}-${Math.max(...genuineDist).toFixed(3)}), ` +
         `impostors ${impostorAccepted}/${impostors} accepted (distance ${Math.min(...impostorDist).toFixed(3)}-${Math.max(...impostorDist).toFixed(3)}); ` +
-        `compare (2 images) first ${first!.toFixed(0)} ms, then avg ${(rest.reduce((x, y) => x + y, 0) / rest.length).toFixed(0)} ms`,
+        `${genuine + impostors} comparisons in ${((performance.now() - started) / 1000).toFixed(1)} s`,
     );
     expect(genuineOk).toBe(genuine);
     expect(impostorAccepted).toBe(0);

@@ -19,10 +19,12 @@
  * (into the wasm file system) and the directory is removed. Nothing is fetched or cached on
  * disk (cacheMethod 'none').
  */
+import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { copyFileSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { VersionedCache } from '../versioned-cache';
 import { DocumentImageError, type DocumentText, type DocumentTextReader } from './document-text';
 
 /** The languages of the worker: Italian documents with English labels (CIE, passport). */
@@ -170,31 +172,45 @@ export function linesOf(page: TesseractPage): string[] {
 // one recognition at a time: one worker, one Tesseract instance
 let queue: Promise<unknown> = Promise.resolve();
 
-export function localTextReader(): DocumentTextReader {
+/**
+ * The text of an image is a function of its bytes: the text of the last images read is kept
+ * by their SHA-256, so a document checked again (a retried check, the same card of several
+ * requests) is not recognised again (1-2 s each on one core). A failed reading is not kept.
+ */
+const TEXTS_KEPT = 64;
+const seen = new VersionedCache<DocumentText>(TEXTS_KEPT, Infinity);
+
+/** `remember` false: every image is recognised (bench/identity.ts times the engine itself). */
+export function localTextReader({ remember = true }: { remember?: boolean } = {}): DocumentTextReader {
   return {
     readText(image: Uint8Array): Promise<DocumentText> {
-      pending += 1;
-      clearTimeout(idle);
-      const run = queue.then(async (): Promise<DocumentText> => {
-        const { worker, sharp } = await loadEngine();
-        const png = await normalised(sharp, image);
-        let page: TesseractPage;
-        try {
-          page = (await worker.recognize(png, {}, { blocks: true, text: false })).data;
-        } catch (err) {
-          // tesseract.js rejects with a string
-          throw new Error(`tesseract.js recognition failed: ${String(err)}`);
-        }
-        return { lines: linesOf(page) };
-      });
-      queue = run.catch(() => undefined);
-      void run.catch(() => undefined).finally(() => {
-        pending -= 1;
-        if (pending === 0) closeWhenIdle();
-      });
-      return run;
+      if (!remember) return recognise(image);
+      return seen.get(createHash('sha256').update(image).digest('hex'), '', () => recognise(image));
     },
   };
+}
+
+function recognise(image: Uint8Array): Promise<DocumentText> {
+  pending += 1;
+  clearTimeout(idle);
+  const run = queue.then(async (): Promise<DocumentText> => {
+    const { worker, sharp } = await loadEngine();
+    const png = await normalised(sharp, image);
+    let page: TesseractPage;
+    try {
+      page = (await worker.recognize(png, {}, { blocks: true, text: false })).data;
+    } catch (err) {
+      // tesseract.js rejects with a string
+      throw new Error(`tesseract.js recognition failed: ${String(err)}`);
+    }
+    return { lines: linesOf(page) };
+  });
+  queue = run.catch(() => undefined);
+  void run.catch(() => undefined).finally(() => {
+    pending -= 1;
+    if (pending === 0) closeWhenIdle();
+  });
+  return run;
 }
 
 /**
