@@ -17,16 +17,13 @@
  *   before the route is fuzzed, so they never show as new items.
  *
  * Requests go 16 at a time. Per-route figures are printed, with a few accepted inputs.
- *
- * The routes are fuzzed in two files of half the routes each (test/integration/security-fuzz-*.test.ts),
- * each against its own emulators, so two workers share the work.
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { enforceRateLimit } from '../../functions/model/rate-limit';
 import { RATE_LIMITS, type RateLimitScope } from '../../functions/domain/property/limits';
 import { routes, type RouteDef } from '../../functions/routes';
-import { edge, stack, useOwnStack } from './helpers';
+import { edge, stack, useOwnStack } from '../support/helpers';
 import {
   buildWorld,
   errorAnswerProblems,
@@ -40,7 +37,7 @@ import {
   type RouteRule,
   type Snapshot,
   type World,
-} from './security';
+} from '../support/security';
 
 const FUZZ_SEED = 20_261_123;
 const RUNS_PER_ROUTE = 300;
@@ -334,44 +331,39 @@ let ipCounter = 0;
 
 let stopOwnStack: (() => Promise<void>) | undefined;
 
-/** Registers the fuzzing of every `parts`-th route of the manifest from the `part`-th (0-based), on emulators of its own. */
-export function fuzzRoutes(part: number, parts: number): void {
-  const mine = manifest.filter((_r, i) => i % parts === part);
+beforeAll(async () => {
+  // its own table: every item is counted
+  stopOwnStack = await useOwnStack();
+  const started = Date.now();
+  w = await buildWorld();
+  console.log(`security fuzz: world built in ${Date.now() - started} ms`);
+  console.log(`security fuzz: seed ${FUZZ_SEED}, ${RUNS_PER_ROUTE} inputs per route, ${CONCURRENCY} at a time`);
+}, 180_000);
 
-  beforeAll(async () => {
-    // its own table: every item is counted
-    stopOwnStack = await useOwnStack();
-    const started = Date.now();
-    w = await buildWorld();
-    console.log(`security fuzz: world built in ${Date.now() - started} ms`);
-    console.log(`security fuzz: seed ${FUZZ_SEED}, ${RUNS_PER_ROUTE} inputs per route, ${CONCURRENCY} at a time`);
-  }, 180_000);
+afterAll(async () => {
+  await stopOwnStack?.();
+}, 60_000);
 
-  afterAll(async () => {
-    await stopOwnStack?.();
-  }, 60_000);
-
-  afterAll(() => {
-    if (!figures.length) return;
-    const total = figures.reduce((n, f) => n + f.runs.body + f.runs.query + f.runs.params, 0);
-    const lines = figures.map((f) => {
-      const st = Object.entries(f.statuses).map(([s, n]) => `${s}:${n}`).join(' ');
-      const samples = f.acceptedSamples.length ? `\n    accepted e.g. ${f.acceptedSamples.join('\n                  ')}` : '';
-      return `${f.id.padEnd(28)} body ${String(f.runs.body).padStart(3)} query ${String(f.runs.query).padStart(3)} params ${String(f.runs.params).padStart(3)} | ${st} | accepted ${f.accepted}, rejected checked for writes ${f.rejectedChecked} | ${f.ms} ms (inputs ${f.genMs}, snapshots ${f.snapMs})${samples}`;
-    });
-    console.log(`security fuzz, seed ${FUZZ_SEED}, part ${part + 1} of ${parts}: ${figures.length} routes, ${total} requests, ${messages.size} distinct error messages\n${lines.join('\n')}`);
+afterAll(() => {
+  if (!figures.length) return;
+  const total = figures.reduce((n, f) => n + f.runs.body + f.runs.query + f.runs.params, 0);
+  const lines = figures.map((f) => {
+    const st = Object.entries(f.statuses).map(([s, n]) => `${s}:${n}`).join(' ');
+    const samples = f.acceptedSamples.length ? `\n    accepted e.g. ${f.acceptedSamples.join('\n                  ')}` : '';
+    return `${f.id.padEnd(28)} body ${String(f.runs.body).padStart(3)} query ${String(f.runs.query).padStart(3)} params ${String(f.runs.params).padStart(3)} | ${st} | accepted ${f.accepted}, rejected checked for writes ${f.rejectedChecked} | ${f.ms} ms (inputs ${f.genMs}, snapshots ${f.snapMs})${samples}`;
   });
+  console.log(`security fuzz, seed ${FUZZ_SEED}: ${figures.length} routes, ${total} requests, ${messages.size} distinct error messages\n${lines.join('\n')}`);
+});
 
-  describe(`fuzzing every route (seed ${FUZZ_SEED}), part ${part + 1} of ${parts}`, () => {
-    for (const route of mine) {
-      it(`${route.method} ${route.path} (${route.id})`, async () => {
-        const rule = RULES[route.id];
-        expect(rule, `no rule for ${route.id} in test/support/security.ts`).toBeDefined();
-        await fuzz(route, rule!);
-      }, 120_000);
-    }
-  });
-}
+describe(`fuzzing every route (seed ${FUZZ_SEED})`, () => {
+  for (const route of manifest) {
+    it(`${route.method} ${route.path} (${route.id})`, async () => {
+      const rule = RULES[route.id];
+      expect(rule, `no rule for ${route.id} in test/support/security.ts`).toBeDefined();
+      await fuzz(route, rule!);
+    }, 120_000);
+  }
+});
 
 async function fuzz(route: RouteDef, rule: RouteRule) {
   const started = Date.now();
