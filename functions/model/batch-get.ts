@@ -1,13 +1,10 @@
 /**
  * BatchGetItem of any number of keys of the single table. Its own module (not db.ts): unit
- * tests replace db.ts with a fake client that exports only ddb and the Query helpers.
+ * tests replace db.ts's client and Query helpers with fakes.
  */
 import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
-import { requireConfig } from '../lib/config';
-import { ddb } from './db';
+import { ddb, table } from './db';
 import type { Item } from './item';
-
-const table = () => requireConfig('TABLE_NAME');
 
 /**
  * BatchGetItem of any number of keys (100 per call, or `perCall`, the calls in parallel),

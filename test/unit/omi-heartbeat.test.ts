@@ -41,7 +41,9 @@ const fake = vi.hoisted(() => {
   return { jobUpdates, shardItems, state, client };
 });
 
-vi.mock('../../functions/model/db', () => ({
+vi.mock('../../functions/model/db', async (importOriginal) => ({
+  // the real table(); the client and the Query helpers fake
+  ...(await importOriginal<typeof import('../../functions/model/db')>()),
   ddb: () => fake.client,
   isConditionFailure: () => false,
   queryPages: async () => undefined,

@@ -22,16 +22,14 @@ import { randomUUID } from 'node:crypto';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { homeProvinceOf } from '../../domain/omi/comune-match';
-import { requireConfig } from '../../lib/config';
 import { batchGet } from '../batch-get';
 import { BatchWriter } from '../batch-writer';
-import { ddb, isConditionFailure, queryAll } from '../db';
+import { ddb, isConditionFailure, queryAll, table } from '../db';
 import { omiKeys } from '../keys';
 import { bumpDataState } from './data-state';
 import { activeJob } from './jobs';
 import { forEachKeyIn, listSemesters } from './semesters';
 
-const table = () => requireConfig('TABLE_NAME');
 /** comuni per bucket: Napoli's bucket is ~10 KB compressed */
 const PER_BUCKET = 8;
 

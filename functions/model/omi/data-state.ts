@@ -5,15 +5,14 @@
  */
 import { randomUUID } from 'node:crypto';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { requireConfig } from '../../lib/config';
-import { ddb } from '../db';
+import { ddb, table } from '../db';
 import { omiKeys } from '../keys';
 
 /** A new data state version, after a change of a manifest: a reader that sees it reads the changed manifests. */
 export async function bumpDataState(): Promise<void> {
   await ddb().send(
     new UpdateCommand({
-      TableName: requireConfig('TABLE_NAME'),
+      TableName: table(),
       Key: omiKeys.dataState(),
       UpdateExpression: 'SET entity = :e, v = :v, updatedAt = :now',
       ExpressionAttributeValues: { ':e': 'omiDataState', ':v': randomUUID(), ':now': new Date().toISOString() },

@@ -11,14 +11,12 @@
  * (`dirty`, VALORI or ZONE: the next run takes it). Run by the daily `indexOmiHistory` job and the local setup.
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { requireConfig } from '../../lib/config';
 import { mapLimit } from '../../lib/media-storage';
-import { ddb, isConditionFailure, queryAll } from '../db';
+import { ddb, isConditionFailure, queryAll, table } from '../db';
 import { omiKeys } from '../keys';
 import { bumpDataState } from './data-state';
 import { listSemesters } from './semesters';
 
-const table = () => requireConfig('TABLE_NAME');
 /** item updates in flight at once */
 const CONCURRENCY = 16;
 

@@ -6,16 +6,13 @@
  */
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { requireConfig } from '../../lib/config';
 import { buildChunk, type IndexChunk, type IndexEntry } from '../../domain/omi/listing-index';
 import { comuneSearchKey } from '../../domain/omi/names';
 import { batchGet } from '../batch-get';
 import { BatchWriter } from '../batch-writer';
-import { ddb } from '../db';
+import { ddb, table } from '../db';
 import { omiKeys } from '../keys';
 import { bumpDataState } from './data-state';
-
-const table = () => requireConfig('TABLE_NAME');
 
 export const MAX_PART_BYTES = 350_000;
 

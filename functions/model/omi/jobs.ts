@@ -4,9 +4,8 @@
  * The run that holds a job touches it every few seconds (functions/omi/heartbeat.ts).
  */
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { requireConfig } from '../../lib/config';
 import type { OmiJob, OmiJobKind, OmiJobStatus, RejectedRow } from '../../domain/omi/api';
-import { ddb, isConditionFailure } from '../db';
+import { ddb, isConditionFailure, table } from '../db';
 import { omiKeys } from '../keys';
 
 export type { OmiJob, OmiJobKind, OmiJobStatus, RejectedRow };
@@ -32,8 +31,6 @@ export function toJob(item: Record<string, unknown>): OmiJob {
   for (const f of FIELDS) out[f] = item[f] ?? (f in ZERO ? ZERO[f as keyof typeof ZERO] : null);
   return out as unknown as OmiJob;
 }
-
-const table = () => requireConfig('TABLE_NAME');
 
 export async function createJob(input: {
   id: string;

@@ -5,7 +5,6 @@
  * for a national semester, not ~162,000.
  */
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { requireConfig } from '../../lib/config';
 import { readValoriLine, readValoriLineOfType } from '../../domain/omi/lines';
 import type { IndexEntry } from '../../domain/omi/listing-index';
 import { omiComuneId, type OmiComuneRef } from '../../domain/omi/comune-match';
@@ -13,10 +12,8 @@ import { comuneSearchKey } from '../../domain/omi/names';
 import { descrTipologia, type Stato } from '../../domain/omi/tipologia';
 import type { OmiQuotation, OmiValoriRow } from '../../domain/omi/types';
 import { batchGet } from '../batch-get';
-import { ddb, queryAll } from '../db';
+import { ddb, queryAll, table } from '../db';
 import { omiKeys, type OmiZoneId } from '../keys';
-
-const table = () => requireConfig('TABLE_NAME');
 
 /** A stored record with the semester of its item. */
 export type OmiRecord = OmiValoriRow & { semester: string };

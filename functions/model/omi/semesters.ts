@@ -5,9 +5,8 @@
  * and province (what it holds, every key of it).
  */
 import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { requireConfig } from '../../lib/config';
 import { chunkEntries, type IndexEntry } from '../../domain/omi/listing-index';
-import { ddb, queryAll } from '../db';
+import { ddb, queryAll, table } from '../db';
 import { omiKeys } from '../keys';
 import { readIndexChunk, type IndexRef } from './index-chunks';
 import { indexEntryOf, readZoneRows } from './quotations';
@@ -15,8 +14,6 @@ import type { DigestRef } from './comune-digest';
 import { bumpDataState } from './data-state';
 
 export type { IndexRef };
-
-const table = () => requireConfig('TABLE_NAME');
 
 export interface SemesterManifest {
   semester: string;

@@ -5,9 +5,8 @@
  */
 import type { OmiComuneRef } from '../../domain/omi/comune-match';
 import type { OmiZoneRow } from '../../domain/omi/types';
-import { requireConfig } from '../../lib/config';
 import { BatchWriter, type BatchWriterStats } from '../batch-writer';
-import { ddb } from '../db';
+import { ddb, table } from '../db';
 import type { OmiZoneId } from '../keys';
 import { zoneQuotationsItem } from './quotations';
 import { zoneItem } from './zones';
@@ -21,7 +20,7 @@ export class OmiWriter {
    */
   constructor(opts: { concurrency?: number; onRowsWritten?: (rows: number) => void } = {}) {
     const onRowsWritten = opts.onRowsWritten;
-    this.writer = new BatchWriter(ddb(), requireConfig('TABLE_NAME'), {
+    this.writer = new BatchWriter(ddb(), table(), {
       concurrency: opts.concurrency ?? 16,
       onWritten: onRowsWritten ? (_items, rows) => onRowsWritten(rows) : undefined,
     });

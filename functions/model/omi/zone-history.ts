@@ -12,13 +12,11 @@
 import type { OmiZoneInfo } from '../../domain/omi/types';
 import { readZoneLine } from '../../domain/omi/lines';
 import { batchGet } from '../batch-get';
-import { queryAll } from '../db';
+import { queryAll, table } from '../db';
 import { omiKeys } from '../keys';
 import type { Item } from '../item';
-import { requireConfig } from '../../lib/config';
 import { toQuotations, type OmiRecord } from './quotations';
 
-const table = () => requireConfig('TABLE_NAME');
 const PROJECTION = { projection: 'pk, sk, #rows, #row', names: { '#rows': 'rows', '#row': 'row' } };
 
 export async function loadZoneHistory(

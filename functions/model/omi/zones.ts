@@ -2,14 +2,11 @@
  * The zone-description items (keys in keys.ts, omiKeys): one per semester and LinkZona,
  * from a ZONE file, holding the row as a line of the published format (domain/omi/lines.ts).
  */
-import { requireConfig } from '../../lib/config';
 import { formatZoneLine, readZoneLine } from '../../domain/omi/lines';
 import { omiComuneId } from '../../domain/omi/comune-match';
 import type { OmiZoneInfo, OmiZoneRow } from '../../domain/omi/types';
-import { queryAll } from '../db';
+import { queryAll, table } from '../db';
 import { omiKeys } from '../keys';
-
-const table = () => requireConfig('TABLE_NAME');
 
 export function zoneItem(row: OmiZoneRow, semester: string): Record<string, unknown> {
   return {
