@@ -9,12 +9,12 @@ import { ddb, isConditionFailure, table } from './db';
 import { str, type Item } from './item';
 import { keys } from './keys';
 import { outboxPut } from './outbox';
-import { guardedTransaction, guardFailure, propertyCondition, sendGuarded, stepCompletion, type PropertyGuard } from './property';
+import { guardedTransaction, guardFailure, propertyCondition, sendGuarded, stepCompletion, type PropertyGuard, type TransactItem } from './property';
 import { tokenExpiryFields } from './tokens';
 import { ConflictError, NotFoundError, TooManyRequestsError } from '../lib/errors';
 import { dailyQuotaUpdate, exceedsQuota, type DailyQuota } from './rate-limit';
 import { CO_OWNER_INVITATION_LIMITS as LIMITS, CO_OWNER_INVITATION_MESSAGES as INVITE } from '../domain/onboarding/co-owner-email';
-import { ONBOARDING_MESSAGES as M } from '../domain/onboarding/rules';
+import { ONBOARDING_MESSAGES as M, sameCoOwnerName } from '../domain/onboarding/rules';
 import { KYC_MESSAGES, type KycIdentity } from '../domain/onboarding/kyc';
 import type { SellerCoOwner } from '../domain/onboarding/schemas';
 import { IDENTITY_MESSAGES, type DocumentType } from '../domain/identity';
@@ -77,10 +77,16 @@ export async function readCoOwnerInvitation(token: string): Promise<CoOwnerInvit
   return { propertyId: str(i.propertyId), coOwnerId: str(i.coOwnerId), email: String(i.email ?? ''), expiresAt: i.expiresAt as number | undefined };
 }
 
+/** What a co-owner's identity check leaves on the COOWNER item, and its place in the admins' review queue. */
+const IDENTITY_CHECK_ATTRIBUTES = ['identityStatus', 'identityReason', 'identityCheckedAt', 'identityReview', 'confidence', 'gsi2pk', 'gsi2sk'] as const;
+
 /**
- * The seller's list replaces the stored one in ONE transaction, guarded by the owner: every
- * co-owner of `list` is written (createdAt kept from its stored item), every stored item not
- * in it is deleted, the property's sellerShare and coOwnersUpdatedAt are set and singleOwner removed.
+ * The seller's list replaces the stored one in ONE transaction, guarded by the owner: a new
+ * co-owner is put, a kept one (the same id) is updated in place, so its identity check, its
+ * evidence and its place in the admins' review queue stay (a Put would drop them and keep
+ * only "Verificato"); when its name changed (domain sameCoOwnerName) the check's outcome is
+ * removed and it is verified again. Every stored item not in the list is deleted; the
+ * property's sellerShare and coOwnersUpdatedAt are set and singleOwner removed.
  * A failed guard is 404 'Immobile non trovato'; any other cancellation 409.
  */
 export async function replaceCoOwners(
@@ -93,23 +99,28 @@ export async function replaceCoOwners(
   const { propertyId } = guard;
   const T = table();
   const storedById = new Map(stored.map((c) => [coOwnerIdOf(c), c]));
-  const items = list.map((c) => {
+  const writes = list.map((c): TransactItem => {
     const old = storedById.get(c.id);
+    if (!old) {
+      const Item = { ...keys.coOwner(propertyId, c.id), entity: 'coOwner', id: c.id, propertyId, email: c.email, fullName: c.fullName, share: c.share, invitedAt: c.invitedAt, verifiedAt: null, createdAt: at, updatedAt: at };
+      return { Put: { TableName: T, Item, ConditionExpression: 'attribute_not_exists(pk)' } };
+    }
+    const renamed = !sameCoOwnerName(String(old.fullName ?? ''), c.fullName);
+    const removed = renamed ? IDENTITY_CHECK_ATTRIBUTES : [];
     return {
-      ...keys.coOwner(propertyId, c.id),
-      entity: 'coOwner',
-      id: c.id,
-      propertyId,
-      email: c.email,
-      fullName: c.fullName,
-      share: c.share,
-      invitedAt: c.invitedAt,
-      verifiedAt: c.verifiedAt,
-      createdAt: old ? String(old.createdAt ?? at) : at,
-      updatedAt: at,
+      Update: {
+        TableName: T,
+        Key: keys.coOwner(propertyId, c.id),
+        UpdateExpression:
+          'SET #email = :email, #fullName = :fullName, #share = :share, #updatedAt = :at' +
+          (renamed ? `, #verifiedAt = :null REMOVE ${removed.map((a) => `#${a}`).join(', ')}` : ''),
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeNames: Object.fromEntries(['email', 'fullName', 'share', 'updatedAt', ...(renamed ? ['verifiedAt', ...removed] : [])].map((a) => [`#${a}`, a])),
+        ExpressionAttributeValues: { ':email': c.email, ':fullName': c.fullName, ':share': c.share, ':at': at, ...(renamed ? { ':null': null } : {}) },
+      },
     };
   });
-  const keep = new Set(items.map((i) => i.sk));
+  const keep = new Set(list.map((c) => keys.coOwner(propertyId, c.id).sk));
   const removed = stored.filter((c) => !keep.has(String(c.sk)));
   // saving the list completes the step (a reopening is closed again); after the signature only while reopened
   const g: PropertyGuard = { ...guard, step: 'coOwners' };
@@ -127,7 +138,7 @@ export async function replaceCoOwners(
         },
       },
       ...removed.map((c) => ({ Delete: { TableName: T, Key: { pk: c.pk, sk: c.sk } } })),
-      ...items.map((Item) => ({ Put: { TableName: T, Item } })),
+      ...writes,
     ],
     propertyNotFound,
   );

@@ -196,7 +196,7 @@ export function propertyCondition(g: PropertyGuard): Condition {
   };
 }
 
-type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
 /** A ConditionCheck of the guard on the PROPERTY item. */
 export function propertyCheck(g: PropertyGuard): TransactItem {

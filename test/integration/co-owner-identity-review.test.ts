@@ -11,6 +11,7 @@ import { ddb } from '../../functions/model/db';
 import { keys } from '../../functions/model/keys';
 import { IDENTITY_MESSAGES, type IdentityCheckResult, type IdentityFileKind, type IdentityReviewItem } from '../../functions/domain/identity';
 import type { CoOwnerKycState, KycIdentity } from '../../functions/domain/onboarding/kyc';
+import type { SavedCoOwners } from '../../functions/domain/onboarding/schemas';
 import type { RequestDossier } from '../../functions/domain/requests';
 import type { PresignedUpload } from '../../functions/domain/uploads';
 import { newToken } from '../../functions/model/tokens';
@@ -125,5 +126,39 @@ describe("a co-owner's identity check in review", () => {
     const item = (await get(keys.coOwner(id, coOwnerId)))!;
     expect(item).toMatchObject({ identityStatus: 'verified', verifiedAt: expect.any(String) });
     expect(item.identityReview).toBeUndefined();
+  });
+  it("the seller saving the list again keeps the co-owner's check, its evidence and its place in the queue; a new name starts the check again", async () => {
+    const { id, coOwnerId } = await checked(facePhoto(REVIEW_BAND_PERSON), await reviewBandCard(CARD));
+    const before = (await get(keys.coOwner(id, coOwnerId)))!;
+    const save = (fullName: string, share: number) =>
+      api<Answer<SavedCoOwners>>('PUT', `/seller/properties/${id}/co-owners`, {
+        token: owner.token,
+        body: { sellerShare: 100 - share, coOwners: [{ email: coOwner.email, fullName, share }] },
+      });
+    const kept = await save('anna rossi', 30);
+    expect(kept.status, JSON.stringify(kept.body)).toBe(200);
+    expect(kept.body.coOwners).toEqual([expect.objectContaining({ id: coOwnerId, share: 30, verifiedAt: null })]);
+    expect(await get(keys.coOwner(id, coOwnerId))).toMatchObject({
+      share: 30,
+      identityStatus: 'review',
+      gsi2pk: 'IDREVIEWS',
+      identityCheckedAt: before.identityCheckedAt,
+      facePhotoKey: before.facePhotoKey,
+      facePhotoSha256: before.facePhotoSha256,
+      documentFrontSha256: before.documentFrontSha256,
+    });
+    expect((await queue()).some((r) => r.coOwner?.id === coOwnerId)).toBe(true);
+
+    // another name is another person to the check that compared the document with the old one
+    const renamed = await save('Anna Bianchi', 30);
+    expect(renamed.status, JSON.stringify(renamed.body)).toBe(200);
+    const after = (await get(keys.coOwner(id, coOwnerId)))!;
+    expect(after).toMatchObject({ fullName: 'Anna Bianchi', verifiedAt: null });
+    expect(after.identityStatus).toBeUndefined();
+    expect(after.gsi2pk).toBeUndefined();
+    expect((await queue()).some((r) => r.coOwner?.id === coOwnerId)).toBe(false);
+    const late = await api<Answer<object>>('POST', decide(id, coOwnerId), { token: admin.token, body: { decision: 'approve', reason: 'Stessa persona' } });
+    expect(late.status).toBe(409);
+    expect((await get(keys.coOwner(id, coOwnerId)))!.identityStatus).toBeUndefined();
   });
 });

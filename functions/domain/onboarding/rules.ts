@@ -98,6 +98,16 @@ export function shareWarning(shares: readonly { share: number }[]): string | nul
   return total === 100 ? null : `La somma delle quote è ${formatDecimal(total)}% (dovrebbe essere 100%)`;
 }
 
+/**
+ * The same name for a kept co-owner: case, accents aside from spacing, as typed. A co-owner
+ * whose name changes is another person to the identity check, which compared the document
+ * with the old name: the verification starts again.
+ */
+export function sameCoOwnerName(a: string, b: string): boolean {
+  const norm = (s: string) => s.trim().replace(/\s+/g, ' ').toLocaleLowerCase('it-IT');
+  return norm(a) === norm(b);
+}
+
 /** 'Verificato' when the identity is verified, 'Invito inviato' when invited, else null. */
 export function coOwnerBadge(c: { invitedAt?: string | null; verifiedAt?: string | null }): 'Verificato' | 'Invito inviato' | null {
   if (c.verifiedAt) return 'Verificato';

@@ -10,7 +10,7 @@ import { ConflictError, ValidationError } from '../../lib/errors';
 import { logger } from '../../lib/logger';
 import { deliverOutbox } from '../../model/outbox';
 import { CO_OWNER_INVITATION_MESSAGES as INVITE, renderCoOwnerInvitation } from '../../domain/onboarding/co-owner-email';
-import { ONBOARDING_MESSAGES as M, ownershipShares, shareWarning } from '../../domain/onboarding/rules';
+import { ONBOARDING_MESSAGES as M, ownershipShares, sameCoOwnerName, shareWarning } from '../../domain/onboarding/rules';
 import type { ReplaceCoOwnersBody, SavedCoOwners, SellerCoOwner } from '../../domain/onboarding/schemas';
 import { newToken } from '../../model/tokens';
 import { deliverNow } from '../../model/review';
@@ -19,7 +19,8 @@ import { declareSingleOwner, recordCoOwnerInvitations, replaceCoOwners as writeC
 
 /**
  * PUT .../co-owners: the seller's own share and the new list (together 100) replace the old;
- * a co-owner kept (same e-mail) keeps id, invitation and verification.
+ * a co-owner kept (same e-mail) keeps id, invitation and identity check, unless the name
+ * changed: then the check starts again (model/co-owner.ts replaceCoOwners).
  */
 export async function replaceCoOwners(propertyId: string, userId: string, body: ReplaceCoOwnersBody, now = new Date()): Promise<SavedCoOwners> {
   const warning = shareWarning(ownershipShares(body.sellerShare, body.coOwners));
@@ -28,13 +29,14 @@ export async function replaceCoOwners(propertyId: string, userId: string, body: 
   const existing = new Map(raw.coOwners.map(toCoOwner).map((c) => [c.email.toLowerCase(), c]));
   const next: SellerCoOwner[] = body.coOwners.map((c) => {
     const old = existing.get(c.email);
+    const renamed = old !== undefined && !sameCoOwnerName(old.fullName, c.fullName);
     return {
       id: old ? old.id : randomUUID(),
       email: c.email,
       fullName: c.fullName,
       share: c.share,
       invitedAt: old ? old.invitedAt : null,
-      verifiedAt: old ? old.verifiedAt : null,
+      verifiedAt: old && !renamed ? old.verifiedAt : null,
     };
   });
   await writeCoOwners({ propertyId, owner: userId }, body.sellerShare, next, raw.coOwners, now.toISOString());
