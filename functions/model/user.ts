@@ -256,33 +256,45 @@ async function loginExists(userId: string): Promise<boolean> {
   }
 }
 
-/** Unlinks the user's properties (gsi1 SELLER#{userId}): they stay, without userId / assignedUserId. */
+/**
+ * Unlinks the user's properties (gsi1 SELLER#{userId}): they stay, without userId /
+ * assignedUserId, and without the invitation link they were claimed with (its INVITE item
+ * deleted in the same transaction): the link e-mailed to the deleted user claims nothing
+ * any more; an admin sends a new one.
+ */
 async function unlinkProperties(userId: string): Promise<number> {
   const q = keys.propertiesOfSeller(userId);
-  const ids: { pk: string; sk: string }[] = [];
+  const linked: { key: { pk: string; sk: string }; invitation: string | null }[] = [];
   await queryAll(
     { TableName: table(), IndexName: q.index, KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': q.pk } },
     (item) => {
-      ids.push({ pk: item.pk as string, sk: item.sk as string });
+      linked.push({ key: { pk: item.pk as string, sk: item.sk as string }, invitation: typeof item.invitationToken === 'string' ? item.invitationToken : null });
     },
   );
-  for (const key of ids) {
+  for (const { key, invitation } of linked) {
     try {
       await ddb().send(
-        new UpdateCommand({
-          TableName: table(),
-          Key: key,
-          UpdateExpression: 'REMOVE userId, assignedUserId, gsi1pk, gsi1sk SET updatedAt = :now',
-          // only while still linked to this user (an assignment made meanwhile wins)
-          ConditionExpression: 'gsi1pk = :pk',
-          ExpressionAttributeValues: { ':pk': q.pk, ':now': new Date().toISOString() },
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Update: {
+                TableName: table(),
+                Key: key,
+                UpdateExpression: 'REMOVE userId, assignedUserId, gsi1pk, gsi1sk, invitationToken SET updatedAt = :now',
+                // only while still linked to this user (an assignment made meanwhile wins)
+                ConditionExpression: 'gsi1pk = :pk',
+                ExpressionAttributeValues: { ':pk': q.pk, ':now': new Date().toISOString() },
+              },
+            },
+            ...(invitation ? [{ Delete: { TableName: table(), Key: keys.invitation(invitation) } }] : []),
+          ],
         }),
       );
     } catch (err) {
-      if (!isConditionFailure(err)) throw err;
+      if (!isConditionFailure(err, 0)) throw err;
     }
   }
-  return ids.length;
+  return linked.length;
 }
 
 /**

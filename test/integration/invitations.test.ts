@@ -102,4 +102,27 @@ describe('claiming an invitation link', () => {
     const item = (await ddb().send(new GetCommand({ TableName: table, Key: keys.property(id), ConsistentRead: true }))).Item;
     expect(item?.userId).toBeUndefined();
   });
+  it('a seller deleted by an admin: the property stays unlinked and the link e-mailed to them claims nothing any more', async () => {
+    const { id, token } = await givenProperty();
+    const table = stack().env.TABLE_NAME!;
+    const email = uniqueEmail('eliminato');
+    await signUp({ email, password: 'segreta1', userType: 'venditore', name: 'Venditore Eliminato' });
+    const seller = await idTokenFor(email, 'segreta1');
+    expect((await api('POST', '/invitations/claim', { token: seller, body: { token } })).status).toBe(200);
+    const sellerId = (await api<{ id: string }>('GET', '/me', { token: seller })).body.id;
+    const removed = await api('DELETE', `/users/${sellerId}`, { token: await tokenForRole('admin') });
+    expect(removed.status, JSON.stringify(removed.body)).toBe(204);
+    const unlinked = (await ddb().send(new GetCommand({ TableName: table, Key: keys.property(id), ConsistentRead: true }))).Item!;
+    expect(unlinked.userId).toBeUndefined();
+    expect(unlinked.invitationToken).toBeUndefined();
+    expect((await ddb().send(new GetCommand({ TableName: table, Key: keys.invitation(token), ConsistentRead: true }))).Item).toBeUndefined();
+
+    // the same person signing up again, or anyone holding the e-mail: the old link is gone
+    const again = uniqueEmail('rientrato');
+    await signUp({ email: again, password: 'segreta1', userType: 'venditore', name: 'Venditore Rientrato' });
+    const res = await api('POST', '/invitations/claim', { token: await idTokenFor(again, 'segreta1'), body: { token } });
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ error: 'NOT_FOUND', message: 'Proprietà non trovata o link scaduto' });
+    expect((await ddb().send(new GetCommand({ TableName: table, Key: keys.property(id), ConsistentRead: true }))).Item!.userId).toBeUndefined();
+  });
 });
