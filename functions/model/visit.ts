@@ -226,7 +226,10 @@ export async function moveVisit(c: Change & { agentId: string; visit: Item; slot
   );
 }
 
-/** A booked visit ends (cancelled by its agent, declined by the seller, done with an outcome). */
+/**
+ * A booked visit ends (cancelled by its agent, declined by the seller, done with an outcome);
+ * its agent's change needs the option still assigned to them, in the same transaction.
+ */
 export async function closeVisit(
   c: Change & { visit: Item; status: Exclude<VisitStatus, 'booked'>; set: Record<string, unknown>; agentId?: string; owner?: string; freeTheSlot: boolean },
 ): Promise<void> {
@@ -249,7 +252,11 @@ export async function closeVisit(
       ExpressionAttributeValues: values,
     },
   };
-  await send(c, [update, ...(c.freeTheSlot ? [freeSlot(c.propertyId, c.visit, c.at)] : [])], c.owner, () => new ConflictError(VISIT_MESSAGES.notBooked));
+  // the agent's own change only while the option is still in their charge (checked in the write, as booking and moving)
+  const agent = c.agentId ? [optionOfAgent(c.propertyId, c.agentId)] : [];
+  await send(c, [...agent, update, ...(c.freeTheSlot ? [freeSlot(c.propertyId, c.visit, c.at)] : [])], c.owner, (i) =>
+    agent.length && i === 1 ? new ConflictError(VISIT_MESSAGES.notAssigned) : new ConflictError(VISIT_MESSAGES.notBooked),
+  );
 }
 
 /** The reminder the day before, once per visit (only while it is booked), with its mails. */

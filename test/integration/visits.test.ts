@@ -6,15 +6,15 @@
  * the reminder the day before goes out once; nobody else reaches any of it.
  */
 import { randomUUID } from 'node:crypto';
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as nodeIcal from 'node-ical';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { ddb } from '../../functions/model/db';
 import { keys } from '../../functions/model/keys';
 import { addDays, todayInRome } from '../../functions/domain/availability';
 import { romeInstant, VISIT_MESSAGES, type AgentDeal, type Visit } from '../../functions/domain/visits';
 import type { RequestDossier } from '../../functions/domain/requests';
-import { recordVisitOutcome, remindTomorrowsVisits } from '../../functions/visits/visits';
+import { cancelVisitAsAgent, recordVisitOutcome, remindTomorrowsVisits } from '../../functions/visits/visits';
 import { api, sentMail, stack, tokenForRole, useStackEnv, type SentMail } from '../support/helpers';
 import { freshAgent, listedOption, type TestAgent } from '../support/agent';
 import { freshSeller, giveProperty, type Seller } from '../support/seller';
@@ -192,6 +192,31 @@ describe('the agent in charge', () => {
     await expect(recordVisitOutcome(d.propertyId, v.id, agent, { interest: 'basso', note: '' }, after)).rejects.toThrow(VISIT_MESSAGES.notBooked);
     const seen = (await dossierOf(d.propertyId)).visits.find((x) => x.id === v.id)!;
     expect(seen.outcome?.interest).toBe('alto');
+  });
+  it("an option closed between the agent's read and the write: the cancel is refused in the transaction, nothing changes", async () => {
+    // the use case in this process (the stack's runtime is another one): its client is the one watched
+    const d = await assignedDeal();
+    const date = addDays(todayInRome(), 12);
+    const slotId = await slot(d.propertyId, date, '10:00', '11:00');
+    const v = (await book(d, slotId)).body;
+    // the admin's cancellation of the option lands after the use case read the deal, before its write
+    const client = ddb();
+    const send = client.send.bind(client);
+    const spy = vi.spyOn(client, 'send').mockImplementation((async (cmd: unknown) => {
+      const items = cmd instanceof TransactWriteCommand ? (cmd.input.TransactItems ?? []) : [];
+      if (items.some((i) => i.Update?.Key?.sk === keys.visit(d.propertyId, v.id).sk)) {
+        await send(new UpdateCommand({ TableName: TABLE(), Key: keys.option(d.propertyId), UpdateExpression: 'SET #s = :c', ExpressionAttributeNames: { '#s': 'status' }, ExpressionAttributeValues: { ':c': 'cancelled' } }) as never);
+      }
+      return send(cmd as never);
+    }) as never);
+    try {
+      const agent = { userId: d.agent.userId, email: d.agent.email, name: d.agent.name };
+      await expect(cancelVisitAsAgent(d.propertyId, v.id, agent)).rejects.toThrow(VISIT_MESSAGES.notAssigned);
+    } finally {
+      spy.mockRestore();
+    }
+    expect((await ddb().send(new GetCommand({ TableName: TABLE(), Key: keys.visit(d.propertyId, v.id), ConsistentRead: true }))).Item!.status).toBe('booked');
+    expect((await slotItem(d.propertyId, date, slotId)).isBooked).toBe(true);
   });
 });
 
