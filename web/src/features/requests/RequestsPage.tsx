@@ -3,7 +3,7 @@ import { Link, useLocation, useSearchParams } from 'react-router-dom';
 import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { toast } from 'sonner';
 import { ChevronDown, ClipboardList, FunnelX, Inbox, RotateCcw, Search, Trash2 } from 'lucide-react';
-import { formatDateTime, formatEuro } from '@domain/format';
+import { formatDateTime, formatEuro, formatNumber } from '@domain/format';
 import { LIFECYCLE, LIFECYCLE_LABELS, SEARCH_MIN_LENGTH, type Lifecycle } from '@domain/requests';
 import {
   DELETED_SOURCE_LABEL,
@@ -115,7 +115,7 @@ export default function RequestsPage() {
           ) : (
             total !== undefined && (
               <>
-                <strong className="text-2xl text-brand-navy tabular-nums">{total}</strong>{' '}
+                <strong className="text-2xl text-brand-navy tabular-nums">{formatNumber(total)}</strong>{' '}
                 {narrowed ? (total === 1 ? 'richiesta trovata' : 'richieste trovate') : total === 1 ? 'richiesta in totale' : 'richieste in totale'}
               </>
             )
@@ -275,7 +275,7 @@ function SourcesPanel({ filters }: { filters: RequestFilters }) {
                     {s.name}
                   </span>
                   <span className="rounded-full bg-brand-navy px-2 py-0.5 text-xs font-semibold text-white tabular-nums">
-                    {s.requests}
+                    {formatNumber(s.requests)}
                     <span className="sr-only"> {s.requests === 1 ? 'richiesta' : 'richieste'}</span>
                   </span>
                 </Link>

@@ -198,7 +198,7 @@ function OptionForm({ dossier }: { dossier: RequestDossier }) {
       void queryClient.invalidateQueries({ queryKey: requestKeys.dossier(propertyId) });
     },
     onError: (err) => {
-      toast.error(isApiError(err, 409) ? 'Impossibile creare l\'opzione' : 'Errore', { description: errorMessage(err) });
+      toast.error("Errore nella creazione dell'opzione di acquisto", { description: errorMessage(err) });
       if (isApiError(err, 409)) void queryClient.invalidateQueries({ queryKey: requestKeys.dossier(propertyId) });
     },
   });

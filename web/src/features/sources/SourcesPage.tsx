@@ -4,7 +4,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { toast } from 'sonner';
 import { Check, Copy, Link2, Plus, Trash2 } from 'lucide-react';
-import { formatDateTime } from '@domain/format';
+import { formatDateTime, formatNumber } from '@domain/format';
 import { createSourceInput, sourceLink, SOURCE_NAME_MAX, type CreateSourceInput } from '@domain/sources';
 import { Button, CARD_LABEL, Card, CardContent, CardTable, EmptyState, ErrorState, Field, Input, LoadingState } from '@/components/ui';
 import { errorMessage, isApiError } from '@/lib/api';
@@ -12,7 +12,7 @@ import { usePageTitle } from '@/lib/use-page-title';
 import { createSource, deleteSource, listSources, sourceKeys, type SourceListItem } from './api';
 import { DeleteSourceDialog } from './DeleteSourceDialog';
 
-export const LOAD_ERROR_TITLE = 'Errore nel caricamento delle fonti';
+export const LOAD_ERROR_TITLE = 'Impossibile caricare le fonti';
 const COPIED_FOR_MS = 2000;
 
 
@@ -175,7 +175,7 @@ function SourcesTable({ sources }: { sources: SourceListItem[] }) {
                   {s.id}
                 </td>
                 <td className={`${td} text-right tabular-nums max-sm:text-left ${CARD_LABEL}`} data-label="Richieste" data-testid="source-requests">
-                  {s.requests}
+                  {formatNumber(s.requests)}
                 </td>
                 <td className={`${td} whitespace-nowrap text-slate-700 max-sm:col-span-2 ${CARD_LABEL}`} data-label="Creata il">
                   <time dateTime={s.createdAt}>{formatDateTime(s.createdAt)}</time>
