@@ -241,7 +241,7 @@ export const triggers = [
   // tomorrow's visits remind their seller and agent (docs/visits.md)
   { id: 'remindVisits', handler: 'visits/remind-visits', source: 'schedule', schedule: 'rate(1 day)', iam: { table: ['GetItem', 'PutItem', 'UpdateItem'], indexes: ['Query'], ses: ['SendEmail'] }, timeoutSeconds: 300 },
   // the daily option job: legacy states, then running options past their expiry (docs/options.md)
-  { id: 'expireOptions', handler: 'options/expire-options', source: 'schedule', schedule: 'rate(1 day)', iam: { table: ['ConditionCheckItem', 'PutItem', 'Query', 'UpdateItem'], indexes: ['Query'], ses: ['SendEmail'] }, timeoutSeconds: 300 },
+  { id: 'expireOptions', handler: 'options/expire-options', source: 'schedule', schedule: 'rate(1 day)', iam: { table: ['ConditionCheckItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'], indexes: ['Query'], ses: ['SendEmail'] }, timeoutSeconds: 300 },
   // the daily reminders (onboarding, unsigned option, monthly availability) and expired link tokens (docs/reminders.md)
   { id: 'sendReminders', handler: 'notifications/send-reminders', source: 'schedule', schedule: 'rate(1 day)', iam: { table: ['BatchWriteItem', 'ConditionCheckItem', 'DeleteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'], indexes: ['Query'], ses: ['SendEmail'] }, timeoutSeconds: 300 },
   // the trusted list of qualified CAs (AgID's TSL-IT) into the trust anchors under trust/ of the media bucket (docs/trusted-list.md)

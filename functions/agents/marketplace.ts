@@ -77,12 +77,13 @@ export async function listAssignedOptions(agentId: string): Promise<AgentOption[
 
 /**
  * GET /agent/options/{propertyId}/media: rooms and media with presigned GET URLs, for an
- * option listed to agents or in the caller's charge; anything else 404 'Opzione non trovata'.
+ * option listed to agents or in the caller's charge (assigned to them, not closed since);
+ * anything else 404 'Opzione non trovata'.
  */
 export async function optionMedia(agentId: string, propertyId: string): Promise<AgentOptionMedia> {
   if (!isPropertyId(propertyId)) throw new NotFoundError(AGENT_MESSAGES.optionNotFound);
   const option = await readOption(propertyId);
-  if (!option || !(isListed(option) || option.assignedAgentId === agentId)) throw new NotFoundError(AGENT_MESSAGES.optionNotFound);
+  if (!option || !(isListed(option) || (option.status === 'assigned' && option.assignedAgentId === agentId))) throw new NotFoundError(AGENT_MESSAGES.optionNotFound);
   const raw = await loadDossier(propertyId);
   if (!raw) throw new NotFoundError(AGENT_MESSAGES.optionNotFound);
   return { rooms: await mapRooms(raw) };

@@ -31,6 +31,7 @@ export const ACTIVITY_KINDS = {
   'visit.cancelled': "Visita annullata dall'agente",
   'visit.declined': 'Visita rifiutata dal venditore',
   'visit.done': "Esito della visita registrato",
+  'visit.optionClosed': "Visita annullata: l'opzione non è più in carico all'agente",
 } as const;
 export type ActivityKind = keyof typeof ACTIVITY_KINDS;
 

@@ -8,7 +8,10 @@ import { renderSellerMail, type MailRow, type RenderedEmail } from './review/mai
 import { INTEREST_LABELS, VISIT_CUTOFF_HOURS, type InterestLevel } from './visits';
 
 export type VisitRecipient = 'seller' | 'agent' | 'backoffice';
-export type VisitEvent = 'booked' | 'moved' | 'cancelled' | 'declined' | 'reminder' | 'done';
+export type VisitEvent = 'booked' | 'moved' | 'cancelled' | 'declined' | 'reminder' | 'done' | 'optionClosed';
+
+/** The events that take the visit off the calendars (the invitation is a CANCEL). */
+export const ENDING_VISIT_EVENTS: readonly VisitEvent[] = ['cancelled', 'declined', 'optionClosed'];
 
 export interface VisitMailFacts {
   address: string;
@@ -37,6 +40,7 @@ const SUBJECTS: Record<VisitEvent, (f: VisitMailFacts) => string> = {
   declined: (f) => `Visita rifiutata dal venditore: ${place(f)}, ${when(f)}`,
   reminder: (f) => `Promemoria: visita domani, ${place(f)}, ${f.start}–${f.end}`,
   done: (f) => `Esito della visita: ${place(f)}`,
+  optionClosed: (f) => `Visita annullata: ${place(f)}, ${when(f)}`,
 };
 
 function lead(event: VisitEvent, to: VisitRecipient, f: VisitMailFacts): string {
@@ -54,6 +58,10 @@ function lead(event: VisitEvent, to: VisitRecipient, f: VisitMailFacts): string 
       return `domani c'è la visita all'immobile in ${place(f)}.`;
     case 'done':
       return `${agent} ha registrato l'esito della visita all'immobile in ${place(f)}.`;
+    case 'optionClosed':
+      return to === 'agent'
+        ? `la visita all'immobile in ${place(f)} è annullata: l'opzione di acquisto non è più in tuo carico.`
+        : `la visita all'immobile in ${place(f)} con ${agent} è annullata: l'opzione di acquisto non è più in carico all'agente.`;
   }
 }
 
@@ -77,8 +85,8 @@ export function renderVisitMail(event: VisitEvent, to: VisitRecipient, f: VisitM
         ? { label: 'Apri la tua area agente', url: `${base}/agent-area/purchase-options?tab=assigned` }
         : undefined;
   const paragraphs = [lead(event, to, f)];
-  if (event !== 'cancelled' && event !== 'declined' && event !== 'done') paragraphs.push("Trovi l'invito in allegato: aprilo per aggiungere la visita al tuo calendario.");
-  else if (event !== 'done') paragraphs.push("L'invito allegato toglie la visita dal tuo calendario.");
+  if (ENDING_VISIT_EVENTS.includes(event)) paragraphs.push("L'invito allegato toglie la visita dal tuo calendario.");
+  else if (event !== 'done') paragraphs.push("Trovi l'invito in allegato: aprilo per aggiungere la visita al tuo calendario.");
   if (to === 'seller' && (event === 'booked' || event === 'moved'))
     paragraphs.push(`Se non puoi esserci, rifiuta la visita dalla tua area venditore indicando il motivo. L'agente può annullarla o spostarla fino a ${VISIT_CUTOFF_HOURS} ore prima.`);
   return renderSellerMail({

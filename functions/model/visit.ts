@@ -15,7 +15,7 @@ import { requestActivity } from './activity';
 import { cancellationReasons } from './agent-request';
 import { ConflictError, NotFoundError } from '../lib/errors';
 import type { Actor, ActivityKind } from '../domain/activity';
-import { cutoffOf, INTEREST_LEVELS, VISIT_MESSAGES, VISIT_STATUSES, type FreeSlot, type InterestLevel, type Visit, type VisitStatus } from '../domain/visits';
+import { cutoffOf, hasStarted, INTEREST_LEVELS, VISIT_MESSAGES, VISIT_STATUSES, type FreeSlot, type InterestLevel, type Visit, type VisitStatus } from '../domain/visits';
 
 type Outbox = Omit<Parameters<typeof outboxPut>[0], 'now'>;
 type TransactItem = Parameters<typeof guardedTransaction>[1][number];
@@ -57,6 +57,11 @@ export async function visitItemsOfProperty(propertyId: string): Promise<Item[]> 
     },
   );
   return out.sort((a, b) => `${String(a.date)}T${String(a.start)}`.localeCompare(`${String(b.date)}T${String(b.start)}`));
+}
+
+/** The property's visits still booked that have not started yet (those an option's closing cancels). */
+export async function upcomingBookedVisitItems(propertyId: string, now: Date): Promise<Item[]> {
+  return (await visitItemsOfProperty(propertyId)).filter((v) => v.status === 'booked' && !hasStarted({ date: String(v.date), start: String(v.start) }, now));
 }
 
 /** The property's slots from `fromDate` (yyyy-MM-dd) on, booked or not. */

@@ -4,7 +4,11 @@
  * expiry. Withdrawing, cancelling and expiring close the agents' open requests on the option
  * (rejected, each agent e-mailed) in the same transaction as the state; a request opened
  * between the read and the write is refused by its own condition (the option must be
- * published), so none stays open on an option nobody can take.
+ * published), so none stays open on an option nobody can take. Every closing (withdraw,
+ * cancel, expire, exercise) then cancels the visits booked and still to come (their slots
+ * free again, seller, agent and back office mailed with the invitation's CANCEL), one visit
+ * per transaction whose own condition wants it still booked: a failure is logged, and the
+ * visit, whose agent no longer holds the option, is neither reminded nor changeable by them.
  */
 import { config } from '../lib/config';
 import { NotFoundError } from '../lib/errors';
@@ -12,6 +16,9 @@ import { logger } from '../lib/logger';
 import { closeRequestWrites, requestsOfOption, toRequestMailFacts } from '../model/agent-request';
 import { expiredOptionItems, migrateLegacyOptionStates, readOption, transitionOption } from '../model/option';
 import { deliverOutbox } from '../model/outbox';
+import { readProperty } from '../model/property';
+import { closeVisit, upcomingBookedVisitItems } from '../model/visit';
+import { factsOf, visitMails } from '../lib/visit-mails';
 import { deliverNow } from '../model/review';
 import type { Item } from '../model/item';
 import { optionClosedMail } from '../domain/agent-mail';
@@ -23,6 +30,45 @@ import { REVIEW_MESSAGES } from '../domain/review/rules';
 import type { OptionTransitionResult } from '../domain/review/schemas';
 
 const CLOSING = { withdraw: 'withdrawn', cancel: 'cancelled', expire: 'expired' } as const;
+
+/** The actions after which no agent holds the option: its visits still to come are cancelled. */
+const ENDS_VISITS: ReadonlySet<AdminOptionAction | 'expire'> = new Set(['withdraw', 'cancel', 'expire', 'exercise']);
+
+/** Cancels the option's visits still to come, each in its own transaction; how many. */
+async function cancelUpcomingVisits(propertyId: string, actor: Actor, now: Date): Promise<number> {
+  const [property, visits] = await Promise.all([readProperty(propertyId), upcomingBookedVisitItems(propertyId, now)]);
+  if (!property) return 0;
+  const at = now.toISOString();
+  let cancelled = 0;
+  for (const visit of visits) {
+    const id = String(visit.id);
+    const sequence = (typeof visit.sequence === 'number' ? visit.sequence : 0) + 1;
+    const facts = factsOf(property, { date: String(visit.date), start: String(visit.start), end: String(visit.end), agentName: String(visit.agentName), agentEmail: String(visit.agentEmail) });
+    const mails = visitMails('optionClosed', facts, property, { id, sequence }, at);
+    try {
+      await closeVisit({
+        propertyId,
+        at,
+        actor,
+        kind: 'visit.optionClosed',
+        propertyLabel: typeof property.address === 'string' ? property.address : null,
+        note: `${String(visit.date)} ${String(visit.start)}`,
+        before: 'booked',
+        after: 'cancelled',
+        mails,
+        visit,
+        status: 'cancelled',
+        set: { cancelledAt: at, cancelReason: 'option_closed', sequence },
+        freeTheSlot: true,
+      });
+      cancelled++;
+      for (const m of mails) await deliverNow(m.id, deliverOutbox);
+    } catch (err) {
+      logger.error('Visit of a closed option not cancelled', { propertyId, visitId: id, error: err as Error });
+    }
+  }
+  return cancelled;
+}
 
 async function applyOptionAction(
   option: Item,
@@ -52,8 +98,9 @@ async function applyOptionAction(
     set,
     extra: closing.flatMap((c) => c.writes),
   });
-  logger.info('Option state changed', { propertyId, action, status, closedRequests: closing.length });
   for (const c of closing) await deliverNow(c.outboxId, deliverOutbox);
+  const cancelledVisits = ENDS_VISITS.has(action) ? await cancelUpcomingVisits(propertyId, actor, now) : 0;
+  logger.info('Option state changed', { propertyId, action, status, closedRequests: closing.length, cancelledVisits });
   return { status, closedRequests: closing.length };
 }
 

@@ -7,11 +7,8 @@
  * the mails go out right after the commit (the outbox retries a failure).
  */
 import { randomUUID } from 'node:crypto';
-import { config } from '../lib/config';
 import { ConflictError, NotFoundError } from '../lib/errors';
-import { visitInvitation } from '../lib/ics';
 import { logger } from '../lib/logger';
-import type { MailAttachment } from '../lib/mail';
 import { str, type Item } from '../model/item';
 import { readOption } from '../model/option';
 import { deliverOutbox } from '../model/outbox';
@@ -21,9 +18,8 @@ import { bookedVisitItemsOn, bookVisit, closeVisit, findSlot, moveVisit, readVis
 import type { Actor, ActivityKind } from '../domain/activity';
 import { addDays, todayInRome } from '../domain/availability';
 import { salePriceOf } from '../domain/review/rules';
-import { renderVisitMail, type VisitEvent, type VisitMailFacts, type VisitRecipient } from '../domain/visit-mail';
+import { factsOf, sellerNameOf, visitMails } from '../lib/visit-mails';
 import {
-  cutoffOf,
   hasStarted,
   INTEREST_LABELS,
   isBeforeCutoff,
@@ -46,66 +42,6 @@ async function requireDealOf(propertyId: string, agentId: string): Promise<{ pro
   const [property, option] = await Promise.all([readProperty(propertyId), readOption(propertyId)]);
   if (!property || !option || option.status !== 'assigned' || option.assignedAgentId !== agentId) throw new NotFoundError(M.optionNotFound);
   return { property, option };
-}
-
-const sellerNameOf = (p: Item) => `${str(p.firstName) ?? ''} ${str(p.lastName) ?? ''}`.trim();
-
-function factsOf(property: Item, v: { date: string; start: string; end: string; agentName: string; agentEmail: string }): VisitMailFacts {
-  return {
-    address: str(property.address) ?? '',
-    city: str(property.city),
-    date: v.date,
-    start: v.start,
-    end: v.end,
-    sellerName: sellerNameOf(property),
-    sellerPhone: str(property.phone),
-    agentName: v.agentName,
-    agentEmail: v.agentEmail,
-    cutoffAt: cutoffOf(v),
-  };
-}
-
-/** The three mails of a change, each with the invitation (REQUEST, or CANCEL when the visit ends). */
-function visitMails(
-  event: VisitEvent,
-  facts: VisitMailFacts,
-  property: Item,
-  visit: { id: string; sequence: number },
-  at: string,
-  recipients: readonly VisitRecipient[] = ['seller', 'agent', 'backoffice'],
-) {
-  const appUrl = config().APP_URL;
-  const all: Record<VisitRecipient, string | null> = { seller: str(property.email), agent: facts.agentEmail || null, backoffice: config().BACKOFFICE_EMAIL };
-  const to = Object.fromEntries(recipients.map((r) => [r, all[r]])) as Partial<Record<VisitRecipient, string | null>>;
-  const cancelled = event === 'cancelled' || event === 'declined';
-  const host = new URL(appUrl).hostname || 'opzionecasa.it';
-  const ics: MailAttachment | null =
-    event === 'done'
-      ? null
-      : {
-          fileName: 'visita.ics',
-          contentType: `text/calendar; charset=utf-8; method=${cancelled ? 'CANCEL' : 'REQUEST'}`,
-          content: visitInvitation({
-            uid: `visita-${visit.id}@${host}`,
-            sequence: visit.sequence,
-            date: facts.date,
-            start: facts.start,
-            end: facts.end,
-            summary: `Visita immobile: ${facts.city ? `${facts.address}, ${facts.city}` : facts.address}`,
-            description: `Agente: ${facts.agentName} (${facts.agentEmail}). Venditore: ${facts.sellerName}${facts.sellerPhone ? `, ${facts.sellerPhone}` : ''}.`,
-            location: facts.city ? `${facts.address}, ${facts.city}` : facts.address,
-            organizer: { name: 'Opzione Casa', email: config().MAIL_FROM },
-            cancelled,
-          }),
-        };
-  return (Object.entries(to) as [VisitRecipient, string | null][])
-    .filter(([, address]) => address)
-    .map(([recipient, address]) => ({
-      id: `visit-${event}-${recipient}-${visit.id}-${Date.parse(at)}`,
-      kind: `visit-${event}`,
-      ref: visit.id,
-      mail: { to: [address!], ...renderVisitMail(event, recipient, facts, appUrl), ...(ics ? { attachments: [ics] } : {}) },
-    }));
 }
 
 async function deliver(mails: readonly { id: string }[]) {
@@ -315,8 +251,8 @@ function visitReminderMails(property: Item, visit: Item, at: string) {
 }
 
 /**
- * The daily reminder: every visit still booked for tomorrow (Europe/Rome) gets its seller's
- * and agent's mail, once (the visit's own condition). One visit's failure is logged and the
+ * The daily reminder: every visit still booked for tomorrow (Europe/Rome) on an option still
+ * in its agent's charge gets its seller's and agent's mail, once (the visit's own condition). One visit's failure is logged and the
  * others go on.
  */
 export async function remindTomorrowsVisits(now = new Date()): Promise<{ due: number; sent: number; failed: number }> {
@@ -327,8 +263,13 @@ export async function remindTomorrowsVisits(now = new Date()): Promise<{ due: nu
   let failed = 0;
   for (const visit of due) {
     try {
-      const property = await readProperty(String(visit.propertyId));
+      const [property, option] = await Promise.all([readProperty(String(visit.propertyId)), readOption(String(visit.propertyId))]);
       if (!property) continue;
+      // nothing goes to an agent who no longer holds the option (its closing cancels the visits; a cancel that failed is left here)
+      if (option?.status !== 'assigned' || option.assignedAgentId !== visit.agentId) {
+        logger.warn('Visit of an option no longer in its agent\'s charge: no reminder', { propertyId: visit.propertyId, visitId: visit.id });
+        continue;
+      }
       const mails = visitReminderMails(property, visit, at);
       if (await recordVisitReminder(visit, at, mails)) {
         sent++;

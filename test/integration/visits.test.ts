@@ -263,6 +263,45 @@ describe('the reminder the day before', () => {
   });
 });
 
+describe("the option's closing", () => {
+  it('cancels the visits still to come: the slot is free, seller and agent get the CANCEL invitation, the former agent sees no media', async () => {
+    const d = await assignedDeal();
+    const date = addDays(todayInRome(), 21);
+    const slotId = await slot(d.propertyId, date, '17:00', '18:00');
+    const v = (await book(d, slotId)).body;
+    expect((await api('GET', `/agent/options/${d.propertyId}/media`, { token: d.agent.token })).status).toBe(200);
+
+    const res = await api<Answer>('POST', `/admin/options/${d.propertyId}/transitions`, { token: admin, body: { action: 'cancel', reason: 'Il venditore ha rinunciato' } });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const item = (await ddb().send(new GetCommand({ TableName: TABLE(), Key: keys.visit(d.propertyId, v.id), ConsistentRead: true }))).Item!;
+    expect(item).toMatchObject({ status: 'cancelled', cancelReason: 'option_closed' });
+    expect(item.gsi3pk).toBeUndefined();
+    expect((await slotItem(d.propertyId, date, slotId)).isBooked).toBe(false);
+    const sellerEmail = (await dossierOf(d.propertyId)).property.email;
+    const mails = await mailsAbout(v.id, 'Visita annullata');
+    expect(mails.map((m) => m.destination.to[0])).toEqual(expect.arrayContaining([d.agent.email, sellerEmail]));
+    for (const m of mails) expect(parsedEvent(m).ics).toContain('METHOD:CANCEL');
+    expect(mails.find((m) => m.destination.to[0] === d.agent.email)!.body.text).toContain("l'opzione di acquisto non è più in tuo carico");
+    const seen = await api<Answer<{ visits: Visit[] }>>('GET', `/seller/properties/${d.propertyId}/visits`, { token: d.seller.token });
+    expect(seen.body.visits.find((x) => x.id === v.id)?.status).toBe('cancelled');
+    expect(JSON.stringify((await dossierOf(d.propertyId)).activity)).toContain('visit.optionClosed');
+    expect((await api('GET', `/agent/options/${d.propertyId}/media`, { token: d.agent.token })).status).toBe(404);
+  });
+
+  it('a visit its closing left booked gets no reminder: nothing goes to an agent who no longer holds the option', async () => {
+    const d = await assignedDeal();
+    const date = addDays(todayInRome(), 33);
+    const v = (await book(d, await slot(d.propertyId, date, '09:00', '10:00'))).body;
+    // the option closed and its visit stayed booked (a cancel that failed after the state changed)
+    await ddb().send(
+      new UpdateCommand({ TableName: TABLE(), Key: keys.option(d.propertyId), UpdateExpression: 'SET #s = :e', ExpressionAttributeNames: { '#s': 'status' }, ExpressionAttributeValues: { ':e': 'expired' } }),
+    );
+    await remindTomorrowsVisits(new Date(romeInstant(addDays(date, -1), '08:00').getTime()));
+    expect(await mailsAbout(v.id, 'Promemoria: visita domani')).toHaveLength(0);
+    expect((await ddb().send(new GetCommand({ TableName: TABLE(), Key: keys.visit(d.propertyId, v.id), ConsistentRead: true }))).Item!.reminderSentAt).toBeUndefined();
+  });
+});
+
 async function dossierOf(id: string): Promise<RequestDossier> {
   return (await api<RequestDossier>('GET', `/admin/properties/${id}`, { token: admin })).body;
 }
