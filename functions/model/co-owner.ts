@@ -122,7 +122,7 @@ export async function replaceCoOwners(
   });
   const keep = new Set(list.map((c) => keys.coOwner(propertyId, c.id).sk));
   const removed = stored.filter((c) => !keep.has(String(c.sk)));
-  // saving the list completes the step (a reopening is closed again); after the signature only while reopened
+  // saving the list completes the step (a reopening is closed again); once the option exists only while reopened
   const g: PropertyGuard = { ...guard, step: 'coOwners' };
   const done = stepCompletion('coOwners', at);
   await sendGuarded(
@@ -244,7 +244,7 @@ export async function recordCoOwnerInvitations(
 
 /** 'Salta (Proprietà Singola)': property.singleOwner = true, guarded by the owner (else 404). */
 export async function declareSingleOwner(guard: { propertyId: string; owner: string }, at: string): Promise<void> {
-  // completes the step (a reopening is closed again); after the signature only while reopened
+  // completes the step (a reopening is closed again); once the option exists only while reopened
   const g: PropertyGuard = { ...guard, step: 'coOwners' };
   const condition = propertyCondition(g);
   const done = stepCompletion('coOwners', at);
@@ -293,8 +293,9 @@ export interface CoOwnerIdentityWrite {
  * Either condition failing is 404 'Proprietà non trovata o link scaduto'.
  */
 export async function saveCoOwnerIdentity(w: CoOwnerIdentityWrite): Promise<void> {
-  // a co-owner's check belongs to the co-owners step: after the signature only while an admin has it reopened
-  const guard: PropertyGuard = { propertyId: w.propertyId, step: 'coOwners' };
+  // a co-owner's check belongs to the co-owners step, open until the signature (the option may be
+  // created before every co-owner verified), after it only while an admin has it reopened
+  const guard: PropertyGuard = { propertyId: w.propertyId, step: 'coOwners', stepOpenUntil: 'signature' };
   const review = w.status === 'review' ? keys.identityReviewIndex(w.now, w.propertyId, w.coOwnerId) : null;
   try {
     await ddb().send(

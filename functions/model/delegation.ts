@@ -127,7 +127,7 @@ export async function saveGeneratedDelegations(
   completes = false,
 ): Promise<void> {
   const { propertyId } = owner;
-  // after the signature only while an admin has the step reopened
+  // once the option exists only while an admin has the step reopened
   const guard: PropertyGuard = { ...owner, step: 'delegations' };
   const done = completes ? stepCompletion('delegations', at) : undefined;
   const T = table();
@@ -198,7 +198,7 @@ export interface SignedDelegationWrite {
  * regenerated meanwhile 409 'Delega non trovata'.
  */
 export async function recordSignedDelegation(owner: { propertyId: string; owner: string }, w: SignedDelegationWrite): Promise<void> {
-  // after the signature only while an admin has the step reopened
+  // once the option exists only while an admin has the step reopened
   const guard: PropertyGuard = { ...owner, step: 'delegations' };
   const done = w.completes ? stepCompletion('delegations', w.at) : undefined;
   try {

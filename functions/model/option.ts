@@ -17,7 +17,7 @@ import { ddb, isConditionFailure, queryAll, table } from './db';
 import { ConflictError, NotFoundError } from '../lib/errors';
 import { keys } from './keys';
 import { outboxPut } from './outbox';
-import { guardedTransaction } from './property';
+import { guardedTransaction, readProperty, unchangedSince } from './property';
 import { availabilityLinkItems } from './availability';
 import { invitationCondition, invitationLinkItems, type InvitationChange } from './invitation';
 import type { PurchaseOption } from '../domain/requests';
@@ -392,18 +392,28 @@ export interface OptionListCopy {
 }
 
 /**
- * The option created in ONE transaction with the property guard (exists, not being deleted):
+/**
+ * The PROPERTY attributes the seller's onboarding steps change (identity, co-owners and shares,
+ * delegations): the option's document is written from them, so it is stored only while they
+ * are as the admin's read found them. Once it is stored the steps are closed (model/property.ts
+ * BEFORE_OPTION).
+ */
+const ONBOARDING_BASIS = ['identityStatus', 'identityCheckedAt', 'coOwnersUpdatedAt', 'singleOwner', 'sellerShare', 'delegationsUpdatedAt'] as const;
+
+/**
+ * The option created in ONE transaction with the property guard (exists, not being deleted, the
+ * onboarding as `basis`, the PROPERTY item read, has it: else 409 onboardingChanged):
  * property.optionCreatedAt, the OPTION item (only once) with its indexes and the list copy,
  * and the DOCUMENT item of its PDF. A failed guard is 404 'Immobile non trovato'; an option
  * already there 409 'Esiste già un'opzione...' (REVIEW_MESSAGES.optionExists).
  */
-export async function createOptionRecord(option: PurchaseOption, copy: OptionListCopy, document: OptionDocument, actor: Actor): Promise<void> {
+export async function createOptionRecord(option: PurchaseOption, copy: OptionListCopy, document: OptionDocument, actor: Actor, basis: Item): Promise<void> {
   const { id, propertyId, createdAt } = option;
   const T = table();
   try {
     await ddb().send(
       new TransactWriteCommand(
-        guardedTransaction({ propertyId }, [
+        guardedTransaction({ propertyId, and: unchangedSince(basis, ONBOARDING_BASIS) }, [
           {
             Update: {
               TableName: T,
@@ -433,7 +443,7 @@ export async function createOptionRecord(option: PurchaseOption, copy: OptionLis
       ),
     );
   } catch (err) {
-    if (isConditionFailure(err, 0)) throw new NotFoundError(REVIEW_MESSAGES.propertyNotFound);
+    if (isConditionFailure(err, 0)) throw (await readProperty(propertyId)) ? new ConflictError(REVIEW_MESSAGES.onboardingChanged) : new NotFoundError(REVIEW_MESSAGES.propertyNotFound);
     if (isConditionFailure(err, 1)) throw new ConflictError(REVIEW_MESSAGES.optionExists);
     throw err;
   }

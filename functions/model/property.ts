@@ -82,14 +82,23 @@ export interface PropertyGuard {
   /** one more condition on the PROPERTY item, with the names and values it uses */
   and?: { expression: string; names?: Record<string, string>; values?: Record<string, unknown> };
   /**
-   * the onboarding step the write changes: allowed before the option is signed (every state
-   * but 'opzione_firmata'), after it only while an admin has reopened that step
+   * the onboarding step the write changes: allowed before the option is created (the option's
+   * document names the owners and shares as they were then), after it only while an admin has
+   * reopened that step (after the signature)
    */
   step?: ReopenableStep;
+  /**
+   * 'signature': the step stays open until the option is signed instead (a co-owner's own
+   * identity check: the option may be created before every co-owner verified)
+   */
+  stepOpenUntil?: 'signature';
 }
 
-/** The lifecycle states in which the onboarding steps are the seller's to change. */
+/** The lifecycle states before the signature (a seller deleting their account erases the property then). */
 export const BEFORE_SIGNATURE: readonly Lifecycle[] = LIFECYCLE.filter((s) => s !== 'opzione_firmata');
+
+/** The lifecycle states in which the onboarding steps are the seller's to change: before the option exists. */
+export const BEFORE_OPTION: readonly Lifecycle[] = LIFECYCLE.slice(0, LIFECYCLE.indexOf('opzione_creata'));
 
 /**
  * Where a step's reopening lives on the PROPERTY item: `reopened` ({reason, by, at}) while an
@@ -149,6 +158,23 @@ function group(terms: readonly string[], op: 'AND' | 'OR'): string {
   return terms.length === 1 ? terms[0]! : `(${terms.join(` ${op} `)})`;
 }
 
+/**
+ * A PropertyGuard `and` requiring the PROPERTY item's `attributes` to be as `read` has them
+ * (the same value, or still absent): a write based on a read refuses to land when any of them
+ * changed in between.
+ */
+export function unchangedSince(read: Item, attributes: readonly string[]): NonNullable<PropertyGuard['and']> {
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  const parts = attributes.map((a, i) => {
+    names[`#same${i}`] = a;
+    if (read[a] === undefined) return `attribute_not_exists(#same${i})`;
+    values[`:same${i}`] = read[a];
+    return `#same${i} = :same${i}`;
+  });
+  return { expression: parts.join(' AND '), names, ...(Object.keys(values).length ? { values } : {}) };
+}
+
 /** An expression safe to AND with others: wrapped when it has an OR outside any parentheses. */
 function parenthesised(expression: string): string {
   const e = expression.trim();
@@ -178,8 +204,8 @@ export function propertyCondition(g: PropertyGuard): Condition {
     values = { ...values, ...lc.ExpressionAttributeValues };
   }
   if (g.step) {
-    // before the signature, or reopened by an admin
-    const lc = lifecycleCondition(BEFORE_SIGNATURE);
+    // before the option (or the signature), or reopened by an admin
+    const lc = lifecycleCondition(g.stepOpenUntil === 'signature' ? BEFORE_SIGNATURE : BEFORE_OPTION);
     parts.push(`(${lc.ConditionExpression} OR attribute_exists(#guardStepOpen))`);
     names = { ...names, ...lc.ExpressionAttributeNames, '#guardStepOpen': STEP_ATTRIBUTES[g.step].reopened };
     values = { ...values, ...lc.ExpressionAttributeValues };
@@ -242,20 +268,24 @@ export async function sendGuarded(g: PropertyGuard, writes: readonly TransactIte
   }
 }
 
-/** True when `step` of the property is closed by the signature (signed, not reopened). */
-export function isStepLocked(property: Item, step: ReopenableStep): boolean {
-  return lifecycleOf(property) === 'opzione_firmata' && (property[STEP_ATTRIBUTES[step].reopened] === undefined || property[STEP_ATTRIBUTES[step].reopened] === null);
+/** True when `step` of the property is closed by the option (created, or signed and not reopened) for a write open until `until`. */
+export function isStepLocked(property: Item, step: ReopenableStep, until?: 'signature'): boolean {
+  const open = (until === 'signature' ? BEFORE_SIGNATURE : BEFORE_OPTION).includes(lifecycleOf(property));
+  return !open && (property[STEP_ATTRIBUTES[step].reopened] === undefined || property[STEP_ATTRIBUTES[step].reopened] === null);
 }
 
 /**
  * The error of a failed guard: the write's condition refused it, this read after it only
- * picks the message. A step closed by the signature is 409 ONBOARDING_MESSAGES.stepLocked
- * (the property is the caller's: telling it exists reveals nothing); anything else `notFound`.
+ * picks the message. A step closed by the option is 409 ONBOARDING_MESSAGES.stepLockedByOption,
+ * by the signature stepLocked (the property is the caller's: telling it exists reveals
+ * nothing); anything else `notFound`.
  */
 export async function guardFailure(g: PropertyGuard, notFound: () => Error): Promise<Error> {
   if (!g.step) return notFound();
   const p = await readProperty(g.propertyId);
-  if (p && (g.owner === undefined || isOwner(p, g.owner)) && isStepLocked(p, g.step)) return new ConflictError(ONBOARDING_MESSAGES.stepLocked);
+  if (p && (g.owner === undefined || isOwner(p, g.owner)) && isStepLocked(p, g.step, g.stepOpenUntil)) {
+    return new ConflictError(lifecycleOf(p) === 'opzione_firmata' ? ONBOARDING_MESSAGES.stepLocked : ONBOARDING_MESSAGES.stepLockedByOption);
+  }
   return notFound();
 }
 

@@ -19,7 +19,7 @@ import { toIdentityRecord } from '../model/identity';
 import { isExpired } from '../model/tokens';
 import { invitedPropertyId, linkPropertyToSeller } from '../model/invitation';
 import { isPropertyId, loadDossier, requireOwnedDossier, type RawDossier } from '../model/dossier';
-import { readProperty } from '../model/property';
+import { isStepLocked, readProperty } from '../model/property';
 import { coOwnerIdentityOf, readCoOwner, readCoOwnerInvitation, sellerShareOf, toCoOwner } from '../model/co-owner';
 import { toDelegationRecord } from '../model/delegation';
 import { optionSigners } from '../model/option';
@@ -123,7 +123,7 @@ export function sellerKycState(raw: RawDossier, token: string | null): SellerKyc
       province: str(p.province),
       firstName: String(p.firstName ?? ''),
     },
-    steps: state.steps.map((s) => ({ id: s.id, number: s.number, title: s.title, status: stepStatus(s) })),
+    steps: state.steps.map((s) => ({ id: s.id, number: s.number, title: s.title, status: stepStatus(s), editable: s.id === 'option' || !isStepLocked(p, s.id) })),
     current: state.current,
     identity,
     sellerShare: sellerShareOf(p),
@@ -199,7 +199,7 @@ function coOwnerState(invited: InvitedCoOwner, token: string): CoOwnerKycState {
     property: { id: propertyId, address: String(property.address ?? ''), city: str(property.city), province: str(property.province) },
     coOwner: { id: co.id, fullName: co.fullName, share: co.share, verifiedAt: co.verifiedAt, badge: co.badge },
     identity: coOwnerIdentityOf(invited.coOwner),
-    steps: [{ id: 'identity', number: 1, title: STEP_TITLES.identity, status: done ? 'done' : 'todo' }],
+    steps: [{ id: 'identity', number: 1, title: STEP_TITLES.identity, status: done ? 'done' : 'todo', editable: !isStepLocked(property, 'coOwners', 'signature') }],
     complete: done,
   };
 }

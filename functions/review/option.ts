@@ -146,6 +146,8 @@ export async function createOption(propertyId: string, body: CreateOptionBody, a
         uploadedAt: createdAt,
       },
       actor,
+      // the document names what this read found: stored only while the onboarding is still so
+      property,
     );
   } catch (err) {
     await s3()

@@ -61,7 +61,12 @@ export interface KycStep {
   number: number;
   title: string;
   status: KycStepStatus;
+  /** false once the option is written from the step (created or signed, not reopened): the server refuses a change */
+  editable: boolean;
 }
+
+/** What the seller reads under a step the option closed. */
+export const STEP_CLOSED_NOTE = "L'opzione di acquisto è stata preparata con questi dati: per una correzione contatta l'assistenza.";
 
 export interface KycProperty {
   id: string;

@@ -32,6 +32,7 @@ export const ONBOARDING_MESSAGES = {
   uploadMissing: 'Impossibile caricare il documento',
   completeHint: 'Carica tutte le deleghe firmate per completare questa fase',
   stepLocked: "L'opzione è già firmata: questo passaggio non si può più modificare.",
+  stepLockedByOption: "L'opzione di acquisto è già stata preparata con questi dati: questo passaggio non si può più modificare. Per una correzione contatta l'assistenza.",
   reopenStep: 'Passaggio non valido: si possono riaprire identità, comproprietari o deleghe',
   reopenReason: 'Indica il motivo della riapertura',
   reopenReasonTooLong: 'Il motivo può avere al massimo 500 caratteri',

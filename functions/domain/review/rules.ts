@@ -38,6 +38,7 @@ export const REVIEW_MESSAGES = {
   signedReceived: 'Documento Firmato Ricevuto!',
   noValuation: "Esegui prima una valutazione disponibile dell'immobile",
   optionExists: "Esiste già un'opzione per questo immobile",
+  onboardingChanged: "I dati del venditore sono cambiati mentre preparavi l'opzione: ricarica la pagina e riprova.",
   optionMissing: 'Nessuna opzione di acquisto per questo immobile',
   invalidValue: 'Inserisci un valore immobile valido',
   availabilityOnlySigned: "Il link di disponibilità si invia solo per un'opzione firmata senza chiavi",

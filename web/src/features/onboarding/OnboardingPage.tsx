@@ -4,7 +4,7 @@ import { useNavigate, useSearchParams } from 'react-router-dom';
 import { toast } from 'sonner';
 import { AlertTriangle, CheckCircle2, Circle, Home, LayoutDashboard, Lock, MapPin, PartyPopper, RotateCcw, ShieldCheck } from 'lucide-react';
 import { formatDecimal } from '@domain/format';
-import { KYC_MESSAGES, type CoOwnerKycState, type KycStep, type SellerKycState } from '@domain/onboarding/kyc';
+import { KYC_MESSAGES, STEP_CLOSED_NOTE, type CoOwnerKycState, type KycStep, type SellerKycState } from '@domain/onboarding/kyc';
 import { Badge, Button, ButtonLink, Card, ErrorState, LoadingState } from '@/components/ui';
 import { isApiError } from '@/lib/api';
 import { sellerKeys, sellerPaths } from '@/lib/seller-keys';
@@ -163,6 +163,16 @@ function ProgressList({ steps }: { steps: KycStep[] }) {
   );
 }
 
+/** Under a step the option closed: why it offers no change. */
+function StepClosedNote() {
+  return (
+    <p className="flex items-start gap-2 text-slate-700" data-testid="step-closed">
+      <Lock aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-slate-500" />
+      {STEP_CLOSED_NOTE}
+    </p>
+  );
+}
+
 function StepCard({ step, children, summary }: { step: KycStep; children?: ReactNode; summary?: ReactNode }) {
   const headingId = `kyc-step-${step.id}-title`;
   return (
@@ -274,9 +284,13 @@ function OwnerView({ state, reloading, onReload }: { state: SellerKycState; relo
                 ) : (
                   <p className="text-slate-700">Proprietà singola: nessun comproprietario.</p>
                 )}
-                <Button variant="outline" size="sm" onClick={() => setEditing('coOwners')}>
-                  Modifica
-                </Button>
+                {coOwnersStep.editable ? (
+                  <Button variant="outline" size="sm" onClick={() => setEditing('coOwners')}>
+                    Modifica
+                  </Button>
+                ) : (
+                  <StepClosedNote />
+                )}
               </div>
             )
           }
@@ -308,9 +322,13 @@ function OwnerView({ state, reloading, onReload }: { state: SellerKycState; relo
                     </li>
                   ))}
                 </ul>
-                <Button variant="outline" size="sm" onClick={() => setEditing('delegations')}>
-                  Gestisci deleghe
-                </Button>
+                {delegationsStep.editable ? (
+                  <Button variant="outline" size="sm" onClick={() => setEditing('delegations')}>
+                    Gestisci deleghe
+                  </Button>
+                ) : (
+                  <StepClosedNote />
+                )}
               </div>
             )
           }
