@@ -89,6 +89,7 @@ export const IDENTITY_MESSAGES = {
   reviewReason: 'Indica il motivo della decisione',
   reviewReasonTooLong: `Il motivo può avere al massimo ${REVIEW_REASON_MAX} caratteri`,
   reviewNotPending: 'La verifica non è più in attesa di revisione',
+  reviewCheckInvalid: 'Verifica da decidere non valida: ricarica la pagina',
   reviewNotFound: 'Verifica non trovata',
   reviewApproved: "Identità verificata da un operatore",
   reviewRejected: 'Identità rifiutata da un operatore',
@@ -248,6 +249,11 @@ export const identityReviewDecisionSchema = z.object({
     .trim()
     .min(1, IDENTITY_MESSAGES.reviewReason)
     .max(REVIEW_REASON_MAX, IDENTITY_MESSAGES.reviewReasonTooLong),
+  /**
+   * the check the admin looked at (IdentityReviewItem.checkedAt): the decision applies to that
+   * check only; a newer one made meanwhile by the seller or co-owner answers 409 (the page sends it)
+   */
+  checkedAt: z.iso.datetime({ error: IDENTITY_MESSAGES.reviewCheckInvalid }).optional(),
 });
 export type IdentityReviewDecisionInput = z.output<typeof identityReviewDecisionSchema>;
 

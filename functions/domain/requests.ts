@@ -177,6 +177,8 @@ export interface DossierIdentity {
   fullName: string | null;
   confidence: number | null;
   verifiedAt: string | null;
+  /** when the check was made: an admin's decision names it (the check they looked at) */
+  checkedAt: string | null;
   files: { documentFront?: DossierFile; documentBack?: DossierFile; facePhoto?: DossierFile };
 }
 

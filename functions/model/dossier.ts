@@ -254,6 +254,7 @@ async function mapIdentity(i: DossierItem | null): Promise<DossierIdentity | nul
     fullName: str(i.fullName),
     confidence: num(i.confidence),
     verifiedAt: str(i.verifiedAt),
+    checkedAt: str(i.checkedAt),
     files: { ...(documentFront ? { documentFront } : {}), ...(documentBack ? { documentBack } : {}), ...(facePhoto ? { facePhoto } : {}) },
   };
 }

@@ -201,14 +201,17 @@ export interface IdentityReviewWrite {
   sellerReason: string;
   /** the admin as the activity history names them (default: `by` without a name) */
   actor?: Actor;
+  /** the check the admin reviewed (its checkedAt): when given, a newer check is not decided */
+  checkedAt?: string;
 }
 
 /**
  * An admin's decision on a check in review: the IDENTITY item becomes verified or rejected
  * with the decision {decision, reason, by, at}, leaves the queue, and the PROPERTY's
  * identityStatus follows (an approval completes the step), in one transaction with the
- * property guard at index 0. The IDENTITY item's own condition is that it is still in review:
- * a second decision, or one after the seller made a new check, is 409 and writes nothing.
+ * property guard at index 0. The IDENTITY item's own condition is that it is still in review,
+ * and the very check the admin reviewed when its `checkedAt` is given: a second decision, or
+ * one after the seller made a new check, is 409 and writes nothing.
  */
 export async function decideIdentityReview(w: IdentityReviewWrite): Promise<IdentityRecord> {
   const status: IdentityStatus = w.decision === 'approve' ? 'verified' : 'rejected';
@@ -233,9 +236,10 @@ export async function decideIdentityReview(w: IdentityReviewWrite): Promise<Iden
               TableName: table(),
               Key: keys.identity(w.propertyId),
               UpdateExpression: 'SET #status = :status, reason = :reason, verifiedAt = :verifiedAt, review = :decision REMOVE gsi2pk, gsi2sk',
-              ConditionExpression: '#status = :review',
+              ConditionExpression: `#status = :review${w.checkedAt ? ' AND checkedAt = :checkedAt' : ''}`,
               ExpressionAttributeNames: { '#status': 'status' },
               ExpressionAttributeValues: {
+                ...(w.checkedAt ? { ':checkedAt': w.checkedAt } : {}),
                 ':status': status,
                 ':review': 'review',
                 ':reason': w.sellerReason,

@@ -15,7 +15,8 @@ const params = z.object({ propertyId: id(REVIEW_MESSAGES.propertyNotFound), coOw
  * an admin's decision on a co-owner's identity check in review (60-70 %, or not completed by
  * the engine), recorded with who and when on the COOWNER item and in the activity history.
  * Approved: the co-owner is 'Verificato'; rejected: they read the reason and check again. Only
- * while the check is still in review (else 409, nothing changes); no such co-owner 404.
+ * while the check is still in review, and the one reviewed when `checkedAt` names it (else 409,
+ * nothing changes); no such co-owner 404.
  */
 export const handler = route('decideCoOwnerIdentityReview', { params, body: identityReviewDecisionSchema }, async ({ params, body, caller }): Promise<{ identity: KycIdentity }> => {
   const identity = await decideCoOwnerIdentityReview({
@@ -25,6 +26,7 @@ export const handler = route('decideCoOwnerIdentityReview', { params, body: iden
     reason: body.reason,
     actor: actorOf(caller, 'admin'),
     now: new Date().toISOString(),
+    checkedAt: body.checkedAt,
     coOwnerReason: body.decision === 'approve' ? IDENTITY_MESSAGES.reviewApproved : `${IDENTITY_MESSAGES.reviewRejected}: ${body.reason}`,
   });
   logger.info('Co-owner identity review decided', { propertyId: params.propertyId, coOwnerId: params.coOwnerId, decision: body.decision, by: caller.userId });

@@ -97,7 +97,15 @@ describe("a co-owner's identity check in review", () => {
     expect((await api('POST', decide(id, newId()), { token: admin.token, body: { decision: 'approve', reason: 'Stessa persona' } })).status).toBe(404);
     expect((await get(keys.coOwner(id, coOwnerId)))!.identityStatus).toBe('review');
 
-    const ok = await api<Answer<{ identity: KycIdentity }>>('POST', decide(id, coOwnerId), { token: admin.token, body: { decision: 'approve', reason: 'Stessa persona: confrontate a vista' } });
+    // a decision names the check the admin looked at: another one is not decided
+    const other = await api<Answer<object>>('POST', decide(id, coOwnerId), { token: admin.token, body: { decision: 'approve', reason: 'Stessa persona', checkedAt: '2020-01-01T00:00:00.000Z' } });
+    expect(other.status).toBe(409);
+    expect((await get(keys.coOwner(id, coOwnerId)))!.identityStatus).toBe('review');
+
+    const ok = await api<Answer<{ identity: KycIdentity }>>('POST', decide(id, coOwnerId), {
+      token: admin.token,
+      body: { decision: 'approve', reason: 'Stessa persona: confrontate a vista', checkedAt: entry!.checkedAt },
+    });
     expect(ok.status, JSON.stringify(ok.body)).toBe(200);
     expect(ok.body.identity).toMatchObject({ status: 'verified', reason: IDENTITY_MESSAGES.reviewApproved, verifiedAt: expect.any(String) });
     const item = (await get(keys.coOwner(id, coOwnerId)))!;

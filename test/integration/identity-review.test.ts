@@ -101,6 +101,30 @@ describe('identity review queue', () => {
     expect(dossier.body.identity).toMatchObject({ documentNumber: 'CA00000AA', confidence: entry!.confidence, verifiedAt: null });
   });
 
+  it('a decision names the check the admin looked at: one the seller replaced meanwhile is not decided (409), the new one stays in review', async () => {
+    const id = await inReview();
+    const looked = (await queue()).find((r) => r.propertyId === id)!;
+    const dossier = await api<RequestDossier>('GET', `/admin/properties/${id}`, { token: admin.token });
+    expect(dossier.body.identity?.checkedAt).toBe(looked.checkedAt);
+    // the seller makes another check, which lands in review too, while the admin is on the first
+    const again = await check(id, facePhoto(REVIEW_BAND_PERSON), await reviewBandCard({ number: 'CA00000AA' }));
+    expect(again.body).toMatchObject({ status: 'review' });
+    const newer = (await identityItem(id))!;
+    expect(newer.checkedAt).not.toBe(looked.checkedAt);
+
+    const stale = await api<Answer<object>>('POST', decide(id), { token: admin.token, body: { decision: 'approve', reason: 'Stessa persona', checkedAt: looked.checkedAt } });
+    expect(stale.status).toBe(409);
+    expect(stale.body.message).toBe('La verifica non è più in attesa di revisione');
+    expect(await identityItem(id)).toEqual(newer);
+    const bad = await api<Answer<object>>('POST', decide(id), { token: admin.token, body: { decision: 'approve', reason: 'Stessa persona', checkedAt: 'ieri' } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toBe('Verifica da decidere non valida: ricarica la pagina');
+
+    const ok = await api<Answer<{ identity: IdentityRecord }>>('POST', decide(id), { token: admin.token, body: { decision: 'approve', reason: 'Stessa persona', checkedAt: String(newer.checkedAt) } });
+    expect(ok.status, JSON.stringify(ok.body)).toBe(200);
+    expect(ok.body.identity.status).toBe('verified');
+  });
+
   it('the admin approves with a reason: verified, recorded with who and when, out of the queue; a second decision is 409', async () => {
     const id = await inReview();
     const ok = await api<Answer<{ identity: IdentityRecord }>>('POST', decide(id), { token: admin.token, body: { decision: 'approve', reason: 'Stessa persona: confrontate a vista' } });

@@ -66,13 +66,16 @@ function IdentityFacts({ documentType, documentNumber, fullName, confidence }: {
 }
 
 /** Approve or reject a check in review (the owner's, or a co-owner's), with a reason. */
-function DecisionForm({ propertyId, coOwnerId, onDone }: { propertyId: string; coOwnerId?: string; onDone?: () => void }) {
+function DecisionForm({ propertyId, coOwnerId, checkedAt, onDone }: { propertyId: string; coOwnerId?: string; checkedAt: string | null; onDone?: () => void }) {
   const qc = useQueryClient();
   const [reason, setReason] = useState('');
   const [error, setError] = useState<string | null>(null);
   const mutation = useMutation({
-    mutationFn: (decision: 'approve' | 'reject') =>
-      coOwnerId ? decideCoOwnerIdentityReview(propertyId, coOwnerId, { decision, reason: reason.trim() }) : decideIdentityReview(propertyId, { decision, reason: reason.trim() }),
+    mutationFn: (decision: 'approve' | 'reject') => {
+      // the decision is for the check on screen: a newer one made meanwhile answers 409
+      const input = { decision, reason: reason.trim(), ...(checkedAt ? { checkedAt } : {}) };
+      return coOwnerId ? decideCoOwnerIdentityReview(propertyId, coOwnerId, input) : decideIdentityReview(propertyId, input);
+    },
     onSuccess: async (res) => {
       toast.success(res.identity.status === 'verified' ? IDENTITY_MESSAGES.reviewApproved : IDENTITY_MESSAGES.reviewRejected);
       setReason('');
@@ -120,7 +123,7 @@ export function IdentityDetails({ propertyId, identity }: { propertyId: string; 
       <SideBySide face={identity.files.facePhoto?.url} front={identity.files.documentFront?.url} back={identity.files.documentBack?.url} />
       {identity.status === 'pending' && (
         <>
-          <DecisionForm propertyId={propertyId} />
+          <DecisionForm propertyId={propertyId} checkedAt={identity.checkedAt} />
           <Link className="text-sm font-medium text-brand-navy underline" to="/identity-reviews">
             Tutte le verifiche di identità da controllare
           </Link>
@@ -164,7 +167,7 @@ export default function IdentityReviewsPage() {
               <div className="mt-2 space-y-3">
                 <IdentityFacts documentType={r.documentType} documentNumber={r.documentNumber} fullName={r.fullName} confidence={r.confidence} />
                 <SideBySide face={r.images.facePhoto} front={r.images.documentFront} back={r.images.documentBack} />
-                <DecisionForm propertyId={r.propertyId} coOwnerId={r.coOwner?.id} />
+                <DecisionForm propertyId={r.propertyId} coOwnerId={r.coOwner?.id} checkedAt={r.checkedAt || null} />
               </div>
             </li>
           ))}
