@@ -339,10 +339,11 @@ export async function deleteUser(userId: string, callerId: string): Promise<void
 
 /**
  * POST /users/{userId}/agent-approval: only for a pending agent (condition on the profile;
- * otherwise 409). Approve adds the `agent` group first (idempotent), then ONE transaction
- * sets the status and writes the agent's e-mail in the outbox; reject does the transaction
- * only. The e-mail is sent right after (retried by the schedule if SES fails). If another
- * admin decided meanwhile, the group just added is taken back unless they approved too.
+ * otherwise 409). Approve adds the `agent` group first (idempotent), reject removes it first,
+ * then ONE transaction sets the status and writes the agent's e-mail in the outbox. The e-mail
+ * is sent right after (retried by the schedule if SES fails). If the approval's transaction
+ * fails (another admin decided meanwhile, or any error), the group just added is taken back
+ * unless the agent is approved after all.
  */
 export async function decideAgent(userId: string, decision: AgentDecision, callerId: string): Promise<UserListItem> {
   const profile = await requireProfile(userId);
@@ -350,13 +351,13 @@ export async function decideAgent(userId: string, decision: AgentDecision, calle
   const status = decision === 'approve' ? 'approved' : 'rejected';
   const groupInput = { UserPoolId: pool(), Username: userId, GroupName: 'agent' satisfies Group };
 
-  if (decision === 'approve') {
-    try {
-      await cognito().send(new AdminAddUserToGroupCommand(groupInput));
-    } catch (err) {
-      if (isMissingUser(err)) throw new NotFoundError(USER_MESSAGES.notFound);
-      throw err;
-    }
+  // approve: the group first; reject: out of it first (an approval that failed halfway may have
+  // left it), so a rejected agent's next token has no agent group whatever happens after
+  try {
+    await cognito().send(decision === 'approve' ? new AdminAddUserToGroupCommand(groupInput) : new AdminRemoveUserFromGroupCommand(groupInput));
+  } catch (err) {
+    if (isMissingUser(err)) throw new NotFoundError(USER_MESSAGES.notFound);
+    throw err;
   }
 
   const now = new Date().toISOString();
@@ -402,17 +403,16 @@ export async function decideAgent(userId: string, decision: AgentDecision, calle
       }),
     );
   } catch (err) {
-    if (isConditionFailure(err, 0) || isConditionFailure(err, 1)) {
-      if (decision === 'approve') {
-        const after = await getProfile(userId);
-        if (after?.agentStatus !== 'approved') {
-          await cognito().send(new AdminRemoveUserFromGroupCommand(groupInput)).catch((e: unknown) => {
-            logger.error('Agent group not taken back after a concurrent decision', { userId, error: e as Error });
-          });
-        }
+    // the group just added goes back unless the agent is approved after all (another admin), whatever failed
+    if (decision === 'approve') {
+      const after = await getProfile(userId).catch(() => undefined);
+      if (after?.agentStatus !== 'approved') {
+        await cognito().send(new AdminRemoveUserFromGroupCommand(groupInput)).catch((e: unknown) => {
+          logger.error('Agent group not taken back after a failed approval', { userId, error: e as Error });
+        });
       }
-      throw new ConflictError(USER_MESSAGES.notPending);
     }
+    if (isConditionFailure(err, 0) || isConditionFailure(err, 1)) throw new ConflictError(USER_MESSAGES.notPending);
     throw err;
   }
   forgetSession(userId);

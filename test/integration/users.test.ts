@@ -5,10 +5,11 @@
  * (who waits without the `agent` group until then, and gets an e-mail). Sellers and agents
  * are refused. Only fresh users are touched: the demo accounts never change.
  */
-import { AdminGetUserCommand, AdminListGroupsForUserCommand, CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
-import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { AdminAddUserToGroupCommand, AdminGetUserCommand, AdminListGroupsForUserCommand, CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
+import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { decodeJwt } from 'jose';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { decideAgent } from '../../functions/model/user';
 import { ddb } from '../../functions/model/db';
 import { keys } from '../../functions/model/keys';
 import type { UserList, UserListItem } from '../../functions/domain/users';
@@ -162,6 +163,32 @@ describe('users: agent approval', () => {
     expect(mails.map((m) => m.subject)).toEqual(['Il tuo account agente non è stato approvato']);
     expect((await decide(agent.sub, 'approve')).status).toBe(409);
     expect(await groupsOf(agent.sub)).toEqual([]);
+  });
+
+  it('an approval that fails halfway takes the group back; a reject takes out a group left behind', async () => {
+    const agent = await freshUser('agente_immobiliare');
+    const adminId = (await api<{ id: string }>('GET', '/me', { token: admin })).body.id;
+    // the decision in this process: its table write fails after the group was added
+    const client = ddb();
+    const send = client.send.bind(client);
+    const spy = vi.spyOn(client, 'send').mockImplementation((async (cmd: unknown) => {
+      if (cmd instanceof TransactWriteCommand) throw Object.assign(new Error('Throughput exceeded'), { name: 'ProvisionedThroughputExceededException' });
+      return send(cmd as never);
+    }) as never);
+    try {
+      await expect(decideAgent(agent.sub, 'approve', adminId)).rejects.toThrow('Throughput exceeded');
+    } finally {
+      spy.mockRestore();
+    }
+    expect(await groupsOf(agent.sub)).toEqual([]);
+    expect(await profileItem(agent.sub)).toMatchObject({ agentStatus: 'pending' });
+
+    // a group left behind by any earlier failure: the reject removes it before recording the decision
+    await cognitoAdmin().send(new AdminAddUserToGroupCommand({ UserPoolId: stack().pool.userPoolId, Username: agent.sub, GroupName: 'agent' }));
+    const res = await decide(agent.sub, 'reject');
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(await groupsOf(agent.sub)).toEqual([]);
+    expect(await profileItem(agent.sub)).toMatchObject({ agentStatus: 'rejected' });
   });
 
   it('refuses a decision for a seller (409), an unknown user (404) and a bad decision (400)', async () => {
