@@ -361,7 +361,9 @@ describe('/seller-kyc', () => {
     // at 390x844 the dialog's buttons are whole on screen
     expect(await inViewport(page, page.getByTestId('identity-submit'))).toBe(true);
     await dialog.getByTestId('identity-face-camera-open').click();
-    await toastWith(page, 'Impossibile accedere alla fotocamera: Permission denied. Verifica i permessi.').waitFor();
+    await toastWith(page, 'Impossibile accedere alla fotocamera: permesso negato. Verifica i permessi.').waitFor();
+    // the toast is in the open modal dialog (the top layer), not under its backdrop in the inert page
+    expect(await page.locator('dialog[open] [data-sonner-toaster]').count()).toBe(1);
     // the camera mode closes
     await dialog.getByTestId('identity-face-camera-open').waitFor();
     await dialog.getByTestId('identity-face-file').setInputFiles(`${DIR}/face-a.jpg`);

@@ -1,6 +1,5 @@
 import type { ReactNode } from 'react';
-import { Card, CardContent, LoadingState } from '@/components/ui';
-import { errorMessage } from '@/lib/api';
+import { Card, CardContent, ErrorState, LoadingState } from '@/components/ui';
 import { useMe } from '@/lib/auth';
 import { USER_TYPE_LABELS } from '@/lib/labels';
 import { formatPhone } from '@/lib/phone';
@@ -29,9 +28,7 @@ export default function AgentProfilePage() {
           {me.isPending ? (
             <LoadingState className="min-h-32" />
           ) : me.error ? (
-            <p role="alert" className="text-red-700">
-              Impossibile caricare il profilo. {errorMessage(me.error)}
-            </p>
+            <ErrorState title="Impossibile caricare il profilo" error={me.error} onRetry={() => void me.refetch()} testId="agent-profile-error" />
           ) : (
             <dl className="divide-y divide-slate-200" data-testid="agent-profile">
               <Row label="Nome completo">{me.data.fullName || '—'}</Row>

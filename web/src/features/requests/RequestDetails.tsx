@@ -39,7 +39,8 @@ function DossierView({ dossier }: { dossier: RequestDossier }) {
   const assignee = p.assignedUserId
     ? (() => {
         const u = users.data?.items.find((x) => x.id === p.assignedUserId);
-        return u ? `${u.fullName || u.email} (${u.email})` : p.assignedUserId;
+        // never the raw id: while the list loads, or when it failed or lacks the user
+        return u ? `${u.fullName || u.email} (${u.email})` : users.isPending ? 'Caricamento…' : 'Utente non disponibile';
       })()
     : null;
 

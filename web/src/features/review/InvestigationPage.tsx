@@ -1,6 +1,6 @@
 import { Link, useLocation, useParams } from 'react-router-dom';
 import { useQuery } from '@tanstack/react-query';
-import { ArrowLeft, FilePen, RotateCcw, SearchX, Users } from 'lucide-react';
+import { ArrowLeft, CheckCircle2, FilePen, RotateCcw, SearchX, Users } from 'lucide-react';
 import { formatDateTime, formatDecimal, formatEuro, formatNumber } from '@domain/format';
 import { CONDITION_LABELS, FEATURE_LABELS, floorLabel, labelOf, PROPERTY_TYPE_LABELS } from '@domain/property/enums';
 import { DELETED_SOURCE_LABEL, NO_SOURCE_LABEL } from '@domain/request-list';
@@ -155,8 +155,12 @@ function Review({ dossier }: { dossier: RequestDossier }) {
                   state === 'todo' && 'border-slate-200 text-slate-600',
                 )}
               >
-                <span className="block text-base">{n}</span>
+                <span className="flex items-center justify-center gap-1 text-base">
+                  {state === 'done' && <CheckCircle2 aria-hidden="true" className="size-4" />}
+                  {n}
+                </span>
                 {label}
+                <span className="sr-only">{state === 'done' ? ' (completato)' : state === 'current' ? ' (in corso)' : ' (da completare)'}</span>
               </li>
             );
           })}

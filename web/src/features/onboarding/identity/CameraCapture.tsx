@@ -5,6 +5,23 @@ import { Button } from '@/components/ui';
 
 export const cameraErrorMessage = (reason: string) => `Impossibile accedere alla fotocamera: ${reason}. Verifica i permessi.`;
 
+/** The spec's {reason}, in Italian: the browser's own message is English (and differs by browser). */
+export function cameraErrorReason(err: unknown): string {
+  switch ((err as { name?: string } | null)?.name) {
+    case 'NotAllowedError':
+    case 'SecurityError':
+      return 'permesso negato';
+    case 'NotFoundError':
+    case 'OverconstrainedError':
+      return 'nessuna fotocamera trovata';
+    case 'NotReadableError':
+    case 'AbortError':
+      return "fotocamera già in uso da un'altra applicazione";
+    default:
+      return 'fotocamera non disponibile';
+  }
+}
+
 /** User-facing camera (ideal 640x480, no audio); 'Scatta foto' captures a JPEG on a canvas. */
 export function CameraCapture({
   label,
@@ -48,8 +65,7 @@ export function CameraCapture({
         setReady(true);
       } catch (err) {
         if (cancelled) return;
-        const reason = err instanceof Error && err.message ? err.message : String(err);
-        toast.error('Errore', { description: cameraErrorMessage(reason) });
+        toast.error('Errore', { description: cameraErrorMessage(cameraErrorReason(err)) });
         onClose();
       }
     })();

@@ -35,7 +35,7 @@ export function IdentityDialog({ open, onClose, target, onVerified }: { open: bo
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
   const failureRef = useRef<HTMLDivElement>(null);
-  // a refusal is read where it appears: brought into view and focused (the toasts sit behind the modal)
+  // a refusal is read where it appears: next to the form, brought into view and focused
   useEffect(() => {
     if (!failure) return;
     failureRef.current?.scrollIntoView({ block: 'nearest' });
