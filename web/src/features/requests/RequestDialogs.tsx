@@ -1,6 +1,5 @@
 import { useEffect, useId, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { toast } from 'sonner';
 import { Trash2, UserCheck } from 'lucide-react';
 import { DELETE_CONFIRM_WORD, isDeleteConfirmed, REQUEST_MESSAGES } from '@domain/requests';
 import { Button, Dialog, Field, Input, Select } from '@/components/ui';
@@ -92,8 +91,8 @@ export function AssignUserDialog({
 
   const submit = () => {
     if (!userId) {
+      // said under the field, in the dialog (a toast with the same words would repeat it)
       setError(REQUEST_MESSAGES.userRequired);
-      toast.error(REQUEST_MESSAGES.userRequired);
       return;
     }
     onAssign(userId);
