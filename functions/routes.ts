@@ -239,7 +239,7 @@ export const triggers = [
   { id: 'preTokenGeneration', handler: 'auth/pre-token-generation', source: 'cognito:preTokenGeneration', iam: { cognito: ['AdminGetUser'] } },
   { id: 'retryOutbox', handler: 'notifications/retry-outbox', source: 'schedule', schedule: 'rate(5 minutes)', iam: { table: ['UpdateItem'], indexes: ['Query'], ses: ['SendEmail'] }, timeoutSeconds: 120 },
   // tomorrow's visits remind their seller and agent (docs/visits.md)
-  { id: 'remindVisits', handler: 'visits/remind-visits', source: 'schedule', schedule: 'rate(1 day)', iam: { table: ['GetItem', 'PutItem', 'UpdateItem'], indexes: ['Query'], ses: ['SendEmail'] }, timeoutSeconds: 300 },
+  { id: 'remindVisits', handler: 'visits/remind-visits', source: 'schedule', schedule: 'rate(1 day)', iam: { table: ['ConditionCheckItem', 'GetItem', 'PutItem', 'UpdateItem'], indexes: ['Query'], ses: ['SendEmail'] }, timeoutSeconds: 300 },
   // the daily option job: legacy states, then running options past their expiry (docs/options.md)
   { id: 'expireOptions', handler: 'options/expire-options', source: 'schedule', schedule: 'rate(1 day)', iam: { table: ['ConditionCheckItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'], indexes: ['Query'], ses: ['SendEmail'] }, timeoutSeconds: 300 },
   // the daily reminders (onboarding, unsigned option, monthly availability) and expired link tokens (docs/reminders.md)

@@ -14,6 +14,7 @@ import { guardedTransaction } from './property';
 import { requestActivity } from './activity';
 import { cancellationReasons } from './agent-request';
 import { ConflictError, NotFoundError } from '../lib/errors';
+import { factsOf, visitMails } from '../lib/visit-mails';
 import type { Actor, ActivityKind } from '../domain/activity';
 import { cutoffOf, hasStarted, INTEREST_LEVELS, VISIT_MESSAGES, VISIT_STATUSES, type FreeSlot, type InterestLevel, type Visit, type VisitStatus } from '../domain/visits';
 
@@ -289,4 +290,35 @@ export async function recordVisitReminder(visit: Item, at: string, mails: readon
     if (cancellationReasons(err).length) return false;
     throw err;
   }
+}
+
+/**
+ * A booked visit whose option no agent holds any more (closed, or assigned to someone else) is
+ * cancelled: the slot freed, seller, agent and back office told with the calendar CANCEL
+ * ('optionClosed'), the history entry; only while still booked (409 otherwise). Returns the
+ * mails to deliver. Used by the option's closing and by the daily reminder, which meets the
+ * visits a closing failed to cancel.
+ */
+export async function cancelVisitOfClosedOption(property: Item, visit: Item, actor: Actor, now: Date): Promise<{ id: string }[]> {
+  const at = now.toISOString();
+  const id = String(visit.id);
+  const sequence = (typeof visit.sequence === 'number' ? visit.sequence : 0) + 1;
+  const facts = factsOf(property, { date: String(visit.date), start: String(visit.start), end: String(visit.end), agentName: String(visit.agentName), agentEmail: String(visit.agentEmail) });
+  const mails = visitMails('optionClosed', facts, property, { id, sequence }, at);
+  await closeVisit({
+    propertyId: String(visit.propertyId),
+    at,
+    actor,
+    kind: 'visit.optionClosed',
+    propertyLabel: str(property.address),
+    note: `${String(visit.date)} ${String(visit.start)}`,
+    before: 'booked',
+    after: 'cancelled',
+    mails,
+    visit,
+    status: 'cancelled',
+    set: { cancelledAt: at, cancelReason: 'option_closed', sequence },
+    freeTheSlot: true,
+  });
+  return mails;
 }

@@ -17,8 +17,7 @@ import { closeRequestWrites, requestsOfOption, toRequestMailFacts } from '../mod
 import { expiredOptionItems, migrateLegacyOptionStates, readOption, transitionOption } from '../model/option';
 import { deliverOutbox } from '../model/outbox';
 import { readProperty } from '../model/property';
-import { closeVisit, upcomingBookedVisitItems } from '../model/visit';
-import { factsOf, visitMails } from '../lib/visit-mails';
+import { cancelVisitOfClosedOption, upcomingBookedVisitItems } from '../model/visit';
 import { deliverNow } from '../model/review';
 import type { Item } from '../model/item';
 import { optionClosedMail } from '../domain/agent-mail';
@@ -38,33 +37,14 @@ const ENDS_VISITS: ReadonlySet<AdminOptionAction | 'expire'> = new Set(['withdra
 async function cancelUpcomingVisits(propertyId: string, actor: Actor, now: Date): Promise<number> {
   const [property, visits] = await Promise.all([readProperty(propertyId), upcomingBookedVisitItems(propertyId, now)]);
   if (!property) return 0;
-  const at = now.toISOString();
   let cancelled = 0;
   for (const visit of visits) {
-    const id = String(visit.id);
-    const sequence = (typeof visit.sequence === 'number' ? visit.sequence : 0) + 1;
-    const facts = factsOf(property, { date: String(visit.date), start: String(visit.start), end: String(visit.end), agentName: String(visit.agentName), agentEmail: String(visit.agentEmail) });
-    const mails = visitMails('optionClosed', facts, property, { id, sequence }, at);
     try {
-      await closeVisit({
-        propertyId,
-        at,
-        actor,
-        kind: 'visit.optionClosed',
-        propertyLabel: typeof property.address === 'string' ? property.address : null,
-        note: `${String(visit.date)} ${String(visit.start)}`,
-        before: 'booked',
-        after: 'cancelled',
-        mails,
-        visit,
-        status: 'cancelled',
-        set: { cancelledAt: at, cancelReason: 'option_closed', sequence },
-        freeTheSlot: true,
-      });
+      const mails = await cancelVisitOfClosedOption(property, visit, actor, now);
       cancelled++;
       for (const m of mails) await deliverNow(m.id, deliverOutbox);
     } catch (err) {
-      logger.error('Visit of a closed option not cancelled', { propertyId, visitId: id, error: err as Error });
+      logger.error('Visit of a closed option not cancelled', { propertyId, visitId: visit.id, error: err as Error });
     }
   }
   return cancelled;

@@ -14,8 +14,8 @@ import { readOption } from '../model/option';
 import { deliverOutbox } from '../model/outbox';
 import { isOwner, readProperty } from '../model/property';
 import { deliverNow } from '../model/review';
-import { bookedVisitItemsOn, bookVisit, closeVisit, findSlot, moveVisit, readVisit, recordVisitReminder, slotItemsFrom, toFreeSlot, toVisit, visitItemsOfProperty } from '../model/visit';
-import type { Actor, ActivityKind } from '../domain/activity';
+import { bookedVisitItemsOn, bookVisit, cancelVisitOfClosedOption, closeVisit, findSlot, moveVisit, readVisit, recordVisitReminder, slotItemsFrom, toFreeSlot, toVisit, visitItemsOfProperty } from '../model/visit';
+import { SYSTEM_ACTOR, type Actor, type ActivityKind } from '../domain/activity';
 import { addDays, todayInRome } from '../domain/availability';
 import { salePriceOf } from '../domain/review/rules';
 import { factsOf, sellerNameOf, visitMails } from '../lib/visit-mails';
@@ -252,22 +252,27 @@ function visitReminderMails(property: Item, visit: Item, at: string) {
 
 /**
  * The daily reminder: every visit still booked for tomorrow (Europe/Rome) on an option still
- * in its agent's charge gets its seller's and agent's mail, once (the visit's own condition). One visit's failure is logged and the
+ * in its agent's charge gets its seller's and agent's mail, once (the visit's own condition);
+ * one whose option its agent no longer holds (a cancellation the closing could not make) is
+ * cancelled instead, everyone told. One visit's failure is logged and the
  * others go on.
  */
-export async function remindTomorrowsVisits(now = new Date()): Promise<{ due: number; sent: number; failed: number }> {
+export async function remindTomorrowsVisits(now = new Date()): Promise<{ due: number; sent: number; cancelled: number; failed: number }> {
   const tomorrow = addDays(todayInRome(now), 1);
   const due = await bookedVisitItemsOn(tomorrow);
   const at = now.toISOString();
   let sent = 0;
+  let cancelled = 0;
   let failed = 0;
   for (const visit of due) {
     try {
       const [property, option] = await Promise.all([readProperty(String(visit.propertyId)), readOption(String(visit.propertyId))]);
       if (!property) continue;
-      // nothing goes to an agent who no longer holds the option (its closing cancels the visits; a cancel that failed is left here)
+      // nothing goes to an agent who no longer holds the option: the visit its closing failed to cancel is cancelled now
       if (option?.status !== 'assigned' || option.assignedAgentId !== visit.agentId) {
-        logger.warn('Visit of an option no longer in its agent\'s charge: no reminder', { propertyId: visit.propertyId, visitId: visit.id });
+        logger.warn('Visit of an option no longer in its agent\'s charge: cancelled, no reminder', { propertyId: visit.propertyId, visitId: visit.id });
+        await deliver(await cancelVisitOfClosedOption(property, visit, SYSTEM_ACTOR, now));
+        cancelled++;
         continue;
       }
       const mails = visitReminderMails(property, visit, at);
@@ -280,6 +285,6 @@ export async function remindTomorrowsVisits(now = new Date()): Promise<{ due: nu
       logger.error('Visit reminder not sent', { visitId: visit.id, error: err as Error });
     }
   }
-  logger.info('Visit reminders', { day: tomorrow, due: due.length, sent, failed });
-  return { due: due.length, sent, failed };
+  logger.info('Visit reminders', { day: tomorrow, due: due.length, sent, cancelled, failed });
+  return { due: due.length, sent, cancelled, failed };
 }

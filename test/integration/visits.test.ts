@@ -288,17 +288,26 @@ describe("the option's closing", () => {
     expect((await api('GET', `/agent/options/${d.propertyId}/media`, { token: d.agent.token })).status).toBe(404);
   });
 
-  it('a visit its closing left booked gets no reminder: nothing goes to an agent who no longer holds the option', async () => {
+  it('a visit its closing left booked is cancelled by the reminder the day before: no reminder, the slot free, everyone told', async () => {
     const d = await assignedDeal();
     const date = addDays(todayInRome(), 33);
-    const v = (await book(d, await slot(d.propertyId, date, '09:00', '10:00'))).body;
+    const slotId = await slot(d.propertyId, date, '09:00', '10:00');
+    const v = (await book(d, slotId)).body;
     // the option closed and its visit stayed booked (a cancel that failed after the state changed)
     await ddb().send(
       new UpdateCommand({ TableName: TABLE(), Key: keys.option(d.propertyId), UpdateExpression: 'SET #s = :e', ExpressionAttributeNames: { '#s': 'status' }, ExpressionAttributeValues: { ':e': 'expired' } }),
     );
-    await remindTomorrowsVisits(new Date(romeInstant(addDays(date, -1), '08:00').getTime()));
+    const run = await remindTomorrowsVisits(new Date(romeInstant(addDays(date, -1), '08:00').getTime()));
+    expect(run.failed).toBe(0);
+    expect(run.cancelled).toBeGreaterThanOrEqual(1);
     expect(await mailsAbout(v.id, 'Promemoria: visita domani')).toHaveLength(0);
-    expect((await ddb().send(new GetCommand({ TableName: TABLE(), Key: keys.visit(d.propertyId, v.id), ConsistentRead: true }))).Item!.reminderSentAt).toBeUndefined();
+    const item = (await ddb().send(new GetCommand({ TableName: TABLE(), Key: keys.visit(d.propertyId, v.id), ConsistentRead: true }))).Item!;
+    expect(item).toMatchObject({ status: 'cancelled', cancelReason: 'option_closed' });
+    expect(item.reminderSentAt).toBeUndefined();
+    expect((await slotItem(d.propertyId, date, slotId)).isBooked).toBe(false);
+    const mails = await mailsAbout(v.id, 'Visita annullata');
+    expect(mails.map((m) => m.destination.to[0])).toContain(d.agent.email);
+    for (const m of mails) expect(parsedEvent(m).ics).toContain('METHOD:CANCEL');
   });
 });
 
