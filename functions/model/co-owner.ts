@@ -363,8 +363,8 @@ export interface CoOwnerIdentityReviewWrite {
  * decision {decision, reason, by, at}, leaves the queue, and the activity history records it,
  * in one transaction with the property guard at index 0. The COOWNER item's own condition is
  * that its check is still in review (the one reviewed, when its checkedAt is given): a second
- * decision, or one after a new check or after the
- * seller replaced the co-owners, is 409 and writes nothing; no such co-owner is 404.
+ * decision, or one after a new check or after the seller replaced the co-owners, is 409 and
+ * writes nothing; no such co-owner is 404.
  */
 export async function decideCoOwnerIdentityReview(w: CoOwnerIdentityReviewWrite): Promise<KycIdentity> {
   const status = w.decision === 'approve' ? 'verified' : 'rejected';

@@ -392,7 +392,6 @@ export interface OptionListCopy {
 }
 
 /**
-/**
  * The PROPERTY attributes the seller's onboarding steps change (identity, co-owners and shares,
  * delegations): the option's document is written from them, so it is stored only while they
  * are as the admin's read found them. Once it is stored the steps are closed (model/property.ts

@@ -254,8 +254,7 @@ function visitReminderMails(property: Item, visit: Item, at: string) {
  * The daily reminder: every visit still booked for tomorrow (Europe/Rome) on an option still
  * in its agent's charge gets its seller's and agent's mail, once (the visit's own condition);
  * one whose option its agent no longer holds (a cancellation the closing could not make) is
- * cancelled instead, everyone told. One visit's failure is logged and the
- * others go on.
+ * cancelled instead, everyone told. One visit's failure is logged and the others go on.
  */
 export async function remindTomorrowsVisits(now = new Date()): Promise<{ due: number; sent: number; cancelled: number; failed: number }> {
   const tomorrow = addDays(todayInRome(now), 1);

@@ -100,9 +100,9 @@ export function shareWarning(shares: readonly { share: number }[]): string | nul
 }
 
 /**
- * The same name for a kept co-owner: case, accents aside from spacing, as typed. A co-owner
- * whose name changes is another person to the identity check, which compared the document
- * with the old name: the verification starts again.
+ * The same name for a kept co-owner, whatever the case and the spacing. A co-owner whose name
+ * changes is another person to the identity check, which compared the document with the old
+ * name: the verification starts again.
  */
 export function sameCoOwnerName(a: string, b: string): boolean {
   const norm = (s: string) => s.trim().replace(/\s+/g, ' ').toLocaleLowerCase('it-IT');
