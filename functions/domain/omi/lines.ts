@@ -212,8 +212,15 @@ const STORED_COD_TIP = VALORI_COLUMNS.indexOf('Cod_Tip');
  * most of a cold valuation's time.
  */
 export function readValoriLineOfType(line: string, codTip: number): OmiValoriRow | undefined {
-  const fields = line.split(';');
-  return Number(fields[STORED_COD_TIP]) === codTip ? readValoriFields(fields) : undefined;
+  // the Cod_Tip field found by its separators: a line of another type is never split
+  let start = 0;
+  for (let i = 0; i < STORED_COD_TIP; i++) {
+    start = line.indexOf(';', start) + 1;
+    if (start === 0) return undefined;
+  }
+  const end = line.indexOf(';', start);
+  if (Number(line.slice(start, end === -1 ? undefined : end)) !== codTip) return undefined;
+  return readValoriFields(line.split(';'));
 }
 
 function readValoriFields(fields: string[]): OmiValoriRow {
