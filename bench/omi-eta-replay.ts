@@ -39,6 +39,7 @@ for (const [kind, file] of [['valori', national.valori], ['zone', national.zone]
     milestones: Object.fromEntries([20, 40, 60, 80].map((p) => [`${p}%`, rows.find((r) => r.progress >= p && r.actualLeftS > 0) ?? null])),
     samplesFrom20Percent: late.length,
     maxAbsErrorPctFrom20: r1(Math.max(0, ...late.map((r) => Math.abs(r.errorPct ?? 0)))),
+    maxAbsErrorPctFrom20With3sLeft: r1(Math.max(0, ...late.filter((r) => r.actualLeftS >= 3).map((r) => Math.abs(r.errorPct ?? 0)))),
     within30PctFrom20: `${late.filter((r) => r.errorPct !== null && Math.abs(r.errorPct) <= 30).length}/${late.length}`,
     samples: rows,
   };

@@ -10,7 +10,9 @@
  * importSpeed, from the job as of its updatedAt) against the time that was actually left
  * (finishedAt - updatedAt). Printed: the error at the first sample past 20/40/60/80 % of
  * the work, the largest absolute error from 20 % on, the same for the estimate the page
- * used before (bytes read at the bytes/s so far), and how long the index rebuild took.
+ * used before (bytes read at the bytes/s so far), and how long the index rebuild took. The
+ * largest error is also given over the states with 3 s or more left: the page shows whole
+ * seconds, rounded up, so 30 % of the last second or two is finer than what it can say.
  * The rows stored are checked against the file (a short import would show here).
  */
 import { readFileSync } from 'node:fs';
@@ -67,6 +69,8 @@ function summarize(samples: Sample[]) {
     ),
     samplesFrom20Percent: late.length,
     maxAbsErrorPctFrom20: maxAbs('errorPct'),
+    // the page shows whole seconds (rounded up) and "pochi istanti" under one: +-30 % of 1-2 s is below what it can say
+    maxAbsErrorPctFrom20With3sLeft: r1(Math.max(0, ...late.filter((s) => s.actualLeftS >= 3).map((s) => Math.abs(s.errorPct ?? 0)))),
     oldByteEstimateMaxAbsErrorPctFrom20: maxAbs('byteErrorPct'),
   };
 }

@@ -103,9 +103,6 @@ interface ImportRun {
   readonly counts: { rowsRead: number; inserted: number; updated: number; rejected: number; warnings: number };
   /** rows whose record DynamoDB has stored */
   rowsWritten: number;
-  /** (time, rows written or rejected) at each report of the rows phase, the last ~10 s: the recent pace */
-  readonly paceSamples: { at: number; done: number }[];
-  recentRowsPerSecond: number | null;
   phase: OmiImportPhase;
   /** phase 'index': provinces rebuilt, of indexTotal */
   indexDone: number;
@@ -149,8 +146,6 @@ export async function runImport(req: ImportRequest, opts: { concurrency?: number
     started,
     counts: { rowsRead: 0, inserted: 0, updated: 0, rejected: 0, warnings: 0 },
     rowsWritten: 0,
-    paceSamples: [],
-    recentRowsPerSecond: null,
     phase: 'rows',
     indexDone: 0,
     indexTotal: null,
@@ -201,7 +196,6 @@ function claimImport(req: ImportRequest, runId: string): Promise<boolean> {
 
 /** The job's live fields: counts, reasons, bytes and progress, plus `extra`. */
 function reportProgress(run: ImportRun, extra: Record<string, unknown> = {}): Promise<void> {
-  if (run.phase === 'rows') measurePace(run, Date.now());
   return updateJob(run.req.jobId, run.runId, {
     ...run.counts,
     rejectedReasons: run.reasons,
@@ -213,24 +207,9 @@ function reportProgress(run: ImportRun, extra: Record<string, unknown> = {}): Pr
     phase: run.phase,
     indexDone: run.indexDone,
     indexTotal: run.indexTotal,
-    recentRowsPerSecond: run.recentRowsPerSecond,
     progress: importPercent({ ...run.counts, ...run, rowsExpected: expectedRows(run), fileKind: run.fileKind ?? null, startedAt: null, updatedAt: '' }),
     ...extra,
   });
-}
-
-/** The recent pace: at least PACE_MIN_MS between the oldest kept sample and now, at most PACE_WINDOW_MS. */
-const PACE_WINDOW_MS = 10_000;
-const PACE_MIN_MS = 4_000;
-
-/** Rows written or rejected per second over the last PACE_WINDOW_MS (kept when too little time has passed). */
-function measurePace(run: ImportRun, now: number): void {
-  const done = run.rowsWritten + run.counts.rejected;
-  const samples = run.paceSamples;
-  samples.push({ at: now, done });
-  while (samples.length > 2 && now - samples[1]!.at >= PACE_WINDOW_MS) samples.shift();
-  const first = samples[0]!;
-  if (now - first.at >= PACE_MIN_MS && done > first.done) run.recentRowsPerSecond = ((done - first.done) * 1000) / (now - first.at);
 }
 
 /**

@@ -51,12 +51,6 @@ export interface OmiJob {
   /** import, phase 'index': provinces whose listing index is rebuilt, of `indexTotal` */
   indexDone: number;
   indexTotal: number | null;
-  /**
-   * import, while running: rows written (or rejected) per second over the last ~10 s of the
-   * rows phase, measured by the run (null until it can be); the pace of a warmed-up import,
-   * which the average since the start understates
-   */
-  recentRowsPerSecond: number | null;
   inserted: number;
   updated: number;
   rejected: number;

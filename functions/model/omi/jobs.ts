@@ -18,7 +18,7 @@ export const STALE_AFTER_MS = 30_000;
 
 const FIELDS: (keyof OmiJob)[] = [
   'id', 'kind', 'status', 'fileName', 'semester', 's3Key', 'createdBy', 'createdAt', 'startedAt', 'finishedAt', 'updatedAt',
-  'rowsRead', 'rowsWritten', 'rowsExpected', 'phase', 'indexDone', 'indexTotal', 'recentRowsPerSecond', 'inserted', 'updated', 'rejected', 'rejectedReasons', 'warnings', 'warningReasons', 'fileKind', 'encoding', 'bytesRead', 'bytesTotal',
+  'rowsRead', 'rowsWritten', 'rowsExpected', 'phase', 'indexDone', 'indexTotal', 'inserted', 'updated', 'rejected', 'rejectedReasons', 'warnings', 'warningReasons', 'fileKind', 'encoding', 'bytesRead', 'bytesTotal',
   'deleted', 'total', 'progress', 'durationMs', 'error', 'unmatchedComuni',
 ];
 
@@ -152,7 +152,7 @@ export async function claimJob(
 }
 
 type Progress = Partial<Pick<OmiJob,
-  'rowsRead' | 'rowsWritten' | 'rowsExpected' | 'phase' | 'indexDone' | 'indexTotal' | 'recentRowsPerSecond' | 'inserted' | 'updated' | 'rejected' | 'rejectedReasons' | 'warnings' | 'warningReasons' | 'bytesRead' | 'bytesTotal' | 'deleted' | 'total' |
+  'rowsRead' | 'rowsWritten' | 'rowsExpected' | 'phase' | 'indexDone' | 'indexTotal' | 'inserted' | 'updated' | 'rejected' | 'rejectedReasons' | 'warnings' | 'warningReasons' | 'bytesRead' | 'bytesTotal' | 'deleted' | 'total' |
   'progress' | 'fileKind' | 'encoding' | 'semester' | 'unmatchedComuni'>>;
 
 /** Progress of the run that holds the job (a newer run takes over: this one's writes then fail). */
