@@ -251,9 +251,10 @@ export const identityReviewDecisionSchema = z.object({
     .max(REVIEW_REASON_MAX, IDENTITY_MESSAGES.reviewReasonTooLong),
   /**
    * the check the admin looked at (IdentityReviewItem.checkedAt): the decision applies to that
-   * check only; a newer one made meanwhile by the seller or co-owner answers 409 (the page sends it)
+   * check only; a newer one made meanwhile by the seller or co-owner answers 409. Required: a
+   * decision that names no check could approve one nobody saw (a page opened before a new check)
    */
-  checkedAt: z.iso.datetime({ error: IDENTITY_MESSAGES.reviewCheckInvalid }).optional(),
+  checkedAt: z.iso.datetime({ error: IDENTITY_MESSAGES.reviewCheckInvalid }),
 });
 export type IdentityReviewDecisionInput = z.output<typeof identityReviewDecisionSchema>;
 

@@ -354,15 +354,15 @@ export interface CoOwnerIdentityReviewWrite {
   coOwnerReason: string;
   actor: Actor;
   now: string;
-  /** the check the admin reviewed (its identityCheckedAt): when given, a newer check is not decided */
-  checkedAt?: string;
+  /** the check the admin reviewed (its identityCheckedAt): a newer check is not decided */
+  checkedAt: string;
 }
 
 /**
  * The co-owner's check becomes verified (verifiedAt: 'Verificato') or rejected with the
  * decision {decision, reason, by, at}, leaves the queue, and the activity history records it,
  * in one transaction with the property guard at index 0. The COOWNER item's own condition is
- * that its check is still in review (the one reviewed, when its checkedAt is given): a second
+ * that its check is still in review, and the one reviewed (its checkedAt): a second
  * decision, or one after a new check or after the seller replaced the co-owners, is 409 and
  * writes nothing; no such co-owner is 404.
  */
@@ -380,9 +380,9 @@ export async function decideCoOwnerIdentityReview(w: CoOwnerIdentityReviewWrite)
               TableName: table(),
               Key: key,
               UpdateExpression: 'SET identityStatus = :status, identityReason = :reason, verifiedAt = :verifiedAt, identityReview = :review, updatedAt = :now REMOVE gsi2pk, gsi2sk',
-              ConditionExpression: `identityStatus = :inReview${w.checkedAt ? ' AND identityCheckedAt = :checkedAt' : ''}`,
+              ConditionExpression: 'identityStatus = :inReview AND identityCheckedAt = :checkedAt',
               ExpressionAttributeValues: {
-                ...(w.checkedAt ? { ':checkedAt': w.checkedAt } : {}),
+                ':checkedAt': w.checkedAt,
                 ':status': status,
                 ':reason': w.coOwnerReason,
                 ':verifiedAt': status === 'verified' ? w.now : null,

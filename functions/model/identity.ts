@@ -201,8 +201,8 @@ export interface IdentityReviewWrite {
   sellerReason: string;
   /** the admin as the activity history names them (default: `by` without a name) */
   actor?: Actor;
-  /** the check the admin reviewed (its checkedAt): when given, a newer check is not decided */
-  checkedAt?: string;
+  /** the check the admin reviewed (its checkedAt): a newer check is not decided */
+  checkedAt: string;
 }
 
 /**
@@ -210,8 +210,8 @@ export interface IdentityReviewWrite {
  * with the decision {decision, reason, by, at}, leaves the queue, and the PROPERTY's
  * identityStatus follows (an approval completes the step), in one transaction with the
  * property guard at index 0. The IDENTITY item's own condition is that it is still in review,
- * and the very check the admin reviewed when its `checkedAt` is given: a second decision, or
- * one after the seller made a new check, is 409 and writes nothing.
+ * and the very check the admin reviewed (`checkedAt`): a second decision, or one after the
+ * seller made a new check, is 409 and writes nothing.
  */
 export async function decideIdentityReview(w: IdentityReviewWrite): Promise<IdentityRecord> {
   const status: IdentityStatus = w.decision === 'approve' ? 'verified' : 'rejected';
@@ -236,10 +236,10 @@ export async function decideIdentityReview(w: IdentityReviewWrite): Promise<Iden
               TableName: table(),
               Key: keys.identity(w.propertyId),
               UpdateExpression: 'SET #status = :status, reason = :reason, verifiedAt = :verifiedAt, review = :decision REMOVE gsi2pk, gsi2sk',
-              ConditionExpression: `#status = :review${w.checkedAt ? ' AND checkedAt = :checkedAt' : ''}`,
+              ConditionExpression: '#status = :review AND checkedAt = :checkedAt',
               ExpressionAttributeNames: { '#status': 'status' },
               ExpressionAttributeValues: {
-                ...(w.checkedAt ? { ':checkedAt': w.checkedAt } : {}),
+                ':checkedAt': w.checkedAt,
                 ':status': status,
                 ':review': 'review',
                 ':reason': w.sellerReason,

@@ -11,11 +11,11 @@ const id = (message: string) => z.string({ error: message }).min(1, message).max
 const params = z.object({ propertyId: id(REVIEW_MESSAGES.propertyNotFound), coOwnerId: id(IDENTITY_MESSAGES.reviewNotFound) });
 
 /**
- * POST /admin/properties/{propertyId}/co-owners/{coOwnerId}/identity/review {decision, reason}:
+ * POST /admin/properties/{propertyId}/co-owners/{coOwnerId}/identity/review {decision, reason, checkedAt}:
  * an admin's decision on a co-owner's identity check in review (60-70 %, or not completed by
  * the engine), recorded with who and when on the COOWNER item and in the activity history.
  * Approved: the co-owner is 'Verificato'; rejected: they read the reason and check again. Only
- * while the check is still in review, and the one reviewed when `checkedAt` names it (else 409,
+ * while the check is still in review, and the one reviewed (`checkedAt`; else 409,
  * nothing changes); no such co-owner 404.
  */
 export const handler = route('decideCoOwnerIdentityReview', { params, body: identityReviewDecisionSchema }, async ({ params, body, caller }): Promise<{ identity: KycIdentity }> => {

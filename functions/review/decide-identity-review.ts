@@ -6,7 +6,7 @@ import { decideIdentityReview } from '../model/identity';
 import { propertyParams } from './schemas';
 
 /**
- * POST /admin/properties/{propertyId}/identity/review {decision: 'approve' | 'reject', reason}:
+ * POST /admin/properties/{propertyId}/identity/review {decision: 'approve' | 'reject', reason, checkedAt}:
  * an admin's decision on the seller's identity check in review, recorded with who and when
  * (the IDENTITY item's `review`). Approved: verified, the step is done; rejected: the seller
  * reads the reason and checks again. Only while the check is still in review: a second

@@ -8,7 +8,7 @@
 import { mkdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { ddb } from '../../functions/model/db';
@@ -16,7 +16,10 @@ import { keys } from '../../functions/model/keys';
 import { DESKTOP, expectAccessible, launchBrowser, signedInContext, toastWith } from '../support/browser';
 import { markSigned } from '../support/option';
 import { api, sentMail, stack, tokenForRole, uniqueEmail, useStackEnv } from '../support/helpers';
-import { catastoDelegation } from '../support/seller';
+import { catastoDelegation, freshSeller, ownedProperty } from '../support/seller';
+import { checkIdentity } from '../support/identity';
+import { facePhoto, REVIEW_BAND_PERSON, reviewBandCard } from '../support/faces';
+import { IDENTITY_MESSAGES } from '../../functions/domain/identity';
 import { apiFrom, fullBody, newClientIp, newId } from '../support/submission';
 import { importOmi } from '../support/omi-import';
 import { MILANO } from '../support/omi-samples';
@@ -299,6 +302,69 @@ describe('Istruttoria Immobile (admin)', () => {
     await page.getByTestId('review-not-found').getByText('Immobile non trovato').waitFor();
     await page.getByTestId('back-to-admin').click();
     await page.waitForURL((u) => u.pathname === '/admin');
+    await page.close();
+  });
+});
+
+describe('Verifiche di identità da controllare (admin)', () => {
+  it('approves a check from the queue with a reason; a page kept open while the seller checks again decides nothing', async () => {
+    const seller = await freshSeller();
+    const inReview = async () => {
+      const id = await ownedProperty(seller.userId);
+      const res = await checkIdentity(seller.token, id, facePhoto(REVIEW_BAND_PERSON), await reviewBandCard({ number: 'CA00000AA' }));
+      expect(res.body, JSON.stringify(res.body)).toMatchObject({ status: 'review' });
+      return id;
+    };
+    const [first, second] = [await inReview(), await inReview()];
+    const page = await admin.newPage();
+    page.setDefaultTimeout(20_000);
+    await page.goto(`${web()}/identity-reviews`);
+    await page.getByRole('heading', { level: 1, name: 'Verifiche di identità da controllare' }).waitFor();
+    const item = (id: string) => page.locator(`[data-testid="identity-review-item"][data-property-id="${id}"]`);
+    await item(first).waitFor();
+    await item(second).waitFor();
+    await expect.poll(() => item(first).getByRole('img').count()).toBeGreaterThanOrEqual(2);
+    await expectAccessible(page);
+
+    // the reason is required, said under the field
+    await item(first).getByTestId('identity-review-approve').click();
+    await item(first).getByText(IDENTITY_MESSAGES.reviewReason).waitFor();
+    await item(first).getByLabel('Motivo della decisione').fill('Stessa persona: confrontate a vista');
+    await item(first).getByTestId('identity-review-approve').click();
+    await toast(page, IDENTITY_MESSAGES.reviewApproved).waitFor();
+    await item(first).waitFor({ state: 'detached' });
+    const approved = await ddb().send(new GetCommand({ TableName: TABLE(), Key: keys.identity(first), ConsistentRead: true }));
+    expect(approved.Item).toMatchObject({ status: 'verified', review: { decision: 'approve', reason: 'Stessa persona: confrontate a vista' } });
+
+    // the seller checks again while the admin looks at the first check of the second property
+    const looked = (await ddb().send(new GetCommand({ TableName: TABLE(), Key: keys.identity(second), ConsistentRead: true }))).Item!;
+    const again = await checkIdentity(seller.token, second, facePhoto(REVIEW_BAND_PERSON), await reviewBandCard({ number: 'CA00000AA' }));
+    expect(again.body).toMatchObject({ status: 'review' });
+    const newer = (await ddb().send(new GetCommand({ TableName: TABLE(), Key: keys.identity(second), ConsistentRead: true }))).Item!;
+    expect(newer.checkedAt).not.toBe(looked.checkedAt);
+    const facePhotoSrc = () => item(second).getByRole('img', { name: 'Foto del volto' }).getAttribute('src');
+    const oldPhoto = await facePhotoSrc();
+    await item(second).getByLabel('Motivo della decisione').fill('Stessa persona');
+    await item(second).getByTestId('identity-review-approve').click();
+    await toast(page, IDENTITY_MESSAGES.reviewNotPending).waitFor();
+    expect((await ddb().send(new GetCommand({ TableName: TABLE(), Key: keys.identity(second), ConsistentRead: true }))).Item).toEqual(newer);
+    // the queue shows the new check at once: its own photos, the reason kept
+    await expect.poll(facePhotoSrc).not.toBe(oldPhoto);
+    expect(await item(second).getByLabel('Motivo della decisione').inputValue()).toBe('Stessa persona');
+    await page.setViewportSize(PHONE);
+    await expectAccessible(page);
+    await item(second).screenshot({ path: path.join(SHOTS, 'identity-review-stale-390.png') });
+
+    // the admin looks again and rejects the new check
+    await item(second).getByLabel('Motivo della decisione').fill('Il documento è scaduto');
+    await item(second).getByTestId('identity-review-reject').click();
+    await toast(page, IDENTITY_MESSAGES.reviewRejected).waitFor();
+    await item(second).waitFor({ state: 'detached' });
+    expect((await ddb().send(new GetCommand({ TableName: TABLE(), Key: keys.identity(second), ConsistentRead: true }))).Item).toMatchObject({
+      status: 'rejected',
+      checkedAt: newer.checkedAt,
+      review: { decision: 'reject', reason: 'Il documento è scaduto' },
+    });
     await page.close();
   });
 });

@@ -91,10 +91,14 @@ describe("a co-owner's identity check in review", () => {
     const dossier = await api<RequestDossier>('GET', `/admin/properties/${id}`, { token: admin.token });
     expect(dossier.body.coOwners.find((c) => c.id === coOwnerId)).toMatchObject({ identityStatus: 'review', verifiedAt: null });
 
-    // the seller cannot decide; a missing reason is 400; the owner's route does not decide a co-owner's check
-    expect((await api('POST', decide(id, coOwnerId), { token: owner.token, body: { decision: 'approve', reason: 'Io' } })).status).toBe(403);
-    expect((await api('POST', decide(id, coOwnerId), { token: admin.token, body: { decision: 'approve', reason: ' ' } })).status).toBe(400);
-    expect((await api('POST', decide(id, newId()), { token: admin.token, body: { decision: 'approve', reason: 'Stessa persona' } })).status).toBe(404);
+    // the seller cannot decide; a missing reason or check is 400; the owner's route does not decide a co-owner's check
+    const checkedAt = entry!.checkedAt;
+    expect((await api('POST', decide(id, coOwnerId), { token: owner.token, body: { decision: 'approve', reason: 'Io', checkedAt } })).status).toBe(403);
+    expect((await api('POST', decide(id, coOwnerId), { token: admin.token, body: { decision: 'approve', reason: ' ', checkedAt } })).status).toBe(400);
+    const unnamed = await api<Answer<object>>('POST', decide(id, coOwnerId), { token: admin.token, body: { decision: 'approve', reason: 'Stessa persona' } });
+    expect(unnamed.status).toBe(400);
+    expect(unnamed.body.message).toBe(IDENTITY_MESSAGES.reviewCheckInvalid);
+    expect((await api('POST', decide(id, newId()), { token: admin.token, body: { decision: 'approve', reason: 'Stessa persona', checkedAt } })).status).toBe(404);
     expect((await get(keys.coOwner(id, coOwnerId)))!.identityStatus).toBe('review');
 
     // a decision names the check the admin looked at: another one is not decided
@@ -104,7 +108,7 @@ describe("a co-owner's identity check in review", () => {
 
     const ok = await api<Answer<{ identity: KycIdentity }>>('POST', decide(id, coOwnerId), {
       token: admin.token,
-      body: { decision: 'approve', reason: 'Stessa persona: confrontate a vista', checkedAt: entry!.checkedAt },
+      body: { decision: 'approve', reason: 'Stessa persona: confrontate a vista', checkedAt },
     });
     expect(ok.status, JSON.stringify(ok.body)).toBe(200);
     expect(ok.body.identity).toMatchObject({ status: 'verified', reason: IDENTITY_MESSAGES.reviewApproved, verifiedAt: expect.any(String) });
@@ -116,7 +120,7 @@ describe("a co-owner's identity check in review", () => {
     expect(JSON.stringify(history.body)).toContain('Comproprietario: Stessa persona: confrontate a vista');
 
     // a second decision: 409, nothing changes
-    const again = await api<Answer<object>>('POST', decide(id, coOwnerId), { token: admin.token, body: { decision: 'reject', reason: 'Ci ho ripensato' } });
+    const again = await api<Answer<object>>('POST', decide(id, coOwnerId), { token: admin.token, body: { decision: 'reject', reason: 'Ci ho ripensato', checkedAt } });
     expect(again.status).toBe(409);
     expect(again.body.message).toBe(IDENTITY_MESSAGES.reviewNotPending);
     expect(await get(keys.coOwner(id, coOwnerId))).toEqual(item);
@@ -124,7 +128,8 @@ describe("a co-owner's identity check in review", () => {
 
   it('rejected with a reason: the co-owner reads it and a new check replaces the decided one', async () => {
     const { id, coOwnerId, coToken } = await checked(facePhoto(REVIEW_BAND_PERSON), await reviewBandCard(CARD));
-    const no = await api<Answer<{ identity: KycIdentity }>>('POST', decide(id, coOwnerId), { token: admin.token, body: { decision: 'reject', reason: 'Il documento è scaduto' } });
+    const checkedAt = String((await get(keys.coOwner(id, coOwnerId)))!.identityCheckedAt);
+    const no = await api<Answer<{ identity: KycIdentity }>>('POST', decide(id, coOwnerId), { token: admin.token, body: { decision: 'reject', reason: 'Il documento è scaduto', checkedAt } });
     expect(no.status, JSON.stringify(no.body)).toBe(200);
     expect(no.body.identity).toMatchObject({ status: 'rejected', reason: `${IDENTITY_MESSAGES.reviewRejected}: Il documento è scaduto`, verifiedAt: null });
     const own = await api<CoOwnerKycState>('GET', `/seller/kyc?token=${coToken}`, { token: coOwner.token });
@@ -165,7 +170,7 @@ describe("a co-owner's identity check in review", () => {
     expect(after.identityStatus).toBeUndefined();
     expect(after.gsi2pk).toBeUndefined();
     expect((await queue()).some((r) => r.coOwner?.id === coOwnerId)).toBe(false);
-    const late = await api<Answer<object>>('POST', decide(id, coOwnerId), { token: admin.token, body: { decision: 'approve', reason: 'Stessa persona' } });
+    const late = await api<Answer<object>>('POST', decide(id, coOwnerId), { token: admin.token, body: { decision: 'approve', reason: 'Stessa persona', checkedAt: String(before.identityCheckedAt) } });
     expect(late.status).toBe(409);
     expect((await get(keys.coOwner(id, coOwnerId)))!.identityStatus).toBeUndefined();
   });

@@ -9,11 +9,11 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ddb } from '../../functions/model/db';
 import { keys } from '../../functions/model/keys';
-import type { IdentityCheckResult, IdentityFileKind, IdentityRecord, IdentityReviewItem } from '../../functions/domain/identity';
+import type { IdentityRecord, IdentityReviewItem } from '../../functions/domain/identity';
 import type { RequestDossier } from '../../functions/domain/requests';
-import type { PresignedUpload } from '../../functions/domain/uploads';
 import { api, stack, tokenForRole, useStackEnv } from '../support/helpers';
-import { newId, postToBucket } from '../support/submission';
+import { newId } from '../support/submission';
+import { checkIdentity } from '../support/identity';
 import { documentFront, facePhoto, REVIEW_BAND_PERSON, reviewBandCard } from '../support/faces';
 import { freshSeller, ownedProperty } from '../support/seller';
 
@@ -26,25 +26,7 @@ const IN_REVIEW = 'Verifica in corso: un operatore confronterà le foto entro un
 let seller: { token: string; userId: string };
 let admin: { token: string; userId: string };
 
-async function upload(id: string, kind: IdentityFileKind, bytes: Buffer): Promise<string> {
-  const form = await api<Answer<PresignedUpload>>('POST', `${base(id)}/uploads`, {
-    token: seller.token,
-    body: { kind, fileName: `${kind}.jpg`, contentType: 'image/jpeg', size: bytes.length },
-  });
-  expect(form.status, JSON.stringify(form.body)).toBe(200);
-  const posted = await postToBucket(form.body, bytes, 'foto');
-  expect(posted.status, posted.text).toBeLessThan(300);
-  return form.body.key;
-}
-
-async function check(id: string, face: Buffer, front: Buffer) {
-  const faceKey = await upload(id, 'face', face);
-  const documentFrontKey = await upload(id, 'documentFront', front);
-  return api<Answer<IdentityCheckResult>>('POST', base(id), {
-    token: seller.token,
-    body: { documentType: 'carta_identita', documentNumber: 'CA 00000 AA', fullName: 'Anna Bianchi', faceKey, documentFrontKey },
-  });
-}
+const check = (id: string, face: Buffer, front: Buffer) => checkIdentity(seller.token, id, face, front);
 
 /** A property of the seller whose identity check landed in review. */
 async function inReview(): Promise<string> {
@@ -127,7 +109,8 @@ describe('identity review queue', () => {
 
   it('the admin approves with a reason: verified, recorded with who and when, out of the queue; a second decision is 409', async () => {
     const id = await inReview();
-    const ok = await api<Answer<{ identity: IdentityRecord }>>('POST', decide(id), { token: admin.token, body: { decision: 'approve', reason: 'Stessa persona: confrontate a vista' } });
+    const checkedAt = String((await identityItem(id))!.checkedAt);
+    const ok = await api<Answer<{ identity: IdentityRecord }>>('POST', decide(id), { token: admin.token, body: { decision: 'approve', reason: 'Stessa persona: confrontate a vista', checkedAt } });
     expect(ok.status, JSON.stringify(ok.body)).toBe(200);
     expect(ok.body.identity).toMatchObject({ status: 'verified', reason: 'Identità verificata da un operatore', review: { decision: 'approve', reason: 'Stessa persona: confrontate a vista', by: admin.userId } });
     const item = (await identityItem(id))!;
@@ -140,7 +123,7 @@ describe('identity review queue', () => {
     expect((await queue()).map((r) => r.propertyId)).not.toContain(id);
 
     // a second decision (the same admin twice, or another admin later): 409, nothing changes
-    const again = await api<Answer<object>>('POST', decide(id), { token: admin.token, body: { decision: 'reject', reason: 'Ci ho ripensato' } });
+    const again = await api<Answer<object>>('POST', decide(id), { token: admin.token, body: { decision: 'reject', reason: 'Ci ho ripensato', checkedAt } });
     expect(again.status).toBe(409);
     expect(again.body.message).toBe('La verifica non è più in attesa di revisione');
     expect(await identityItem(id)).toEqual(item);
@@ -149,7 +132,8 @@ describe('identity review queue', () => {
 
   it('the admin rejects with a reason: rejected, the seller reads the reason and may check again', async () => {
     const id = await inReview();
-    const no = await api<Answer<{ identity: IdentityRecord }>>('POST', decide(id), { token: admin.token, body: { decision: 'reject', reason: 'Il documento è scaduto' } });
+    const checkedAt = String((await identityItem(id))!.checkedAt);
+    const no = await api<Answer<{ identity: IdentityRecord }>>('POST', decide(id), { token: admin.token, body: { decision: 'reject', reason: 'Il documento è scaduto', checkedAt } });
     expect(no.status, JSON.stringify(no.body)).toBe(200);
     expect(no.body.identity).toMatchObject({ status: 'rejected', verifiedAt: null, review: { decision: 'reject', reason: 'Il documento è scaduto', by: admin.userId } });
     const own = await api<{ identity: IdentityRecord }>('GET', base(id), { token: seller.token });
@@ -164,27 +148,31 @@ describe('identity review queue', () => {
 
   it('decides only a check in review: none is 404, a verified one 409; bad input is an Italian 400; nothing changes', async () => {
     const none = await ownedProperty(seller.userId);
-    const missing = await api<Answer<object>>('POST', decide(none), { token: admin.token, body: { decision: 'approve', reason: 'ok' } });
+    const checkedAt = new Date().toISOString();
+    const missing = await api<Answer<object>>('POST', decide(none), { token: admin.token, body: { decision: 'approve', reason: 'ok', checkedAt } });
     expect(missing.status).toBe(404);
     expect(missing.body.message).toBe('Verifica non trovata');
     expect(await identityItem(none)).toBeUndefined();
-    const unknown = await api<Answer<object>>('POST', decide(newId()), { token: admin.token, body: { decision: 'approve', reason: 'ok' } });
+    const unknown = await api<Answer<object>>('POST', decide(newId()), { token: admin.token, body: { decision: 'approve', reason: 'ok', checkedAt } });
     expect(unknown.status).toBe(404);
 
     const verified = await ownedProperty(seller.userId);
     expect((await check(verified, facePhoto('person-b'), await documentFront('person-b', { number: 'CA00000AA' }))).body).toMatchObject({ status: 'verified' });
     const before = await identityItem(verified);
-    const late = await api<Answer<object>>('POST', decide(verified), { token: admin.token, body: { decision: 'reject', reason: 'Non mi convince' } });
+    const late = await api<Answer<object>>('POST', decide(verified), { token: admin.token, body: { decision: 'reject', reason: 'Non mi convince', checkedAt: String(before!.checkedAt) } });
     expect(late.status).toBe(409);
     expect(await identityItem(verified)).toEqual(before);
 
     const id = await inReview();
     const held = await identityItem(id);
+    const looked = String(held!.checkedAt);
     for (const [body, message] of [
-      [{ decision: 'approve' }, 'Indica il motivo della decisione'],
-      [{ decision: 'approve', reason: '   ' }, 'Indica il motivo della decisione'],
-      [{ decision: 'verified', reason: 'ok' }, 'Decisione non valida: approva o rifiuta'],
-      [{ decision: 'reject', reason: 'x'.repeat(501) }, 'Il motivo può avere al massimo 500 caratteri'],
+      [{ decision: 'approve', checkedAt: looked }, 'Indica il motivo della decisione'],
+      [{ decision: 'approve', reason: '   ', checkedAt: looked }, 'Indica il motivo della decisione'],
+      [{ decision: 'verified', reason: 'ok', checkedAt: looked }, 'Decisione non valida: approva o rifiuta'],
+      [{ decision: 'reject', reason: 'x'.repeat(501), checkedAt: looked }, 'Il motivo può avere al massimo 500 caratteri'],
+      // a decision that names no check (a page older than the check on screen): nothing is decided
+      [{ decision: 'approve', reason: 'Stessa persona' }, 'Verifica da decidere non valida: ricarica la pagina'],
     ] as const) {
       const bad = await api<Answer<object>>('POST', decide(id), { token: admin.token, body });
       expect(bad.status).toBe(400);
@@ -198,11 +186,12 @@ describe('identity review queue', () => {
     const held = await identityItem(id);
     const list = await api<Answer<object>>('GET', '/admin/identity-reviews', { token: seller.token });
     expect(list.status).toBe(403);
+    const body = { decision: 'approve', reason: 'Sono io', checkedAt: String(held!.checkedAt) };
     for (const token of [seller.token, (await freshSeller()).token]) {
-      const own = await api<Answer<object>>('POST', decide(id), { token, body: { decision: 'approve', reason: 'Sono io' } });
+      const own = await api<Answer<object>>('POST', decide(id), { token, body });
       expect(own.status).toBe(403);
     }
-    const anonymous = await api<Answer<object>>('POST', decide(id), { body: { decision: 'approve', reason: 'Sono io' } });
+    const anonymous = await api<Answer<object>>('POST', decide(id), { body });
     expect(anonymous.status).toBe(401);
     expect(await identityItem(id)).toEqual(held);
     expect((await propertyItem(id)).identityStatus).toBe('review');

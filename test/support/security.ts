@@ -370,12 +370,12 @@ export const RULES: Record<string, RouteRule> = {
   reopenOnboardingStep: adminPropertyRoute({ params: (w) => ({ propertyId: w.adm.id, step: 'delegations' }), body: () => ({ reason: 'Documento da rifare' }), probe: () => ({ reason: '' }) }),
   listIdentityReviews: { allowed: ADMIN, touches: () => [] },
   // the world's property has no check in review: 404, nothing written (test/integration/identity-review.test.ts decides real ones)
-  decideIdentityReview: adminPropertyRoute({ body: () => ({ decision: 'approve', reason: 'Stessa persona, confrontate a vista' }) }),
+  decideIdentityReview: adminPropertyRoute({ body: () => ({ decision: 'approve', reason: 'Stessa persona, confrontate a vista', checkedAt: '2026-01-01T00:00:00.000Z' }) }),
   // the world's co-owner has no check in review: 409, nothing written (test/integration/co-owner-identity-review.test.ts decides real ones)
   decideCoOwnerIdentityReview: {
     allowed: ADMIN,
     params: (w) => ({ propertyId: w.Q.id, coOwnerId: w.Q.coOwnerId }),
-    body: () => ({ decision: 'approve', reason: 'Stessa persona, confrontate a vista' }),
+    body: () => ({ decision: 'approve', reason: 'Stessa persona, confrontate a vista', checkedAt: '2026-01-01T00:00:00.000Z' }),
     touches: (w) => [pkOf.property(w.Q.id)],
   },
   listOptions: { allowed: ADMIN, touches: () => [] },

@@ -114,10 +114,14 @@ describe('local engine calibration', () => {
 });
 
 describe('the admin decision', () => {
-  it('needs a decision and a reason, in Italian', () => {
-    expect(identityReviewDecisionSchema.safeParse({ decision: 'approve', reason: '  Stessa persona ' }).data).toEqual({ decision: 'approve', reason: 'Stessa persona' });
-    expect(identityReviewDecisionSchema.safeParse({ decision: 'approve', reason: '   ' }).error?.issues[0]?.message).toBe('Indica il motivo della decisione');
-    expect(identityReviewDecisionSchema.safeParse({ decision: 'verified', reason: 'x' }).error?.issues[0]?.message).toBe('Decisione non valida: approva o rifiuta');
-    expect(identityReviewDecisionSchema.safeParse({ decision: 'reject', reason: 'x'.repeat(501) }).error?.issues[0]?.message).toBe('Il motivo può avere al massimo 500 caratteri');
+  it('needs a decision, a reason and the check it decides, in Italian', () => {
+    const checkedAt = '2026-11-28T09:30:00.000Z';
+    expect(identityReviewDecisionSchema.safeParse({ decision: 'approve', reason: '  Stessa persona ', checkedAt }).data).toEqual({ decision: 'approve', reason: 'Stessa persona', checkedAt });
+    expect(identityReviewDecisionSchema.safeParse({ decision: 'approve', reason: '   ', checkedAt }).error?.issues[0]?.message).toBe('Indica il motivo della decisione');
+    expect(identityReviewDecisionSchema.safeParse({ decision: 'verified', reason: 'x', checkedAt }).error?.issues[0]?.message).toBe('Decisione non valida: approva o rifiuta');
+    expect(identityReviewDecisionSchema.safeParse({ decision: 'reject', reason: 'x'.repeat(501), checkedAt }).error?.issues[0]?.message).toBe('Il motivo può avere al massimo 500 caratteri');
+    for (const named of [undefined, '', 'ieri']) {
+      expect(identityReviewDecisionSchema.safeParse({ decision: 'approve', reason: 'Stessa persona', checkedAt: named }).error?.issues[0]?.message).toBe('Verifica da decidere non valida: ricarica la pagina');
+    }
   });
 });

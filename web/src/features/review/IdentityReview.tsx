@@ -13,7 +13,7 @@ import { formatDateTime, formatDecimal } from '@domain/format';
 import { DOCUMENT_TYPE_LABELS, IDENTITY_MESSAGES, LOW_CONFIDENCE, MATCH_MIN_SIMILARITY, REVIEW_REASON_MAX, type DocumentType } from '@domain/identity';
 import type { DossierIdentity } from '@domain/requests';
 import { Badge, Button, EmptyState, ErrorState, Field, LoadingState } from '@/components/ui';
-import { errorMessage } from '@/lib/api';
+import { errorMessage, isApiError } from '@/lib/api';
 import { usePageTitle } from '@/lib/use-page-title';
 import { decideCoOwnerIdentityReview, decideIdentityReview, identityReviewKeys, listIdentityReviews, requestKeys } from './api';
 
@@ -73,17 +73,24 @@ function DecisionForm({ propertyId, coOwnerId, checkedAt, onDone }: { propertyId
   const mutation = useMutation({
     mutationFn: (decision: 'approve' | 'reject') => {
       // the decision is for the check on screen: a newer one made meanwhile answers 409
-      const input = { decision, reason: reason.trim(), ...(checkedAt ? { checkedAt } : {}) };
+      const input = { decision, reason: reason.trim(), checkedAt: checkedAt ?? '' };
       return coOwnerId ? decideCoOwnerIdentityReview(propertyId, coOwnerId, input) : decideIdentityReview(propertyId, input);
     },
     onSuccess: async (res) => {
       toast.success(res.identity.status === 'verified' ? IDENTITY_MESSAGES.reviewApproved : IDENTITY_MESSAGES.reviewRejected);
       setReason('');
-      await Promise.all([qc.invalidateQueries({ queryKey: requestKeys.dossier(propertyId) }), qc.invalidateQueries({ queryKey: identityReviewKeys.queue })]);
+      await refresh();
       onDone?.();
     },
-    onError: (err) => setError(errorMessage(err)),
+    onError: (err) => {
+      if (!isApiError(err, 409)) return setError(errorMessage(err));
+      // decided by another admin, or a newer check arrived: say so and show what is there now
+      // (the item leaves the list, or shows the new photos, the reason kept for a new decision)
+      toast.error(errorMessage(err));
+      void refresh();
+    },
   });
+  const refresh = () => Promise.all([qc.invalidateQueries({ queryKey: requestKeys.dossier(propertyId) }), qc.invalidateQueries({ queryKey: identityReviewKeys.queue })]);
   const submit = (decision: 'approve' | 'reject') => {
     if (reason.trim() === '') return setError(IDENTITY_MESSAGES.reviewReason);
     setError(null);
@@ -152,7 +159,7 @@ export default function IdentityReviewsPage() {
       ) : (
         <ul className="mt-6 space-y-6" data-testid="identity-review-queue">
           {query.data.reviews.map((r) => (
-            <li key={`${r.propertyId}-${r.coOwner?.id ?? ''}`} className="rounded-lg border border-slate-200 p-4" data-testid="identity-review-item">
+            <li key={`${r.propertyId}-${r.coOwner?.id ?? ''}`} className="rounded-lg border border-slate-200 p-4" data-testid="identity-review-item" data-property-id={r.propertyId}>
               {r.coOwner && (
                 <p className="font-semibold text-slate-800" data-testid="identity-review-co-owner">
                   Comproprietario: {r.coOwner.fullName}
