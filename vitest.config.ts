@@ -71,6 +71,8 @@ export default defineConfig({
           name: 'unit',
           include: ['test/unit/**/*.test.ts'],
           environment: 'node',
+          // CPU-bound: one worker per core (vitest's default here is one in all)
+          maxWorkers: 2,
         },
       },
       {
@@ -81,6 +83,8 @@ export default defineConfig({
           // files share a worker's modules, so the default app is synthesized once per worker
           // (test/infra/helpers.ts); the tests only read templates
           isolate: false,
+          // beside the unit files (one pool per group order): one worker per core
+          maxWorkers: 2,
           testTimeout: 120_000,
           hookTimeout: 120_000,
         },
