@@ -59,7 +59,7 @@ export function readBytesMismatch(expected: ExpectedObject, read: { bytes: numbe
   if ((size === null || size === read.bytes) && !md5Differs) return null;
   const detail = size !== null && size !== read.bytes ? `letti ${formatNumber(read.bytes)} byte su ${formatNumber(size)}` : 'impronta MD5 diversa';
   return (
-    `Il file letto non corrisponde a quello caricato (${detail}): l'importazione è stata interrotta e l'indice della pagina Dati OMI non è stato aggiornato, ` +
+    `Il file letto non corrisponde a quello caricato (${detail}): l'importazione è stata interrotta, ` +
     `ma alcune zone potrebbero essere già state riscritte. ${RELOAD}`
   );
 }

@@ -17,7 +17,7 @@
  * table holds plus the file.
  *
  * Stages: claimImport -> openObject -> importRows (startFile, takeRow, checkBytesRead) ->
- * rebuildIndexes -> completeImport, or failImport.
+ * rebuildIndexes -> completeImport, or failImport (rebuildFromTable when it fails for good).
  *
  * The object read is the object announced (object-check.ts), checked at both ends:
  * - before any row is read, GetObject's length and ETag against the event's size and ETag:
@@ -27,9 +27,9 @@
  * - at the end of the stream, the bytes read (counted and MD5-hashed as the parser pulls
  *   them, no second read) against the same size and ETag (MD5 only for a single-part ETag).
  *   Zone items are written while the file streams, so this check can only come after some
- *   writes: a mismatch there fails the job before the last zones are written and before the
- *   listing index is rebuilt (the data page keeps the previous index), and says that some
- *   zones may already hold the bytes read; a new upload rewrites them. Undoing those writes
+ *   writes: a mismatch there fails the job before the last zones are written, rebuilds the
+ *   indexes from what the table then holds (rebuildFromTable), and says that some zones may
+ *   already hold the bytes read; a new upload rewrites them. Undoing those writes
  *   would need every overwritten item read first: not done, as only a corrupted transfer of
  *   an object that passed the first check reaches this point.
  *
@@ -397,6 +397,28 @@ async function rebuildIndexes(run: ImportRun): Promise<void> {
   }
 }
 
+/**
+ * Stage 5 on a failure after some writes: every province the run touched gets its comune
+ * digests and (VALORI) its listing index rebuilt from the table itself, not from the file,
+ * whose rows were not all written, and is clean again. Left dirty, a province would keep the
+ * data page reading the table, valuations away from the digests and their cache, and the daily
+ * backfill away from it, until an import of that semester and province completed.
+ */
+async function rebuildFromTable(run: ImportRun): Promise<void> {
+  if (!run.fileKind || !run.semester || !run.provinces.size) return;
+  const version = run.runId.slice(0, 8);
+  const manifest = await getSemester(run.semester);
+  for (const prov of run.provinces.keys()) {
+    await rebuildComuneDigests(run.semester, prov);
+    if (run.fileKind === 'zone') {
+      await markProvinceBuilt(run.semester, prov);
+      continue;
+    }
+    const { entries } = await loadExisting(manifest, prov, 'quotations', { fromTable: true });
+    await writeIndexChunk(run.semester, prov, [...entries.values()].filter((e): e is IndexEntry => e !== null), version);
+  }
+}
+
 /** Stage 5: the job's final update, completed, after the heartbeat's last beat. */
 async function completeImport(run: ImportRun, summary: OmiParseSummary, heartbeat: Heartbeat): Promise<ImportOutcome> {
   const durationMs = Date.now() - run.started;
@@ -425,6 +447,9 @@ async function failImport(run: ImportRun, err: unknown, heartbeat: Heartbeat): P
   const durationMs = Date.now() - run.started;
   // the bytes read are not the object: what is buffered is dropped, never sent
   await (err instanceof OmiObjectMismatchError ? run.writer.discard() : run.writer.flush()).catch(() => undefined);
+  // a run that stops for good after writing: the indexes follow what the table holds (a
+  // failure the Lambda retries is left to the retry, which converges)
+  if (known) await rebuildFromTable(run).catch((e: unknown) => logger.error('OMI indexes not rebuilt after a failed import', { jobId: run.req.jobId, error: e as Error }));
   await heartbeat.stop();
   await reportProgress(run, { status: 'failed', phase: null, error: message, finishedAt: new Date().toISOString(), durationMs }).catch((e: unknown) =>
     logger.error('OMI job update failed', { error: e as Error }),

@@ -10,7 +10,7 @@ import { s3 } from '../../functions/lib/aws/s3';
 import { BatchWriter } from '../../functions/model/batch-writer';
 import { omiKeys } from '../../functions/model/keys';
 import { zoneQuotationsItem } from '../../functions/model/omi/quotations';
-import { registerProvince } from '../../functions/model/omi/semesters';
+import { getSemester, omiDataState, registerProvince } from '../../functions/model/omi/semesters';
 import { forEachDigestKeyOf } from '../../functions/model/omi/comune-digest';
 import { formatValoriLine, parseOmiFile } from '../../functions/omi/parse-omi';
 import { claimJob, createJob, updateJob, type OmiJob } from '../../functions/model/omi/jobs';
@@ -206,11 +206,11 @@ describe('OMI import: the object read is the object uploaded', () => {
     return all;
   }
   /** The object in the drop bucket under a key the trigger ignores, then the import of an event that says `announced`. */
-  async function importAnnounced(stored: Buffer, announced: { size: number; etag: string }) {
+  async function importAnnounced(stored: Buffer, announced: { size: number; etag: string }, fileName = 'QI_1292013_1_20251_VALORI.csv') {
     const key = `verifica/${randomUUID()}.bin`;
     await s3().send(new PutObjectCommand({ Bucket: OMI_BUCKET(), Key: key, Body: stored }));
     const jobId = randomUUID();
-    const outcome = await runImport({ bucket: OMI_BUCKET(), key, jobId, semester: '2025-S1', fileName: 'QI_1292013_1_20251_VALORI.csv', ...announced });
+    const outcome = await runImport({ bucket: OMI_BUCKET(), key, jobId, semester: '2025-S1', fileName, ...announced });
     return { outcome, job: await waitForJob(`/omi/imports/${jobId}`) };
   }
 
@@ -238,25 +238,29 @@ describe('OMI import: the object read is the object uploaded', () => {
     expect(await semester2025()).toEqual(before);
   });
 
-  it('a body cut short in transfer (object and event agree) fails at the end of the stream', async () => {
-    const before = await semester2025();
-    const cut = Math.floor(original.length * 0.6);
-    // GetObject answers for the whole object but its stream ends early
+  /** GetObject answers for the whole object but its stream ends after `cut` bytes. */
+  function streamCutAt(bytes: Buffer, cut: number) {
     const client = s3();
     const send = client.send.bind(client);
-    const spy = vi.spyOn(client, 'send').mockImplementation((async (cmd: unknown) => {
+    return vi.spyOn(client, 'send').mockImplementation((async (cmd: unknown) => {
       const res = (await send(cmd as never)) as unknown as Record<string, unknown>;
       if (!(cmd instanceof GetObjectCommand)) return res;
       (res.Body as Readable).destroy();
-      return { ...res, Body: Readable.from([original.subarray(0, cut)]) };
+      return { ...res, Body: Readable.from([bytes.subarray(0, cut)]) };
     }) as never);
+  }
+
+  it('a body cut short in transfer (object and event agree) fails at the end of the stream', async () => {
+    const before = await semester2025();
+    const cut = Math.floor(original.length * 0.6);
+    const spy = streamCutAt(original, cut);
     try {
       const { outcome, job } = await importAnnounced(original, { size: original.length, etag: `"${md5(original)}"` });
       expect(outcome.status).toBe('failed');
       expect(job.status).toBe('failed');
       expect(job.error).toBe(
         `Il file letto non corrisponde a quello caricato (letti ${cut.toLocaleString('it-IT')} byte su ${original.length.toLocaleString('it-IT')}): ` +
-          "l'importazione è stata interrotta e l'indice della pagina Dati OMI non è stato aggiornato, ma alcune zone potrebbero essere già state riscritte. Ricarica il file.",
+          "l'importazione è stata interrotta, ma alcune zone potrebbero essere già state riscritte. Ricarica il file.",
       );
       expect(job.rowsRead).toBeGreaterThan(0);
     } finally {
@@ -264,6 +268,26 @@ describe('OMI import: the object read is the object uploaded', () => {
     }
     // the bytes read were the stored file's own: whatever was written holds the same records
     expect(await semester2025()).toEqual(before);
+    // and the run did not leave Milano marked as being imported: its indexes follow the table
+    const manifest = (await getSemester('2025-S1'))!;
+    expect(manifest.dirty).toEqual([]);
+    expect(manifest.digests.MI).toBeDefined();
+    expect((await omiDataState()).importing).toBe(false);
+  });
+
+  it('a ZONE body cut short in transfer fails and leaves no province marked as being imported', async () => {
+    const zone = readFileSync(ZONE_2025);
+    const spy = streamCutAt(zone, Math.floor(zone.length * 0.6));
+    try {
+      const { outcome, job } = await importAnnounced(zone, { size: zone.length, etag: `"${md5(zone)}"` }, 'QI_1292013_1_20251_ZONE.csv');
+      expect(outcome.status).toBe('failed');
+      expect(job).toMatchObject({ status: 'failed', phase: null });
+      expect(job.rowsRead).toBeGreaterThan(0);
+    } finally {
+      spy.mockRestore();
+    }
+    expect((await getSemester('2025-S1'))!.dirty).toEqual([]);
+    expect((await omiDataState()).importing).toBe(false);
   });
 });
 

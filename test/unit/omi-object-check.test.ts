@@ -44,7 +44,7 @@ describe('the object read is the object announced', () => {
     const check = await readThrough([body.subarray(0, 12_345)]);
     const msg = readBytesMismatch({ size: body.length, etag: md5 }, { bytes: check.bytes, md5: check.md5() });
     expect(msg).toContain(`Il file letto non corrisponde a quello caricato (letti 12.345 byte su ${body.length.toLocaleString('it-IT')})`);
-    expect(msg).toContain("l'indice della pagina Dati OMI non è stato aggiornato");
+    expect(msg).toContain("l'importazione è stata interrotta, ma alcune zone potrebbero essere già state riscritte");
     expect(msg).toContain('Ricarica il file.');
   });
 

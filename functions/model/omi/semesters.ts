@@ -219,17 +219,19 @@ export async function deleteSemesterManifest(semester: string): Promise<void> {
  * - a province the semester never received: nothing;
  * - a clean province (its last import finished): its listing index, which is exactly its
  *   records (one small read);
- * - a dirty one (an import died or is running): the table itself, strongly consistent.
+ * - a dirty one (an import died or is running): the table itself, strongly consistent;
+ * - any, with `fromTable` (a run that stops after writing rebuilds from what is stored): the table.
  */
 export async function loadExisting(
   manifest: SemesterManifest | undefined,
   prov: string,
   kind: 'quotations' | 'zones',
+  opts: { fromTable?: boolean } = {},
 ): Promise<{ entries: Map<string, IndexEntry | null>; source: 'none' | 'index' | 'table' }> {
   const entries = new Map<string, IndexEntry | null>();
   if (!manifest || !manifest.provinces.includes(prov)) return { entries, source: 'none' };
   const ref = manifest.index[prov];
-  if (kind === 'quotations' && ref && !manifest.dirty.includes(prov)) {
+  if (kind === 'quotations' && ref && !manifest.dirty.includes(prov) && !opts.fromTable) {
     const chunk = await readIndexChunk(manifest.semester, prov, ref);
     if (chunk) {
       for (const e of chunkEntries(chunk)) entries.set(omiKeys.quotationIdentity(e), e);
