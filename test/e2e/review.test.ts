@@ -329,6 +329,8 @@ describe('Verifiche di identità da controllare (admin)', () => {
     // the reason is required, said under the field
     await item(first).getByTestId('identity-review-approve').click();
     await item(first).getByText(IDENTITY_MESSAGES.reviewReason).waitFor();
+    // the field takes the focus, so a screen reader reads the error tied to it
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-describedby') ?? '')).toMatch(/-error$/);
     await item(first).getByLabel('Motivo della decisione').fill('Stessa persona: confrontate a vista');
     await item(first).getByTestId('identity-review-approve').click();
     await toast(page, IDENTITY_MESSAGES.reviewApproved).waitFor();

@@ -4,7 +4,7 @@
  * by the engine), the decision: approve or reject with a reason (recorded with who and when).
  * Also the queue of the checks waiting for a decision (/identity-reviews).
  */
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { toast } from 'sonner';
@@ -70,6 +70,7 @@ function DecisionForm({ propertyId, coOwnerId, checkedAt, onDone }: { propertyId
   const qc = useQueryClient();
   const [reason, setReason] = useState('');
   const [error, setError] = useState<string | null>(null);
+  const reasonField = useRef<HTMLTextAreaElement>(null);
   const mutation = useMutation({
     mutationFn: (decision: 'approve' | 'reject') => {
       // the decision is for the check on screen: a newer one made meanwhile answers 409
@@ -92,7 +93,11 @@ function DecisionForm({ propertyId, coOwnerId, checkedAt, onDone }: { propertyId
   });
   const refresh = () => Promise.all([qc.invalidateQueries({ queryKey: requestKeys.dossier(propertyId) }), qc.invalidateQueries({ queryKey: identityReviewKeys.queue })]);
   const submit = (decision: 'approve' | 'reject') => {
-    if (reason.trim() === '') return setError(IDENTITY_MESSAGES.reviewReason);
+    if (reason.trim() === '') {
+      setError(IDENTITY_MESSAGES.reviewReason);
+      // to the field: a screen reader reads its label and the error tied to it
+      return reasonField.current?.focus();
+    }
     setError(null);
     mutation.mutate(decision);
   };
@@ -102,6 +107,7 @@ function DecisionForm({ propertyId, coOwnerId, checkedAt, onDone }: { propertyId
       <Field label="Motivo della decisione" id={id} error={error ?? undefined}>
         <textarea
           id={id}
+          ref={reasonField}
           className="w-full rounded-md border border-slate-300 p-2 text-sm focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-navy"
           rows={2}
           maxLength={REVIEW_REASON_MAX}
