@@ -128,6 +128,9 @@ describe('from the signature to the first visit', () => {
     await page.waitForURL((u) => u.pathname === `/agent-area/purchase-options/${id}`);
     await page.getByTestId('deal-facts').getByText('Elena Visite').or(page.getByTestId('deal-facts').getByText(/@/).first()).first().waitFor();
     expect(await page.getByTestId('deal-sale-price').textContent()).toMatch(/330\.000/);
+    // the seller's phone read in groups, called as stored
+    const phone = page.getByTestId('deal-facts').getByRole('link', { name: '+39 347 765 4321' });
+    expect(await phone.getAttribute('href')).toBe('tel:+393477654321');
     await expectAccessible(page);
     await page.getByRole('button', { name: /15:30–16:30/ }).click();
     await toastWith(page, 'Visita prenotata').first().waitFor();

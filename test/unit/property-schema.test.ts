@@ -12,6 +12,7 @@ import {
   submissionSchema,
   type SubmissionInput,
 } from '../../functions/domain/property';
+import { formatPhone } from '../../functions/domain/phone';
 
 const NOW = new Date('2026-03-15T10:00:00Z');
 const schema = makeSubmissionSchema({ places, now: () => NOW });
@@ -252,6 +253,13 @@ describe('submission schema: contact dialog', () => {
     expect(parse({ ...valid, phone: '333 123 4567' }).phone).toBe('+393331234567');
     expect(normalizePhone('+39 333-1234567')).toBe('+393331234567');
     expect(normalizePhone('0039 3331234567')).toBe('+393331234567');
+    // the sign-up forms' rule too: 39 without +, a landline, a number from abroad; garbage is refused
+    expect(normalizePhone('39 333 123 4567')).toBe('+393331234567');
+    expect(normalizePhone('02 1234 5678')).toBe('+390212345678');
+    expect(normalizePhone('+44 20 7946 0958')).toBe('+442079460958');
+    for (const bad of ['', '123', '+39+3331234567', '333 abc', '+0 123 4567']) expect(normalizePhone(bad)).toBeNull();
+    expect(formatPhone('+393331234567')).toBe('+39 333 123 4567');
+    expect(formatPhone('+390212345678')).toBe('+390212345678');
     expect(errors({ ...valid, phone: 'chiamami' })).toEqual({ phone: MESSAGES.phoneInvalid });
   });
 

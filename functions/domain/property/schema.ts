@@ -26,6 +26,10 @@ import {
   MAX_TEXT_LENGTH,
 } from './limits';
 import { parseMediaKey } from './media';
+import { normalizePhone } from '../phone';
+
+/** the wizard's phone rule, also the sign-up forms' (domain/phone.ts) */
+export { normalizePhone };
 
 /**
  * The submission of the 4-step wizard (spec 000 sections 2, 3 and 5), shared by the SPA
@@ -120,18 +124,6 @@ const optionalEnum = <T extends readonly [string, ...string[]]>(values: T, messa
   z.preprocess(blankToNull, z.enum(values, { error: message }).nullable());
 
 const bool = z.preprocess((v) => (v === undefined || v === null ? false : v), z.boolean({ error: MESSAGES.yesNo }));
-
-/** Italian mobile or any E.164 number -> E.164 (+39 added to Italian numbers). */
-export function normalizePhone(input: string): string | null {
-  const trimmed = input.trim();
-  if (!trimmed || /[^\d\s+().\-/]/.test(trimmed)) return null;
-  let digits = trimmed.replace(/[\s().\-/]/g, '');
-  if (digits.startsWith('+')) digits = `+${digits.slice(1)}`;
-  else if (digits.startsWith('00')) digits = `+${digits.slice(2)}`;
-  else if (/^[03]\d{5,10}$/.test(digits)) digits = `+39${digits}`;
-  else return null;
-  return /^\+[1-9]\d{6,14}$/.test(digits) ? digits : null;
-}
 
 // ---- the schema ----------------------------------------------------------------------------
 

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { MIN_PASSWORD_LENGTH } from '@domain/roles';
 import { adminPasswordProblem } from '@domain/admin-security';
-import { normalizePhone } from '@/lib/phone';
+import { normalizePhone } from '@domain/phone';
 
 const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 

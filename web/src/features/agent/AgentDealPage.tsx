@@ -21,6 +21,7 @@ import { Button, Card, CardContent, Dialog, DialogActions, EmptyState, ErrorStat
 import { Textarea } from '@/components/property-wizard/controls';
 import { VisitList } from '@/components/visits/VisitList';
 import { errorMessage } from '@/lib/api';
+import { formatPhone } from '@domain/phone';
 import { usePageTitle } from '@/lib/use-page-title';
 import { agentKeys, bookVisit, cancelVisit, getDeal, moveVisit, recordOutcome } from './api';
 
@@ -179,7 +180,7 @@ function ContactLink({ scheme, value, icon: Icon }: { scheme: 'tel' | 'mailto'; 
   return (
     <a href={`${scheme}:${value}`} className="inline-flex items-center gap-1 break-all underline">
       <Icon aria-hidden="true" className="size-4" />
-      {value}
+      {scheme === 'tel' ? formatPhone(value) : value}
     </a>
   );
 }

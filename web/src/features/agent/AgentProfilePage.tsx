@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { Card, CardContent, ErrorState, LoadingState } from '@/components/ui';
 import { useMe } from '@/lib/auth';
 import { USER_TYPE_LABELS } from '@/lib/labels';
-import { formatPhone } from '@/lib/phone';
+import { formatPhone } from '@domain/phone';
 import { usePageTitle } from '@/lib/use-page-title';
 import { formatDate } from '@domain/format';
 

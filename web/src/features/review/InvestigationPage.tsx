@@ -8,6 +8,7 @@ import type { RequestDossier } from '@domain/requests';
 import { REVIEW_MESSAGES, reviewStepOf } from '@domain/review/rules';
 import { Badge, Button, Card, CardContent, LoadingState, buttonClass } from '@/components/ui';
 import { errorMessage, isApiError } from '@/lib/api';
+import { formatPhone } from '@domain/phone';
 import { cn } from '@/lib/cn';
 import { usePageTitle } from '@/lib/use-page-title';
 import { propertySections, provinceLabel } from '@/lib/property-fields';
@@ -226,7 +227,7 @@ function PropertyCard({ dossier }: { dossier: RequestDossier }) {
               { label: "Durata dell'opzione scelta", value: `${p.optionDuration} mesi` },
               { label: 'Venditore', value: `${p.firstName} ${p.lastName}`.trim() || '—' },
               { label: 'Email', value: p.email || '—' },
-              { label: 'Cellulare', value: p.phone || '—' },
+              { label: 'Cellulare', value: p.phone ? formatPhone(p.phone) : '—' },
               { label: 'Stanze', value: formatNumber(dossier.rooms.length) },
             ]}
           />

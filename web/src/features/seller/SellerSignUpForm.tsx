@@ -4,7 +4,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { toast } from 'sonner';
 import { Button, Field, Input } from '@/components/ui';
 import { authErrorMessage, signUpWithEmail } from '@/lib/auth';
-import { normalizePhone } from '@/lib/phone';
+import { normalizePhone } from '@domain/phone';
 import { ConfirmSignUpForm } from '@/components/auth/ConfirmSignUpForm';
 import { SIGN_UP_DONE_TOAST, sellerSignUpSchema, type SellerSignUpValues } from '@/lib/auth-schemas';
 
