@@ -357,6 +357,9 @@ export async function decideAgent(userId: string, decision: AgentDecision, calle
     await cognito().send(decision === 'approve' ? new AdminAddUserToGroupCommand(groupInput) : new AdminRemoveUserFromGroupCommand(groupInput));
   } catch (err) {
     if (isMissingUser(err)) throw new NotFoundError(USER_MESSAGES.notFound);
+    // another admin's decision on the same agent at the same moment can fail this call: that is
+    // "already decided" (409), not an error; a failure while the agent is still pending stays one
+    if ((await getProfile(userId).catch(() => undefined))?.agentStatus !== 'pending') throw new ConflictError(USER_MESSAGES.notPending);
     throw err;
   }
 
@@ -403,14 +406,19 @@ export async function decideAgent(userId: string, decision: AgentDecision, calle
       }),
     );
   } catch (err) {
-    // the group just added goes back unless the agent is approved after all (another admin), whatever failed
-    if (decision === 'approve') {
-      const after = await getProfile(userId).catch(() => undefined);
-      if (after?.agentStatus !== 'approved') {
-        await cognito().send(new AdminRemoveUserFromGroupCommand(groupInput)).catch((e: unknown) => {
-          logger.error('Agent group not taken back after a failed approval', { userId, error: e as Error });
-        });
-      }
+    // the group follows the decision that stands, whatever failed: an approval that did not land
+    // takes the group back unless the agent is approved after all (another admin); a reject that
+    // lost to another admin's approval gives back the group it took away meanwhile
+    const after = await getProfile(userId).catch(() => undefined);
+    if (decision === 'approve' && after?.agentStatus !== 'approved') {
+      await cognito().send(new AdminRemoveUserFromGroupCommand(groupInput)).catch((e: unknown) => {
+        logger.error('Agent group not taken back after a failed approval', { userId, error: e as Error });
+      });
+    }
+    if (decision === 'reject' && after?.agentStatus === 'approved') {
+      await cognito().send(new AdminAddUserToGroupCommand(groupInput)).catch((e: unknown) => {
+        logger.error('Agent group not given back after a reject that lost to an approval', { userId, error: e as Error });
+      });
     }
     if (isConditionFailure(err, 0) || isConditionFailure(err, 1)) throw new ConflictError(USER_MESSAGES.notPending);
     throw err;

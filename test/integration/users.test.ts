@@ -5,11 +5,12 @@
  * (who waits without the `agent` group until then, and gets an e-mail). Sellers and agents
  * are refused. Only fresh users are touched: the demo accounts never change.
  */
-import { AdminAddUserToGroupCommand, AdminGetUserCommand, AdminListGroupsForUserCommand, CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
+import { AdminAddUserToGroupCommand, AdminGetUserCommand, AdminListGroupsForUserCommand, AdminRemoveUserFromGroupCommand, CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
 import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { decodeJwt } from 'jose';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { decideAgent } from '../../functions/model/user';
+import { cognito } from '../../functions/lib/aws/cognito';
 import { ddb } from '../../functions/model/db';
 import { keys } from '../../functions/model/keys';
 import type { UserList, UserListItem } from '../../functions/domain/users';
@@ -189,6 +190,56 @@ describe('users: agent approval', () => {
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(await groupsOf(agent.sub)).toEqual([]);
     expect(await profileItem(agent.sub)).toMatchObject({ agentStatus: 'rejected' });
+  });
+
+  it("two admins deciding at once: a group call that fails because the other decided first is 409, not an error", async () => {
+    const agent = await freshUser('agente_immobiliare');
+    const adminId = (await api<{ id: string }>('GET', '/me', { token: admin })).body.id;
+    // this process's reject reads 'pending'; while it calls Cognito, another admin approves and the call fails
+    const client = cognito();
+    const send = client.send.bind(client);
+    const spy = vi.spyOn(client, 'send').mockImplementation((async (cmd: unknown) => {
+      if (!(cmd instanceof AdminRemoveUserFromGroupCommand)) return send(cmd as never);
+      expect((await decide(agent.sub, 'approve')).status).toBe(200);
+      throw Object.assign(new Error('Internal error'), { name: 'InternalErrorException' });
+    }) as never);
+    try {
+      await expect(decideAgent(agent.sub, 'reject', adminId)).rejects.toMatchObject({ status: 409, message: 'La richiesta di questo agente è già stata decisa' });
+    } finally {
+      spy.mockRestore();
+    }
+    expect(await profileItem(agent.sub)).toMatchObject({ agentStatus: 'approved' });
+    expect(await groupsOf(agent.sub)).toEqual(['agent']);
+
+    // a reject whose group call lands after another admin's approval: 409, and the approved agent keeps the group
+    const raced = await freshUser('agente_immobiliare');
+    const late = vi.spyOn(client, 'send').mockImplementation((async (cmd: unknown) => {
+      if (cmd instanceof AdminRemoveUserFromGroupCommand && cmd.input.Username === raced.sub) {
+        expect((await decide(raced.sub, 'approve')).status).toBe(200);
+        expect(await groupsOf(raced.sub)).toEqual(['agent']);
+      }
+      return send(cmd as never);
+    }) as never);
+    try {
+      await expect(decideAgent(raced.sub, 'reject', adminId)).rejects.toMatchObject({ status: 409 });
+    } finally {
+      late.mockRestore();
+    }
+    expect(await profileItem(raced.sub)).toMatchObject({ agentStatus: 'approved' });
+    expect(await groupsOf(raced.sub)).toEqual(['agent']);
+
+    // the same failure while the agent is still pending stays an error (500 to the admin), nothing recorded
+    const other = await freshUser('agente_immobiliare');
+    const failing = vi.spyOn(client, 'send').mockImplementation((async (cmd: unknown) => {
+      if (cmd instanceof AdminRemoveUserFromGroupCommand) throw Object.assign(new Error('Internal error'), { name: 'InternalErrorException' });
+      return send(cmd as never);
+    }) as never);
+    try {
+      await expect(decideAgent(other.sub, 'reject', adminId)).rejects.toThrow('Internal error');
+    } finally {
+      failing.mockRestore();
+    }
+    expect(await profileItem(other.sub)).toMatchObject({ agentStatus: 'pending' });
   });
 
   it('refuses a decision for a seller (409), an unknown user (404) and a bad decision (400)', async () => {
