@@ -371,7 +371,7 @@ function warn(run: ImportRun, line: number, reason: string): void {
  * clean and digested (the index's write does both; for ZONE, markProvinceBuilt). Nothing of
  * this runs for a file whose bytes were not the object: the job has failed before.
  */
-async function rebuildIndexes(run: ImportRun): Promise<void> {
+async function rebuildIndexes(run: ImportRun, listingOf: (prov: string, st: ProvinceState) => Promise<Iterable<IndexEntry>> = fileListing): Promise<void> {
   if (!run.fileKind) return;
   const version = run.runId.slice(0, 8);
   const work = [...run.provinces.entries()];
@@ -381,10 +381,7 @@ async function rebuildIndexes(run: ImportRun): Promise<void> {
   const rebuild = async (prov: string, st: ProvinceState) => {
     await rebuildComuneDigests(run.semester!, prov);
     if (run.fileKind === 'zone') return markProvinceBuilt(run.semester!, prov);
-    const merged = new Map<string, IndexEntry>();
-    for (const [id, e] of st.existing) if (e) merged.set(id, e);
-    for (const [id, f] of st.fromFile) if (f.entry) merged.set(id, f.entry);
-    await writeIndexChunk(run.semester!, prov, merged.values(), version);
+    await writeIndexChunk(run.semester!, prov, await listingOf(prov, st), version);
   };
   for (let i = 0; i < work.length; i += 8) {
     await Promise.all(
@@ -397,26 +394,28 @@ async function rebuildIndexes(run: ImportRun): Promise<void> {
   }
 }
 
+/** A province's listing after a complete run: what it held before, and the file's records over it. */
+async function fileListing(_prov: string, st: ProvinceState): Promise<Iterable<IndexEntry>> {
+  const merged = new Map<string, IndexEntry>();
+  for (const [id, e] of st.existing) if (e) merged.set(id, e);
+  for (const [id, f] of st.fromFile) if (f.entry) merged.set(id, f.entry);
+  return merged.values();
+}
+
 /**
- * Stage 5 on a failure after some writes: every province the run touched gets its comune
- * digests and (VALORI) its listing index rebuilt from the table itself, not from the file,
- * whose rows were not all written, and is clean again. Left dirty, a province would keep the
- * data page reading the table, valuations away from the digests and their cache, and the daily
- * backfill away from it, until an import of that semester and province completed.
+ * Stage 5 on a failure after some writes: the same rebuild (rebuildIndexes), the listing
+ * read from the table itself, not from the file, whose rows were not all written; every
+ * province the run touched is clean again. Left dirty, a province would keep the data page
+ * reading the table, valuations away from the digests and their cache, and the daily backfill
+ * away from it, until an import of that semester and province completed.
  */
 async function rebuildFromTable(run: ImportRun): Promise<void> {
-  if (!run.fileKind || !run.semester || !run.provinces.size) return;
-  const version = run.runId.slice(0, 8);
+  if (!run.semester || !run.provinces.size) return;
   const manifest = await getSemester(run.semester);
-  for (const prov of run.provinces.keys()) {
-    await rebuildComuneDigests(run.semester, prov);
-    if (run.fileKind === 'zone') {
-      await markProvinceBuilt(run.semester, prov);
-      continue;
-    }
+  await rebuildIndexes(run, async (prov) => {
     const { entries } = await loadExisting(manifest, prov, 'quotations', { fromTable: true });
-    await writeIndexChunk(run.semester, prov, [...entries.values()].filter((e): e is IndexEntry => e !== null), version);
-  }
+    return [...entries.values()].filter((e): e is IndexEntry => e !== null);
+  });
 }
 
 /** Stage 5: the job's final update, completed, after the heartbeat's last beat. */
