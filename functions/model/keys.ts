@@ -210,6 +210,8 @@ export const keys = {
   activityFeed: () => ({ index: 'gsi2' as const, pk: 'ACTIVITY' }),
   /** a request's entries (Query pk + begins_with sk), oldest first */
   activityOfProperty: (propertyId: string) => ({ pk: `PROPERTY#${propertyId}`, skPrefix: 'ACTIVITY#' }),
+  /** a user's own entries (an agent's approval), oldest first */
+  activityOfUser: (userId: string) => ({ pk: `USER#${userId}`, skPrefix: 'ACTIVITY#' }),
 
   /** fixed-window request counter of one client (hashed IP) for one scope */
   rateLimit: (scope: string, client: string, windowStart: number) => ({ pk: `RATE#${scope}#${client}`, sk: `WINDOW#${windowStart}` }),

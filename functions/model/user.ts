@@ -4,6 +4,7 @@
  * admin calls take the user's `sub` as Username (accepted by Cognito for any user of the
  * pool and by the local emulator).
  */
+import { randomUUID } from 'node:crypto';
 import { activityPut } from './activity';
 import {
   AdminAddUserToGroupCommand,
@@ -18,7 +19,7 @@ import {
 } from '@aws-sdk/client-cognito-identity-provider';
 import { DeleteCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { cognito } from '../lib/aws/cognito';
-import { ddb, isConditionFailure, queryAll, table } from './db';
+import { ddb, isConditionFailure, queryAll, table, transactWrite } from './db';
 import { config, requireConfig } from '../lib/config';
 import { ConflictError, NotFoundError } from '../lib/errors';
 import { keys } from './keys';
@@ -337,78 +338,81 @@ export async function deleteUser(userId: string, callerId: string): Promise<void
   logger.info('User deleted', { userId, by: callerId, unlinkedProperties: unlinked });
 }
 
+/** How long an admin's decision on an agent holds the agent against other decisions (well over the Lambda's run). */
+export const AGENT_DECISION_HOLD_SECONDS = 60;
+const DECIDING_ATTRIBUTE = 'agentDecidingUntil';
+
 /**
- * POST /users/{userId}/agent-approval: only for a pending agent (condition on the profile;
- * otherwise 409). Approve adds the `agent` group first (idempotent), reject removes it first,
- * then ONE transaction sets the status and writes the agent's e-mail in the outbox. The e-mail
- * is sent right after (retried by the schedule if SES fails). If the approval's transaction
- * fails (another admin decided meanwhile, or any error), the group just added is taken back
- * unless the agent is approved after all.
+ * POST /users/{userId}/agent-approval: only for a pending agent. The decision first takes the
+ * agent with a conditional write (pending and held by no other decision, or by one whose hold
+ * has run out: a Lambda that died), so of two admins or sixteen clicks deciding at once one
+ * goes on and the others answer 409 before touching Cognito. Then approve adds the `agent`
+ * group (idempotent), reject removes it (an approval that died halfway may have left it), so a
+ * rejected agent's next token has no agent group whatever happens after; then ONE transaction
+ * sets the status, ends the hold and writes the agent's e-mail in the outbox. The e-mail is
+ * sent right after (retried by the schedule if SES fails). Any failure after the hold gives it
+ * back, and a failed approval takes the group back unless the agent is approved after all.
  */
 export async function decideAgent(userId: string, decision: AgentDecision, callerId: string): Promise<UserListItem> {
   const profile = await requireProfile(userId);
   if (profile.userType !== 'agente_immobiliare' || profile.agentStatus !== 'pending') throw new ConflictError(USER_MESSAGES.notPending);
   const status = decision === 'approve' ? 'approved' : 'rejected';
   const groupInput = { UserPoolId: pool(), Username: userId, GroupName: 'agent' satisfies Group };
-
-  // approve: the group first; reject: out of it first (an approval that failed halfway may have
-  // left it), so a rejected agent's next token has no agent group whatever happens after
-  try {
-    await cognito().send(decision === 'approve' ? new AdminAddUserToGroupCommand(groupInput) : new AdminRemoveUserFromGroupCommand(groupInput));
-  } catch (err) {
-    if (isMissingUser(err)) throw new NotFoundError(USER_MESSAGES.notFound);
-    // another admin's decision on the same agent at the same moment can fail this call: that is
-    // "already decided" (409), not an error; a failure while the agent is still pending stays one
-    if ((await getProfile(userId).catch(() => undefined))?.agentStatus !== 'pending') throw new ConflictError(USER_MESSAGES.notPending);
-    throw err;
-  }
+  const hold = await holdAgentDecision(userId);
 
   const now = new Date().toISOString();
   const outboxId = `agent-${status}-${userId}`;
   const mail = renderAgentDecisionEmail({ fullName: profile.fullName, decision, signInUrl: `${config().APP_URL.replace(/\/+$/, '')}/auth` });
   try {
-    await ddb().send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Update: {
-              TableName: table(),
-              Key: keys.profile(userId),
-              // approved: the tokens issued before the agent group was added stop counting; the SPA
-              // refreshes them (the agent keeps working, now in the agent group)
-              UpdateExpression:
-                'SET agentStatus = :status, agentDecidedAt = :now, agentDecidedBy = :by, updatedAt = :now' +
-                (decision === 'approve' ? ', #va = :va' : ''),
-              ConditionExpression: 'agentStatus = :pending',
-              ...(decision === 'approve' ? { ExpressionAttributeNames: { '#va': VALID_AFTER_ATTRIBUTE } } : {}),
-              ExpressionAttributeValues: {
-                ':status': status,
-                ':now': now,
-                ':by': callerId,
-                ':pending': 'pending',
-                ...(decision === 'approve' ? { ':va': validAfterNow() } : {}),
-              },
+    try {
+      await cognito().send(decision === 'approve' ? new AdminAddUserToGroupCommand(groupInput) : new AdminRemoveUserFromGroupCommand(groupInput));
+    } catch (err) {
+      if (isMissingUser(err)) throw new NotFoundError(USER_MESSAGES.notFound);
+      throw err;
+    }
+    await transactWrite({
+      TransactItems: [
+        {
+          Update: {
+            TableName: table(),
+            Key: keys.profile(userId),
+            // approved: the tokens issued before the agent group was added stop counting; the SPA
+            // refreshes them (the agent keeps working, now in the agent group)
+            UpdateExpression:
+              'SET agentStatus = :status, agentDecidedAt = :now, agentDecidedBy = :by, updatedAt = :now' +
+              (decision === 'approve' ? ', #va = :va' : '') +
+              ' REMOVE #hold',
+            ConditionExpression: 'agentStatus = :pending AND #hold = :hold',
+            ExpressionAttributeNames: { '#hold': DECIDING_ATTRIBUTE, ...(decision === 'approve' ? { '#va': VALID_AFTER_ATTRIBUTE } : {}) },
+            ExpressionAttributeValues: {
+              ':status': status,
+              ':now': now,
+              ':by': callerId,
+              ':pending': 'pending',
+              ':hold': hold,
+              ...(decision === 'approve' ? { ':va': validAfterNow() } : {}),
             },
           },
-          outboxPut({ id: outboxId, kind: `agent-${status}`, ref: userId, now, mail: { to: [profile.email], ...mail } }) as never,
-          activityPut({
-            kind: decision === 'approve' ? 'agent.approved' : 'agent.rejected',
-            actor: { id: callerId, role: 'admin', name: null },
-            at: now,
-            propertyId: null,
-            propertyLabel: null,
-            userId,
-            before: 'pending',
-            after: status,
-            note: `${profile.fullName || profile.email}`,
-          }) as never,
-        ],
-      }),
-    );
+        },
+        outboxPut({ id: outboxId, kind: `agent-${status}`, ref: userId, now, mail: { to: [profile.email], ...mail } }) as never,
+        activityPut({
+          kind: decision === 'approve' ? 'agent.approved' : 'agent.rejected',
+          actor: { id: callerId, role: 'admin', name: null },
+          at: now,
+          propertyId: null,
+          propertyLabel: null,
+          userId,
+          before: 'pending',
+          after: status,
+          note: `${profile.fullName || profile.email}`,
+        }) as never,
+      ],
+    });
   } catch (err) {
-    // the group follows the decision that stands, whatever failed: an approval that did not land
-    // takes the group back unless the agent is approved after all (another admin); a reject that
-    // lost to another admin's approval gives back the group it took away meanwhile
+    await releaseAgentDecision(userId, hold);
+    // the group follows the decision that stands: an approval that did not land takes the group
+    // back unless the agent is approved after all; a reject that lost (a hold that ran out and
+    // was taken by an approval) gives it back
     const after = await getProfile(userId).catch(() => undefined);
     if (decision === 'approve' && after?.agentStatus !== 'approved') {
       await cognito().send(new AdminRemoveUserFromGroupCommand(groupInput)).catch((e: unknown) => {
@@ -432,4 +436,48 @@ export async function decideAgent(userId: string, decision: AgentDecision, calle
     logger.error('Agent decision e-mail not sent now; the scheduled retry will send it', { userId, outboxId, error: err as Error });
   }
   return toItem({ ...profile, agentStatus: status }, await roleOf(userId));
+}
+
+/**
+ * Takes a pending agent for one decision until AGENT_DECISION_HOLD_SECONDS from now (the value
+ * returned names this hold). 409 when the agent is no longer pending or another decision holds it.
+ */
+async function holdAgentDecision(userId: string): Promise<string> {
+  const now = Date.now();
+  // until when, then who: two holds never share a value, and the value still compares as a time
+  const hold = `${new Date(now + AGENT_DECISION_HOLD_SECONDS * 1000).toISOString()}#${randomUUID()}`;
+  try {
+    await ddb().send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: keys.profile(userId),
+        UpdateExpression: 'SET #hold = :hold',
+        ConditionExpression: 'agentStatus = :pending AND (attribute_not_exists(#hold) OR #hold < :now)',
+        ExpressionAttributeNames: { '#hold': DECIDING_ATTRIBUTE },
+        ExpressionAttributeValues: { ':hold': hold, ':pending': 'pending', ':now': new Date(now).toISOString() },
+      }),
+    );
+  } catch (err) {
+    if (isConditionFailure(err)) throw new ConflictError(USER_MESSAGES.notPending);
+    throw err;
+  }
+  return hold;
+}
+
+/** Gives back a hold that decided nothing, so the admin can try again at once (a hold taken over or ended stays). */
+async function releaseAgentDecision(userId: string, hold: string): Promise<void> {
+  await ddb()
+    .send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: keys.profile(userId),
+        UpdateExpression: 'REMOVE #hold',
+        ConditionExpression: '#hold = :hold',
+        ExpressionAttributeNames: { '#hold': DECIDING_ATTRIBUTE },
+        ExpressionAttributeValues: { ':hold': hold },
+      }),
+    )
+    .catch((err: unknown) => {
+      if (!isConditionFailure(err)) logger.error('Agent decision hold not given back; it runs out by itself', { userId, error: err as Error });
+    });
 }

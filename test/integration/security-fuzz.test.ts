@@ -19,7 +19,8 @@
  * Requests go 16 at a time. Per-route figures are printed, with a few accepted inputs.
  */
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { logger } from '../../functions/lib/logger';
 import { enforceRateLimit } from '../../functions/model/rate-limit';
 import { RATE_LIMITS, type RateLimitScope } from '../../functions/domain/property/limits';
 import { routes, type RouteDef } from '../../functions/routes';
@@ -331,6 +332,15 @@ let ipCounter = 0;
 
 let stopOwnStack: (() => Promise<void>) | undefined;
 
+// the gateway runs the handlers in this process and logging is silent in tests: a 5xx is
+// reported with the errors the error mapper logged meanwhile, so a failure names its cause
+const unhandled: string[] = [];
+vi.spyOn(logger, 'error').mockImplementation(((message: string, ...extra: unknown[]) => {
+  const err = extra.map((e) => (isObject(e) && e.error instanceof Error ? e.error : undefined)).find(Boolean);
+  if (unhandled.length >= 20) unhandled.shift();
+  unhandled.push(`${message}: ${err ? `${err.name}: ${err.message} ${err.stack?.split('\n').slice(1, 4).join(' ') ?? ''}` : JSON.stringify(extra).slice(0, 300)}`);
+}) as never);
+
 beforeAll(async () => {
   // its own table: every item is counted
   stopOwnStack = await useOwnStack();
@@ -367,6 +377,7 @@ describe(`fuzzing every route (seed ${FUZZ_SEED})`, () => {
 
 async function fuzz(route: RouteDef, rule: RouteRule) {
   const started = Date.now();
+  unhandled.length = 0;
   const token = callerFor(rule, w);
   ipCounter += 1;
   const viewerIp = `198.51.${100 + Math.floor(ipCounter / 250)}.${1 + (ipCounter % 250)}`;
@@ -397,7 +408,7 @@ async function fuzz(route: RouteDef, rule: RouteRule) {
     fig.statuses[res.status] = (fig.statuses[res.status] ?? 0) + 1;
     const shown = `${c.input} ${route.method} ${c.path.slice(0, 200)} ${c.body?.slice(0, 200) ?? ''} -> ${res.status} ${res.text.slice(0, 300)}`;
     if (res.status < 300 && fig.acceptedSamples.length < 2 && (c.input !== 'query' || rule.query)) fig.acceptedSamples.push(`${c.input} ${c.path.slice(0, 100)} ${c.body?.slice(0, 100) ?? ''}`);
-    if (res.status >= 500) problems.push(`5xx: ${shown}`);
+    if (res.status >= 500) problems.push(`5xx: ${shown} | logged: ${unhandled.splice(0).join(' || ').slice(0, 1500) || 'nothing'}`);
     else if (res.status >= 400) {
       for (const p of errorAnswerProblems(res.body)) problems.push(`${p}: ${shown}`);
       if (isObject(res.body) && typeof res.body.message === 'string') messages.add(res.body.message);

@@ -47,6 +47,17 @@ async function loginExists(sub: string): Promise<boolean> {
   }
 }
 
+/** The kinds of a user's own activity entries, oldest first. */
+async function activityOf(sub: string): Promise<string[]> {
+  const { pk, skPrefix } = keys.activityOfUser(sub);
+  const res = await ddb().send(new QueryCommand({ TableName: TABLE(), KeyConditionExpression: 'pk = :pk AND begins_with(sk, :sk)', ExpressionAttributeValues: { ':pk': pk, ':sk': skPrefix }, ConsistentRead: true }));
+  return (res.Items ?? []).map((i) => String(i.kind));
+}
+
+/** Marks a pending agent as held by a decision until `hold` (a Lambda that died holding it, or one still running). */
+const setHold = (sub: string, hold: string) =>
+  ddb().send(new UpdateCommand({ TableName: TABLE(), Key: keys.profile(sub), UpdateExpression: 'SET agentDecidingUntil = :h', ExpressionAttributeValues: { ':h': hold } }));
+
 const profileItem = async (sub: string) => (await ddb().send(new GetCommand({ TableName: TABLE(), Key: keys.profile(sub), ConsistentRead: true }))).Item;
 
 /** A fresh self-registered user; returns sub, e-mail and a way to sign in. */
@@ -192,54 +203,70 @@ describe('users: agent approval', () => {
     expect(await profileItem(agent.sub)).toMatchObject({ agentStatus: 'rejected' });
   });
 
-  it("two admins deciding at once: a group call that fails because the other decided first is 409, not an error", async () => {
+  it('sixteen rejects of the same agent at once: one decides, the others answer 409, none fails', async () => {
+    const agent = await freshUser('agente_immobiliare');
+    const answers = await Promise.all(Array.from({ length: 16 }, () => decide(agent.sub, 'reject')));
+    const statuses = answers.map((a) => a.status).sort();
+    expect(statuses, JSON.stringify(answers.filter((a) => a.status >= 500).map((a) => a.body))).toEqual([200, ...Array<number>(15).fill(409)]);
+    expect(answers.filter((a) => a.status === 409).every((a) => a.body.message === 'La richiesta di questo agente è già stata decisa')).toBe(true);
+    expect(await profileItem(agent.sub)).toMatchObject({ agentStatus: 'rejected' });
+    expect(await profileItem(agent.sub)).not.toHaveProperty('agentDecidingUntil');
+    expect(await groupsOf(agent.sub)).toEqual([]);
+    expect((await activityOf(agent.sub)).filter((k) => k.startsWith('agent.'))).toEqual(['agent.rejected']);
+  });
+
+  it('two admins deciding at once: the first decision holds the agent, the other answers 409 without touching Cognito', async () => {
     const agent = await freshUser('agente_immobiliare');
     const adminId = (await api<{ id: string }>('GET', '/me', { token: admin })).body.id;
-    // this process's reject reads 'pending'; while it calls Cognito, another admin approves and the call fails
+    // while this process's reject calls Cognito, another admin approves: 409, and the reject stands
     const client = cognito();
     const send = client.send.bind(client);
+    let approval: Awaited<ReturnType<typeof decide>> | undefined;
     const spy = vi.spyOn(client, 'send').mockImplementation((async (cmd: unknown) => {
-      if (!(cmd instanceof AdminRemoveUserFromGroupCommand)) return send(cmd as never);
-      expect((await decide(agent.sub, 'approve')).status).toBe(200);
-      throw Object.assign(new Error('Internal error'), { name: 'InternalErrorException' });
+      if (cmd instanceof AdminRemoveUserFromGroupCommand && cmd.input.Username === agent.sub && !approval) approval = await decide(agent.sub, 'approve');
+      return send(cmd as never);
     }) as never);
     try {
-      await expect(decideAgent(agent.sub, 'reject', adminId)).rejects.toMatchObject({ status: 409, message: 'La richiesta di questo agente è già stata decisa' });
+      await decideAgent(agent.sub, 'reject', adminId);
     } finally {
       spy.mockRestore();
     }
-    expect(await profileItem(agent.sub)).toMatchObject({ agentStatus: 'approved' });
-    expect(await groupsOf(agent.sub)).toEqual(['agent']);
+    expect(approval).toMatchObject({ status: 409, body: { message: 'La richiesta di questo agente è già stata decisa' } });
+    expect(await profileItem(agent.sub)).toMatchObject({ agentStatus: 'rejected' });
+    expect(await groupsOf(agent.sub)).toEqual([]);
 
-    // a reject whose group call lands after another admin's approval: 409, and the approved agent keeps the group
-    const raced = await freshUser('agente_immobiliare');
-    const late = vi.spyOn(client, 'send').mockImplementation((async (cmd: unknown) => {
-      if (cmd instanceof AdminRemoveUserFromGroupCommand && cmd.input.Username === raced.sub) {
-        expect((await decide(raced.sub, 'approve')).status).toBe(200);
-        expect(await groupsOf(raced.sub)).toEqual(['agent']);
-      }
-      return send(cmd as never);
-    }) as never);
-    try {
-      await expect(decideAgent(raced.sub, 'reject', adminId)).rejects.toMatchObject({ status: 409 });
-    } finally {
-      late.mockRestore();
-    }
-    expect(await profileItem(raced.sub)).toMatchObject({ agentStatus: 'approved' });
-    expect(await groupsOf(raced.sub)).toEqual(['agent']);
+    // a hold whose Lambda died (run out) does not block the agent: the next decision takes it
+    const held = await freshUser('agente_immobiliare');
+    await setHold(held.sub, `${new Date(Date.now() - 1000).toISOString()}#dead`);
+    expect((await decide(held.sub, 'approve')).status).toBe(200);
+    expect(await profileItem(held.sub)).toMatchObject({ agentStatus: 'approved' });
+    expect(await profileItem(held.sub)).not.toHaveProperty('agentDecidingUntil');
+    expect(await groupsOf(held.sub)).toEqual(['agent']);
+    // one still running does: 409, nothing changes
+    const busy = await freshUser('agente_immobiliare');
+    const running = `${new Date(Date.now() + 30_000).toISOString()}#running`;
+    await setHold(busy.sub, running);
+    expect((await decide(busy.sub, 'approve')).body).toMatchObject({ message: 'La richiesta di questo agente è già stata decisa' });
+    expect(await profileItem(busy.sub)).toMatchObject({ agentStatus: 'pending', agentDecidingUntil: running });
+    expect(await groupsOf(busy.sub)).toEqual([]);
 
-    // the same failure while the agent is still pending stays an error (500 to the admin), nothing recorded
+    // a group call that fails while the agent is pending is an error (500 to the admin): nothing
+    // recorded, and the hold is given back, so the admin can try again at once
     const other = await freshUser('agente_immobiliare');
     const failing = vi.spyOn(client, 'send').mockImplementation((async (cmd: unknown) => {
-      if (cmd instanceof AdminRemoveUserFromGroupCommand) throw Object.assign(new Error('Internal error'), { name: 'InternalErrorException' });
+      if (cmd instanceof AdminAddUserToGroupCommand) throw Object.assign(new Error('Internal error'), { name: 'InternalErrorException' });
       return send(cmd as never);
     }) as never);
     try {
-      await expect(decideAgent(other.sub, 'reject', adminId)).rejects.toThrow('Internal error');
+      await expect(decideAgent(other.sub, 'approve', adminId)).rejects.toThrow('Internal error');
     } finally {
       failing.mockRestore();
     }
     expect(await profileItem(other.sub)).toMatchObject({ agentStatus: 'pending' });
+    expect(await profileItem(other.sub)).not.toHaveProperty('agentDecidingUntil');
+    expect(await groupsOf(other.sub)).toEqual([]);
+    expect((await decide(other.sub, 'approve')).status).toBe(200);
+    expect(await groupsOf(other.sub)).toEqual(['agent']);
   });
 
   it('refuses a decision for a seller (409), an unknown user (404) and a bad decision (400)', async () => {
