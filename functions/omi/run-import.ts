@@ -51,7 +51,7 @@ import { OMI_MAX_BYTES, tooLargeMessage } from '../domain/uploads';
 import { writeIndexChunk } from '../model/omi/index-chunks';
 import { activeJob, claimJob, MAX_STORED_REASONS, updateJob, type RejectedRow } from '../model/omi/jobs';
 import { rebuildComuneDigests } from '../model/omi/comune-digest';
-import { getSemester, loadExisting, markProvinceBuilt, registerProvince, type SemesterManifest } from '../model/omi/semesters';
+import { getSemester, listingFromTable, loadExisting, markProvinceBuilt, registerProvince, type SemesterManifest } from '../model/omi/semesters';
 import { OmiWriter } from '../model/omi/writer';
 import type { OmiImportPhase } from '../domain/omi/api';
 import { importPercent } from '../domain/omi/progress';
@@ -412,10 +412,7 @@ async function fileListing(_prov: string, st: ProvinceState): Promise<Iterable<I
 async function rebuildFromTable(run: ImportRun): Promise<void> {
   if (!run.semester || !run.provinces.size) return;
   const manifest = await getSemester(run.semester);
-  await rebuildIndexes(run, async (prov) => {
-    const { entries } = await loadExisting(manifest, prov, 'quotations', { fromTable: true });
-    return [...entries.values()].filter((e): e is IndexEntry => e !== null);
-  });
+  await rebuildIndexes(run, (prov) => listingFromTable(manifest, prov));
 }
 
 /** Stage 5: the job's final update, completed, after the heartbeat's last beat. */

@@ -13,7 +13,8 @@ import { zoneQuotationsItem } from '../../functions/model/omi/quotations';
 import { getSemester, omiDataState, registerProvince } from '../../functions/model/omi/semesters';
 import { forEachDigestKeyOf } from '../../functions/model/omi/comune-digest';
 import { formatValoriLine, parseOmiFile } from '../../functions/omi/parse-omi';
-import { claimJob, createJob, updateJob, type OmiJob } from '../../functions/model/omi/jobs';
+import { abandonJob, claimJob, createJob, updateJob, type OmiJob } from '../../functions/model/omi/jobs';
+import { ABANDONED_IMPORT_MESSAGE, repairAbandonedImports } from '../../functions/omi/repair-imports';
 import { runImport } from '../../functions/omi/run-import';
 import {
   admin, clearAll, createUpload, importFile, postToS3, quotations, VALORI_2024, VALORI_2025, waitForJob, ZONE_2025,
@@ -291,6 +292,35 @@ describe('OMI import: the object read is the object uploaded', () => {
   });
 });
 
+/**
+ * A run that died: the upload's job, Milano registered in `semester` (as every run does before
+ * its first write there), the first 100 records of the 2025/1 file written as that semester,
+ * no index, and the job left "running" with a heartbeat 2 minutes old.
+ */
+async function deadRun(fileName: string, semester: string) {
+  const [y, half] = semester.split('-S');
+  const parsed = await parseOmiFile(readFileSync(VALORI_2025, 'latin1').replace('Semestre 2025/1', `Semestre ${y}/${half}`));
+  const up = await createUpload(fileName, semester);
+  await registerProvince(semester, 'MI');
+  const writer = new BatchWriter(ddb(), TABLE());
+  const zones = new Map<string, string[]>();
+  for (const { row } of parsed.valori.slice(0, 100)) zones.set(row.linkZona, [...(zones.get(row.linkZona) ?? []), formatValoriLine(row)]);
+  for (const [linkZona, lines] of zones) {
+    await writer.put(zoneQuotationsItem({ semester, prov: 'MI', linkZona, comune: parsed.valori[0]!.row }, lines));
+  }
+  await writer.flush();
+  await ddb().send(
+    new UpdateCommand({
+      TableName: TABLE(),
+      Key: omiKeys.job(up.jobId),
+      UpdateExpression: 'SET #s = :running, heartbeatAt = :old, updatedAt = :oldAt, runId = :dead',
+      ExpressionAttributeNames: { '#s': 'status' },
+      ExpressionAttributeValues: { ':running': 'running', ':old': Date.now() - 120_000, ':oldAt': new Date(Date.now() - 120_000).toISOString(), ':dead': 'dead-run' },
+    }),
+  );
+  return up;
+}
+
 describe('OMI import: idempotent and exact when a run dies mid-file', () => {
   it('a redelivered event for a completed file changes nothing', async () => {
     const jobs = (await api<{ items: OmiJob[] }>('GET', '/omi/jobs', { token: await admin() })).body.items;
@@ -309,33 +339,48 @@ describe('OMI import: idempotent and exact when a run dies mid-file', () => {
     // The dead run: it registered Milano's province, wrote the first 100 records of 2025/1
     // as semester 2022-S2, then died (no index written, job still "running", heartbeat 2
     // minutes old). The re-run must read the table, not trust the (missing) index.
-    const parsed = await parseOmiFile(
-      readFileSync(VALORI_2025, 'latin1').replace('Semestre 2025/1', 'Semestre 2022/2'),
-    );
-    const up = await createUpload('QI_crash_20222_VALORI.csv', '2022-S2');
-    await registerProvince('2022-S2', 'MI'); // as every run does before its first write there
-    const writer = new BatchWriter(ddb(), TABLE());
-    const zones = new Map<string, string[]>();
-    for (const { row } of parsed.valori.slice(0, 100)) zones.set(row.linkZona, [...(zones.get(row.linkZona) ?? []), formatValoriLine(row)]);
-    for (const [linkZona, lines] of zones) {
-      await writer.put(zoneQuotationsItem({ semester: '2022-S2', prov: 'MI', linkZona, comune: parsed.valori[0]!.row }, lines));
-    }
-    await writer.flush();
-    await ddb().send(
-      new UpdateCommand({
-        TableName: TABLE(),
-        Key: omiKeys.job(up.jobId),
-        UpdateExpression: 'SET #s = :running, heartbeatAt = :old, runId = :dead',
-        ExpressionAttributeNames: { '#s': 'status' },
-        ExpressionAttributeValues: { ':running': 'running', ':old': Date.now() - 120_000, ':dead': 'dead-run' },
-      }),
-    );
+    const up = await deadRun('QI_crash_20222_VALORI.csv', '2022-S2');
     // ... and the redelivered event (here: the upload landing) takes the stale job over.
     const content = readFileSync(VALORI_2025, 'latin1').replace('Semestre 2025/1', 'Semestre 2022/2');
     expect(await postToS3(up, Buffer.from(content, 'latin1'))).toBe(204);
     const job = await waitForJob(`/omi/imports/${up.jobId}`);
     expect(job).toMatchObject({ status: 'completed', rowsRead: 446, inserted: 346, updated: 100, rejected: 0 });
     expect((await quotations({ semestre: '2022-S2' })).body.total).toBe(446);
+  });
+
+  it('an import that died for good (no retry came) is ended by the daily repair: failed with the reason, its province rebuilt from the table and clean', async () => {
+    const up = await deadRun('QI_dead_20202_VALORI.csv', '2020-S2');
+    const token = await admin();
+    const job = () => api<OmiJob>('GET', `/omi/imports/${up.jobId}`, { token }).then((r) => r.body);
+    expect(await job()).toMatchObject({ status: 'running' });
+    expect((await getSemester('2020-S2'))!.dirty).toEqual(['MI']);
+    expect((await omiDataState()).importing).toBe(true);
+
+    // while another job beats, nothing is touched: it may be the one writing there
+    const busy = `import-${Date.now()}`;
+    await createJob({ id: busy, kind: 'import' });
+    expect(await claimJob(busy, { runId: 'busy-run', kind: 'import' })).toBe(true);
+    try {
+      expect(await repairAbandonedImports()).toEqual({ abandoned: 0, rebuilt: 0, pending: 1 });
+      expect(await job()).toMatchObject({ status: 'running' });
+      expect((await getSemester('2020-S2'))!.dirty).toEqual(['MI']);
+    } finally {
+      await updateJob(busy, 'busy-run', { status: 'completed', progress: 100 });
+    }
+
+    // nothing beats: the daily job ends the silent import and rebuilds its province from the table
+    const { handler } = await import('../../functions/omi/index-history');
+    expect((await handler({}, undefined)).repair).toEqual({ abandoned: 1, rebuilt: 1, pending: 0 });
+    expect(await job()).toMatchObject({ status: 'failed', phase: null, error: ABANDONED_IMPORT_MESSAGE });
+    const manifest = (await getSemester('2020-S2'))!;
+    expect(manifest.dirty).toEqual([]);
+    expect(manifest.digests.MI).toBeDefined();
+    expect(manifest.index.MI).toMatchObject({ rows: 100 });
+    expect((await omiDataState()).importing).toBe(false);
+    expect((await quotations({ semestre: '2020-S2' })).body.total).toBe(100);
+    // done: the next day finds nothing, and a job that beats again is never ended
+    expect(await repairAbandonedImports()).toEqual({ abandoned: 0, rebuilt: 0, pending: 0 });
+    expect(await abandonJob(busy, ABANDONED_IMPORT_MESSAGE)).toBe(false);
   });
 
   it('a file dropped straight into the bucket is imported with its own job', async () => {
@@ -405,11 +450,11 @@ describe('every real row is kept', () => {
 describe('Cancella Tutti i Dati', () => {
   it('deletes every OMI record in the background with progress, then nothing is listed or valued', async () => {
     const before = (await quotations()).body.total;
-    // 2025-S1, 2024-S2, 2023-S1 (20 rows), 2022-S2 (crash), 2021-S1 (dropped), 2019-S1, 2019-S2
-    expect(before).toBe(892 + 20 + 446 + 446 + 446 + 446);
+    // 2025-S1, 2024-S2, 2023-S1 (20 rows), 2022-S2 (crash), 2021-S1 (dropped), 2020-S2 (died: 100 rows), 2019-S1, 2019-S2
+    expect(before).toBe(892 + 20 + 446 + 446 + 100 + 446 + 446);
     // one item per (semester, zone), counted from the files, + the 43 zone descriptions
     const zonesOf = (file: string, from = 2, to?: number) => new Set(readFileSync(file, 'latin1').split('\n').slice(from, to).filter(Boolean).map((l) => l.split(';')[10])).size;
-    const items = 4 * zonesOf(VALORI_2025) + 2 * zonesOf(VALORI_2024) + zonesOf(VALORI_2025, 2, 22) + 43;
+    const items = 4 * zonesOf(VALORI_2025) + 2 * zonesOf(VALORI_2024) + zonesOf(VALORI_2025, 2, 22) + zonesOf(VALORI_2025, 2, 102) + 43;
     // valued before the clear (and kept by the container): after it, not available
     const brera = { address: 'Via Brera 1', province: 'MI', city: 'Milano', surfaceArea: 80 };
     expect((await api('POST', '/valuations/evaluate', { token: await admin(), body: brera })).body).toMatchObject({ available: true });

@@ -182,3 +182,27 @@ export async function updateJob(
     }),
   );
 }
+
+/**
+ * Ends an import whose run stopped beating and was not taken over (its Lambda died and no
+ * retry came): failed, with the reason. False when a run beats again or the job ended meanwhile
+ * (the condition, not a read before it, decides).
+ */
+export async function abandonJob(id: string, message: string, now = new Date()): Promise<boolean> {
+  try {
+    await ddb().send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: omiKeys.job(id),
+        UpdateExpression: 'SET #status = :failed, #error = :error, #phase = :null, finishedAt = :at, updatedAt = :at',
+        ConditionExpression: '#status = :running AND heartbeatAt < :stale',
+        ExpressionAttributeNames: { '#status': 'status', '#error': 'error', '#phase': 'phase' },
+        ExpressionAttributeValues: { ':failed': 'failed', ':running': 'running', ':error': message, ':null': null, ':at': now.toISOString(), ':stale': now.getTime() - STALE_AFTER_MS },
+      }),
+    );
+    return true;
+  } catch (err) {
+    if (isConditionFailure(err)) return false;
+    throw err;
+  }
+}

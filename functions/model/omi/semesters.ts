@@ -213,6 +213,12 @@ export async function deleteSemesterManifest(semester: string): Promise<void> {
   await bumpDataState();
 }
 
+/** A province's listing as the table holds it (a run that stopped after writing, or died, is rebuilt from this, not from its file). */
+export async function listingFromTable(manifest: SemesterManifest | undefined, prov: string): Promise<IndexEntry[]> {
+  const { entries } = await loadExisting(manifest, prov, 'quotations', { fromTable: true });
+  return [...entries.values()].filter((e): e is IndexEntry => e !== null);
+}
+
 /**
  * What a semester and province already hold, identity -> index entry (zones: -> null), so
  * the import counts inserted/updated exactly and rebuilds the listing index:

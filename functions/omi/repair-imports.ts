@@ -1,0 +1,59 @@
+/**
+ * The daily repair of imports that died for good. A run whose Lambda dies (timeout, memory)
+ * and whose retries are exhausted leaves its job "running" with a silent heartbeat, and the
+ * provinces it registered dirty: the admin's page would show it running forever, the data page
+ * would read the table, valuations would skip the comune digests and, since `importing` is
+ * global, their cache for every comune, and the history backfill would skip the province.
+ *
+ * When no job is beating (nothing imports or clears right now), each silent import ends failed
+ * with the reason (abandonJob: only while it is still silent), and every dirty province of every
+ * semester gets its digests and listing index rebuilt from what the table holds, as a run that
+ * fails by itself does (run-import.ts rebuildFromTable), which marks it clean. A retry arriving
+ * later takes the failed job over and registers its provinces again. An import starting during
+ * the repair's own seconds could find its province marked clean before its rebuild: its data
+ * is then read from the digests of just before it, until its own rebuild (as with its VALORI
+ * and ZONE files imported at once).
+ */
+import { abandonJob, recentJobs, STALE_AFTER_MS } from '../model/omi/jobs';
+import { rebuildComuneDigests } from '../model/omi/comune-digest';
+import { writeIndexChunk } from '../model/omi/index-chunks';
+import { listingFromTable, listSemesters } from '../model/omi/semesters';
+import { randomUUID } from 'node:crypto';
+
+export const ABANDONED_IMPORT_MESSAGE =
+  "Importazione interrotta: l'elaborazione si è fermata prima della fine del file e non è ripartita. Le zone già scritte restano; ricarica il file per completarla.";
+
+export interface ImportRepair {
+  /** silent imports ended as failed */
+  abandoned: number;
+  /** (semester, province) pairs rebuilt from the table and marked clean */
+  rebuilt: number;
+  /** pairs left dirty: a job is beating, or no time was left (the next run goes on) */
+  pending: number;
+}
+
+/** How many recent jobs are looked at: far more than run in a day. */
+const JOBS_LOOKED_AT = 50;
+
+export async function repairAbandonedImports(timeLeftMs: () => number = () => Infinity, now = Date.now()): Promise<ImportRepair> {
+  const out: ImportRepair = { abandoned: 0, rebuilt: 0, pending: 0 };
+  const jobs = await recentJobs(JOBS_LOOKED_AT);
+  const running = jobs.filter((j) => j.status === 'running');
+  const beating = running.some((j) => now - Date.parse(j.updatedAt) < STALE_AFTER_MS);
+  const semesters = await listSemesters();
+  const dirty = semesters.flatMap((m) => m.dirty.map((prov) => ({ manifest: m, prov })));
+  if (beating) return { ...out, pending: dirty.length };
+
+  for (const j of running) if (j.kind === 'import' && (await abandonJob(j.id, ABANDONED_IMPORT_MESSAGE, new Date(now)))) out.abandoned++;
+  const version = randomUUID().slice(0, 8);
+  for (const { manifest, prov } of dirty) {
+    if (timeLeftMs() < 60_000) {
+      out.pending++;
+      continue;
+    }
+    await rebuildComuneDigests(manifest.semester, prov);
+    await writeIndexChunk(manifest.semester, prov, await listingFromTable(manifest, prov), version);
+    out.rebuilt++;
+  }
+  return out;
+}
