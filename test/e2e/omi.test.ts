@@ -9,7 +9,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { expectAccessible, launchBrowser, MOBILE, newPage, signIn } from '../support/browser';
-import { api, stack, tokenForRole } from '../support/helpers';
+import { api, stack, tokenForRole, useStackEnv } from '../support/helpers';
+import { claimJob, createJob, updateJob } from '../../functions/model/omi/jobs';
 import { importOmi } from '../support/omi-import';
 import { MILANO, nationalSample } from '../support/omi-samples';
 
@@ -129,6 +130,7 @@ async function importFile(page: Page, file: string | { name: string; mimeType: s
 }
 
 beforeAll(async () => {
+  useStackEnv();
   browser = await launchBrowser();
   await clearOmiData();
   admin = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'it-IT', timezoneId: 'Europe/Rome' });
@@ -200,6 +202,45 @@ describe('/omi-import (admin)', () => {
     expect(await text(page, 'omi-result-inserted')).toBe('446');
     await page.getByText('446 nuovi record, 0 aggiornati', { exact: true }).waitFor();
     await page.close();
+  });
+
+  it('says so when the run stops answering for a minute (no time left shown), and carries on when it beats again', async () => {
+    // a run that took its job and went silent, as a Lambda that dies leaves it
+    const id = `silent-${Date.now()}`;
+    await createJob({ id, kind: 'import', fileName: 'QI_silenzio_20251_VALORI.csv', semester: '2025-S1' });
+    expect(await claimJob(id, { runId: 'test-run', kind: 'import', bytesTotal: 100_000 })).toBe(true);
+    await updateJob(id, 'test-run', { rowsRead: 300, rowsWritten: 250, bytesRead: 30_000, progress: 25, fileKind: 'valori' });
+    const page = await admin.newPage();
+    page.setDefaultTimeout(20_000);
+    try {
+      await page.clock.install(); // the page's timers and clock, moved on below
+      await page.goto(`${web()}/omi-import`);
+      // the page follows the running job
+      await page.getByText('250 salvate').waitFor();
+      expect(await page.getByTestId('omi-import-silent').count()).toBe(0);
+
+      await page.clock.fastForward(61_000);
+      await page.getByTestId('omi-import-silent').waitFor();
+      expect(await text(page, 'omi-import-silent')).toBe(
+        "Nessun aggiornamento dall'elaborazione da più di un minuto: potrebbe essersi interrotta. Se riprende, ricomincia dall'inizio del file senza duplicare le righe già salvate; se non riprende, ricarica il file.",
+      );
+      expect(await page.getByTestId('omi-import-speed').count()).toBe(0);
+      await expectAccessible(page);
+
+      // a retry took it over: it beats again, the notice goes
+      await updateJob(id, 'test-run', { rowsRead: 400, rowsWritten: 350 });
+      await page.clock.fastForward(2_000);
+      await page.getByText('350 salvate').waitFor();
+      expect(await page.getByTestId('omi-import-silent').count()).toBe(0);
+
+      // and it ends: the page shows how
+      await updateJob(id, 'test-run', { status: 'failed', error: 'Importazione interrotta: prova' });
+      await page.clock.fastForward(2_000);
+      await page.getByText('Importazione interrotta: prova').first().waitFor();
+    } finally {
+      await updateJob(id, 'test-run', { status: 'failed' }).catch(() => undefined);
+      await page.close();
+    }
   });
 });
 

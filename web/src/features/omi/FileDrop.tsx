@@ -43,7 +43,6 @@ export function FileDrop({ ref, id, file, disabled, onChange, onDropFile, ...ari
       className={cn(
         'flex items-center gap-3 rounded-xl border-2 border-dashed p-4 transition-colors',
         dragOver ? 'border-brand-orange bg-brand-cream' : 'border-slate-300 bg-slate-50',
-        disabled && 'opacity-60',
       )}
     >
       <FileSpreadsheet aria-hidden="true" className="hidden size-8 shrink-0 text-brand-navy sm:block" />
@@ -64,7 +63,8 @@ export function FileDrop({ ref, id, file, disabled, onChange, onDropFile, ...ari
           className={cn(
             'inline-flex h-10 shrink-0 cursor-pointer items-center justify-center self-start rounded-lg bg-brand-navy px-4 text-sm font-semibold text-white hover:bg-brand-navy-dark sm:self-auto',
             'peer-focus-visible:ring-2 peer-focus-visible:ring-brand-navy peer-focus-visible:ring-offset-2',
-            'peer-disabled:cursor-not-allowed peer-disabled:hover:bg-brand-navy',
+            // only the button looks off while an import runs: the text beside it stays readable
+            'peer-disabled:cursor-not-allowed peer-disabled:opacity-60 peer-disabled:hover:bg-brand-navy',
           )}
         >
           Scegli file

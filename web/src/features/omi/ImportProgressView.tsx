@@ -37,10 +37,11 @@ function UploadView({ progress }: { progress: Extract<ImportProgress, { phase: '
 }
 
 /** After a VALORI file's rows: the listing index of the data page, province by province. */
-function IndexView({ job }: { job: OmiJob }) {
+function IndexView({ job, silent }: { job: OmiJob; silent: boolean }) {
   const total = job.indexTotal ?? 0;
   const done = Math.min(job.indexDone, total);
-  const left = describeImportSpeed(job);
+  // a silent run's pace is no pace: no time left
+  const left = silent ? null : describeImportSpeed(job);
   const pct = total ? (done / total) * 100 : 0;
   return (
     <ProgressBar
@@ -64,18 +65,30 @@ function IndexView({ job }: { job: OmiJob }) {
   );
 }
 
-function ProcessingView({ job }: { job: OmiJob | null }) {
+function ProcessingView({ job, silent }: { job: OmiJob | null; silent: boolean }) {
   const running = job?.status === 'running';
-  if (job && running && job.phase === 'index') return <IndexView job={job} />;
-  return <RowsView job={job} />;
+  return (
+    <>
+      {job && running && job.phase === 'index' ? <IndexView job={job} silent={silent} /> : <RowsView job={job} silent={silent} />}
+      {running && silent && (
+        <p role="status" className="mt-3 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900" data-testid="omi-import-silent">
+          {SILENT_MESSAGE}
+        </p>
+      )}
+    </>
+  );
 }
 
-function RowsView({ job }: { job: OmiJob | null }) {
+/** A run that stopped beating: a retry may take it over (from the start of the file), or nothing comes and the daily repair ends it. */
+const SILENT_MESSAGE =
+  "Nessun aggiornamento dall'elaborazione da più di un minuto: potrebbe essersi interrotta. Se riprende, ricomincia dall'inizio del file senza duplicare le righe già salvate; se non riprende, ricarica il file.";
+
+function RowsView({ job, silent }: { job: OmiJob | null; silent: boolean }) {
   const running = job?.status === 'running';
   const rows = job?.rowsRead ?? 0;
   const value = job?.progress ?? 0;
-  const speed = job && running ? describeImportSpeed(job) : null;
-  const left = job && running ? importSpeed(job).secondsLeft : null;
+  const speed = job && running && !silent ? describeImportSpeed(job) : null;
+  const left = job && running && !silent ? importSpeed(job).secondsLeft : null;
   const pct = Math.max(0, Math.min(100, Math.round(value)));
   const announcement = useStepAnnouncement(
     Math.floor(pct / ANNOUNCE_EVERY),
@@ -120,7 +133,7 @@ function RowsView({ job }: { job: OmiJob | null }) {
  * speed and time left, then (VALORI) the rebuild of the listing index as a phase of its own.
  */
 export function ImportProgressView({ progress }: { progress: ImportProgress }) {
-  return progress.phase === 'upload' ? <UploadView progress={progress} /> : <ProcessingView job={progress.job} />;
+  return progress.phase === 'upload' ? <UploadView progress={progress} /> : <ProcessingView job={progress.job} silent={progress.silent ?? false} />;
 }
 
 export function ClearProgressView({ job }: { job: OmiJob | null }) {

@@ -108,9 +108,12 @@ export async function pollJob(
   }
 }
 
+/** A running job whose heartbeat (it beats every few seconds) has not moved for this long may have stopped. */
+export const SILENT_AFTER_MS = 60_000;
+
 /** A job that is still being worked on (its heartbeat is recent): the page resumes it. */
 export function isLive(job: OmiJob, now = Date.now()): boolean {
-  if (job.status === 'running') return now - Date.parse(job.updatedAt) < 60_000;
+  if (job.status === 'running') return now - Date.parse(job.updatedAt) < SILENT_AFTER_MS;
   // a clear is 'pending' only until its marker's event arrives; an import's pending job may
   // be an abandoned upload, so it is not resumed
   return job.kind === 'clear' && job.status === 'pending' && now - Date.parse(job.createdAt) < 60_000;

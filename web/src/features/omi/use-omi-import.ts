@@ -2,14 +2,20 @@ import { useCallback, useEffect, useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { toast } from 'sonner';
 import { errorMessage } from '@/lib/api';
-import { createUpload, getImportJob, omiKeys, pollJob, uploadToBucket, type OmiJob } from './api';
+import { createUpload, getImportJob, omiKeys, pollJob, SILENT_AFTER_MS, uploadToBucket, type OmiJob } from './api';
 import { importSummary } from './ImportResult';
 
 export const IMPORT_ERROR_TITLE = "Errore durante l'importazione";
 
 export type ImportProgress =
   | { phase: 'upload'; fileName: string; loaded: number; total: number }
-  | { phase: 'processing'; fileName: string | null; job: OmiJob | null };
+  | {
+      phase: 'processing';
+      fileName: string | null;
+      job: OmiJob | null;
+      /** the running job's heartbeat has not moved for SILENT_AFTER_MS of this page's own time (no clock skew): it may have stopped */
+      silent?: boolean;
+    };
 
 export type ImportRequest = { file: File; semester: string } | { resume: OmiJob };
 
@@ -42,7 +48,17 @@ export function useOmiImport({ signal, onCompleted }: { signal: () => AbortSigna
         await uploadToBucket(ticket, req.file, (loaded, total) => setProgress({ phase: 'upload', fileName: req.file.name, loaded, total }));
       }
       setProgress({ phase: 'processing', fileName, job: known });
-      return pollJob((s) => getImportJob(jobId, s), (job) => setProgress({ phase: 'processing', fileName: job.fileName ?? fileName, job }), pollSignal);
+      // when the heartbeat last moved, on this page's clock: the server's and the browser's clocks may differ
+      let beat = { updatedAt: known?.updatedAt ?? '', at: performance.now() };
+      return pollJob(
+        (s) => getImportJob(jobId, s),
+        (job) => {
+          if (job.updatedAt !== beat.updatedAt) beat = { updatedAt: job.updatedAt, at: performance.now() };
+          const silent = job.status === 'running' && performance.now() - beat.at >= SILENT_AFTER_MS;
+          setProgress({ phase: 'processing', fileName: job.fileName ?? fileName, job, silent });
+        },
+        pollSignal,
+      );
     },
     onMutate: () => {
       setResult(null);
