@@ -215,8 +215,9 @@ describe('/omi-import (admin)', () => {
     try {
       await page.clock.install(); // the page's timers and clock, moved on below
       await page.goto(`${web()}/omi-import`);
-      // the page follows the running job
+      // the page follows the running job, and names its file
       await page.getByText('250 salvate').waitFor();
+      expect(await text(page, 'omi-import-file')).toBe('QI_silenzio_20251_VALORI.csv');
       expect(await page.getByTestId('omi-import-silent').count()).toBe(0);
 
       await page.clock.fastForward(61_000);

@@ -36,6 +36,16 @@ function UploadView({ progress }: { progress: Extract<ImportProgress, { phase: '
   );
 }
 
+/** The file being imported: a followed import (another tab, a reload) leaves the file field above empty. */
+function JobFile({ name }: { name: string | null | undefined }) {
+  if (!name) return null;
+  return (
+    <span className="block break-all font-medium text-slate-900" data-testid="omi-import-file">
+      {name}
+    </span>
+  );
+}
+
 /** After a VALORI file's rows: the listing index of the data page, province by province. */
 function IndexView({ job, silent }: { job: OmiJob; silent: boolean }) {
   const total = job.indexTotal ?? 0;
@@ -51,6 +61,7 @@ function IndexView({ job, silent }: { job: OmiJob; silent: boolean }) {
       valueText={`${formatNumber(done)} di ${formatNumber(total)} province`}
       data-testid="omi-import-progress"
     >
+      <JobFile name={job.fileName} />
       <span data-testid="omi-import-rows">{formatNumber(job.rowsWritten)} righe salvate</span> · indice di {formatNumber(done)} di{' '}
       {formatNumber(total)} province
       {left && (
@@ -102,6 +113,7 @@ function RowsView({ job, silent }: { job: OmiJob | null; silent: boolean }) {
       valueText={`${formatNumber(rows)} righe lette`}
       data-testid="omi-import-progress"
     >
+      <JobFile name={job?.fileName} />
       <span data-testid="omi-import-rows">{formatNumber(rows)} righe lette</span>
       {job && job.rowsWritten > 0 && <> · {formatNumber(job.rowsWritten)} salvate</>}
       {job && (job.inserted > 0 || job.updated > 0) && (
