@@ -8,16 +8,15 @@
  * When no job is beating (nothing imports or clears right now), each silent import ends failed
  * with the reason (abandonJob: only while it is still silent), and every dirty province of every
  * semester gets its digests and listing index rebuilt from what the table holds, as a run that
- * fails by itself does (run-import.ts rebuildFromTable), which marks it clean. A retry arriving
- * later takes the failed job over and registers its provinces again. An import starting during
- * the repair's own seconds could find its province marked clean before its rebuild: its data
- * is then read from the digests of just before it, until its own rebuild (as with its VALORI
- * and ZONE files imported at once).
+ * fails by itself does (run-import.ts rebuildFromTable), and is marked clean with its dead jobs'
+ * registrations gone, only while those are exactly the registrations there (an import that
+ * registered since is writing: the province stays dirty for it). A retry arriving later takes
+ * the failed job over and registers its provinces again.
  */
 import { abandonJob, recentJobs, STALE_AFTER_MS } from '../model/omi/jobs';
 import { rebuildComuneDigests } from '../model/omi/comune-digest';
 import { writeIndexChunk } from '../model/omi/index-chunks';
-import { listingFromTable, listSemesters } from '../model/omi/semesters';
+import { listingFromTable, listSemesters, releaseAbandonedProvince } from '../model/omi/semesters';
 import { randomUUID } from 'node:crypto';
 
 export const ABANDONED_IMPORT_MESSAGE =
@@ -53,7 +52,9 @@ export async function repairAbandonedImports(timeLeftMs: () => number = () => In
     }
     await rebuildComuneDigests(manifest.semester, prov);
     await writeIndexChunk(manifest.semester, prov, await listingFromTable(manifest, prov), version);
-    out.rebuilt++;
+    // clean only while the jobs that died are the ones registered there: one that registered since is writing
+    if (await releaseAbandonedProvince(manifest, prov)) out.rebuilt++;
+    else out.pending++;
   }
   return out;
 }

@@ -51,7 +51,7 @@ import { OMI_MAX_BYTES, tooLargeMessage } from '../domain/uploads';
 import { writeIndexChunk } from '../model/omi/index-chunks';
 import { activeJob, claimJob, MAX_STORED_REASONS, updateJob, type RejectedRow } from '../model/omi/jobs';
 import { rebuildComuneDigests } from '../model/omi/comune-digest';
-import { getSemester, listingFromTable, loadExisting, markProvinceBuilt, registerProvince, type SemesterManifest } from '../model/omi/semesters';
+import { getSemester, listingFromTable, loadExisting, registerProvince, releaseProvince, type SemesterManifest } from '../model/omi/semesters';
 import { OmiWriter } from '../model/omi/writer';
 import type { OmiImportPhase } from '../domain/omi/api';
 import { importPercent } from '../domain/omi/progress';
@@ -348,7 +348,7 @@ async function openProvince(run: ImportRun, prov: string): Promise<ProvinceState
   const kind = run.fileKind === 'zone' ? 'zones' : 'quotations';
   const existing = await loadExisting(run.manifest, prov, kind);
   run.existingFrom[existing.source]++;
-  await registerProvince(run.semester!, prov, !run.manifest?.provinces.includes(prov));
+  await registerProvince(run.semester!, prov, run.req.jobId, !run.manifest?.provinces.includes(prov));
   const st: ProvinceState = { prov, existing: existing.entries, fromFile: new Map(), zones: new Map(), written: new Set(), reopened: new Set() };
   run.provinces.set(prov, st);
   return st;
@@ -367,8 +367,8 @@ function warn(run: ImportRun, line: number, reason: string): void {
 /**
  * Stage 4: every province the file touched, a few at a time: its comune digests rebuilt from
  * the table (what it held merged with the file), then, for VALORI, its listing index under a
- * new version (what the table held merged with the file's records), and the province marked
- * clean and digested (the index's write does both; for ZONE, markProvinceBuilt). Nothing of
+ * new version (what the table held merged with the file's records), then the job's registration
+ * released (the last job out marks the province clean: semesters.ts releaseProvince). Nothing of
  * this runs for a file whose bytes were not the object: the job has failed before.
  */
 async function rebuildIndexes(run: ImportRun, listingOf: (prov: string, st: ProvinceState) => Promise<Iterable<IndexEntry>> = fileListing): Promise<void> {
@@ -380,8 +380,8 @@ async function rebuildIndexes(run: ImportRun, listingOf: (prov: string, st: Prov
   await reportProgress(run); // the page shows the rebuild as soon as it starts
   const rebuild = async (prov: string, st: ProvinceState) => {
     await rebuildComuneDigests(run.semester!, prov);
-    if (run.fileKind === 'zone') return markProvinceBuilt(run.semester!, prov);
-    await writeIndexChunk(run.semester!, prov, await listingOf(prov, st), version);
+    if (run.fileKind === 'valori') await writeIndexChunk(run.semester!, prov, await listingOf(prov, st), version);
+    await releaseProvince(run.semester!, prov, run.req.jobId);
   };
   for (let i = 0; i < work.length; i += 8) {
     await Promise.all(

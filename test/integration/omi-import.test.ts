@@ -10,7 +10,7 @@ import { s3 } from '../../functions/lib/aws/s3';
 import { BatchWriter } from '../../functions/model/batch-writer';
 import { omiKeys } from '../../functions/model/keys';
 import { zoneQuotationsItem } from '../../functions/model/omi/quotations';
-import { getSemester, omiDataState, registerProvince } from '../../functions/model/omi/semesters';
+import { deleteSemesterManifest, getSemester, omiDataState, registerProvince, releaseAbandonedProvince, releaseProvince } from '../../functions/model/omi/semesters';
 import { forEachDigestKeyOf } from '../../functions/model/omi/comune-digest';
 import { formatValoriLine, parseOmiFile } from '../../functions/omi/parse-omi';
 import { abandonJob, claimJob, createJob, updateJob, type OmiJob } from '../../functions/model/omi/jobs';
@@ -301,7 +301,7 @@ async function deadRun(fileName: string, semester: string) {
   const [y, half] = semester.split('-S');
   const parsed = await parseOmiFile(readFileSync(VALORI_2025, 'latin1').replace('Semestre 2025/1', `Semestre ${y}/${half}`));
   const up = await createUpload(fileName, semester);
-  await registerProvince(semester, 'MI');
+  await registerProvince(semester, 'MI', up.jobId);
   const writer = new BatchWriter(ddb(), TABLE());
   const zones = new Map<string, string[]>();
   for (const { row } of parsed.valori.slice(0, 100)) zones.set(row.linkZona, [...(zones.get(row.linkZona) ?? []), formatValoriLine(row)]);
@@ -381,6 +381,35 @@ describe('OMI import: idempotent and exact when a run dies mid-file', () => {
     // done: the next day finds nothing, and a job that beats again is never ended
     expect(await repairAbandonedImports()).toEqual({ abandoned: 0, rebuilt: 0, pending: 0 });
     expect(await abandonJob(busy, ABANDONED_IMPORT_MESSAGE)).toBe(false);
+  });
+
+  it('a province two jobs write at once (its VALORI and ZONE files) is clean only when both are released; the repair only while the jobs it read are the ones there', async () => {
+    const sem = '2018-S1';
+    const manifest = async () => (await getSemester(sem))!;
+    await registerProvince(sem, 'MI', 'job-valori');
+    await registerProvince(sem, 'MI', 'job-zone');
+    await registerProvince(sem, 'MI', 'job-zone'); // a retry of the same job registers nothing new
+    expect(await manifest()).toMatchObject({ dirty: ['MI'], registrations: { MI: ['job-valori', 'job-zone'] } });
+    await releaseProvince(sem, 'MI', 'job-zone');
+    await releaseProvince(sem, 'MI', 'job-zone'); // released twice: nothing more
+    expect(await manifest()).toMatchObject({ dirty: ['MI'], registrations: { MI: ['job-valori'] } });
+    expect((await omiDataState()).importing).toBe(true);
+    await releaseProvince(sem, 'MI', 'job-valori');
+    expect(await manifest()).toMatchObject({ dirty: [], registrations: {} });
+    expect((await omiDataState()).importing).toBe(false);
+
+    // a dead job's province: a job that registered after the repair read it keeps it dirty
+    await registerProvince(sem, 'MI', 'job-dead');
+    const read = await manifest();
+    await registerProvince(sem, 'MI', 'job-new');
+    expect(await releaseAbandonedProvince(read, 'MI')).toBe(false);
+    expect(await manifest()).toMatchObject({ dirty: ['MI'], registrations: { MI: ['job-dead', 'job-new'] } });
+    expect(await releaseAbandonedProvince(await manifest(), 'MI')).toBe(true);
+    expect(await manifest()).toMatchObject({ dirty: [], registrations: {} });
+    // a job released by the repair finds nothing of its own to release
+    await releaseProvince(sem, 'MI', 'job-new');
+    expect(await manifest()).toMatchObject({ dirty: [], registrations: {} });
+    await deleteSemesterManifest(sem);
   });
 
   it('a file dropped straight into the bucket is imported with its own job', async () => {

@@ -6,7 +6,7 @@ import { nationalSample } from '../support/omi-samples';
 import { admin, clearAll, importFile, markDirty, VALORI_2024, VALORI_2025, ZONE_2025 } from './omi-support';
 import { comuneIdsOf } from '../../functions/domain/omi/comune-match';
 import { forEachDigestKeyOf, readComuneDigest, rebuildComuneDigests } from '../../functions/model/omi/comune-digest';
-import { getSemester, omiDataState, registerProvince } from '../../functions/model/omi/semesters';
+import { getSemester, omiDataState, registerProvince, releaseProvince } from '../../functions/model/omi/semesters';
 import { loadValuationData } from '../../functions/model/omi/valuation';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb } from '../../functions/model/db';
@@ -203,8 +203,8 @@ describe('comune digests: the newest semester of a comune in one read', () => {
     }
     expect((await omiDataState()).digestsOf('2025-S1', milano, 'MI')).toHaveLength(1);
     // a province registered in 2025/1 whose import has not rebuilt its digests: the semester is read from the zone items
-    await registerProvince('2025-S1', 'RM');
-    await markDirty('2025-S1', 'RM', false);
+    await registerProvince('2025-S1', 'RM', 'job-rm');
+    await releaseProvince('2025-S1', 'RM', 'job-rm');
     expect((await omiDataState()).digestsOf('2025-S1', milano, 'MI')).toBeUndefined();
     expect(await rebuildComuneDigests('2025-S1', 'RM')).toBe(0); // RM holds nothing: a version of no bucket
     expect((await getSemester('2025-S1'))!.digests.RM).toMatchObject({ n: 0 });

@@ -67,9 +67,9 @@ export function decodeChunk(parts: readonly Uint8Array[]): IndexChunk {
 
 /**
  * Writes the listing index of a semester and province under a new version, then points the
- * manifest at it and marks the province clean (the import rebuilt its comune digests
- * before), then deletes the previous version (readers that still hold the old manifest retry
- * once).
+ * manifest at it, then deletes the previous version (readers that still hold the old manifest
+ * retry once). The province stays dirty until its import releases it (semesters.ts
+ * releaseProvince): readers use this index only then.
  */
 export async function writeIndexChunk(semester: string, prov: string, entries: Iterable<IndexEntry>, version: string): Promise<IndexRef> {
   const chunk = buildChunk(semester, prov, entries);
@@ -84,9 +84,9 @@ export async function writeIndexChunk(semester: string, prov: string, entries: I
     new UpdateCommand({
       TableName: table(),
       Key: omiKeys.semester(semester),
-      UpdateExpression: 'SET #index.#prov = :ref, updatedAt = :now DELETE dirty :p',
+      UpdateExpression: 'SET #index.#prov = :ref, updatedAt = :now',
       ExpressionAttributeNames: { '#index': 'index', '#prov': prov },
-      ExpressionAttributeValues: { ':ref': ref, ':now': new Date().toISOString(), ':p': new Set([prov]) },
+      ExpressionAttributeValues: { ':ref': ref, ':now': new Date().toISOString() },
       ReturnValues: 'UPDATED_OLD',
     }),
   );

@@ -1,12 +1,14 @@
 /**
  * The semester manifests (keys in keys.ts, omiKeys): one item per semester naming every
- * province that received its data, the provinces whose last import has not finished
- * (dirty) and the current listing index version of each; and the reads over a semester
- * and province (what it holds, every key of it).
+ * province that received its data, the provinces an import is writing or left unfinished
+ * (dirty), the jobs registered in each (`runs#{prov}`: a province is clean again when the
+ * last of them is released, so a ZONE file finishing beside its VALORI file does not mark
+ * the province clean under the other's writes), and the current listing index version of
+ * each; and the reads over a semester and province (what it holds, every key of it).
  */
 import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { chunkEntries, type IndexEntry } from '../../domain/omi/listing-index';
-import { ddb, queryAll, table } from '../db';
+import { ddb, isConditionFailure, queryAll, table } from '../db';
 import { omiKeys } from '../keys';
 import { readIndexChunk, type IndexRef } from './index-chunks';
 import { indexEntryOf, readZoneRows } from './quotations';
@@ -19,8 +21,10 @@ export interface SemesterManifest {
   semester: string;
   /** every province that ever received data of this semester (registered before writing) */
   provinces: string[];
-  /** provinces whose last import has not finished (their index may lag their records) */
+  /** provinces an import is writing or left unfinished (their index may lag their records) */
   dirty: string[];
+  /** per province, the jobs registered there and not released yet (none for a dirty province registered before jobs were named) */
+  registrations: Record<string, string[]>;
   index: Record<string, IndexRef>;
   /**
    * provinces whose every zone item of this semester is in the zones' history index (gsi2):
@@ -32,11 +36,20 @@ export interface SemesterManifest {
   updatedAt: string | null;
 }
 
+/** The attribute of a province's registered jobs (a string set; DynamoDB's ADD and DELETE work on top-level attributes only). */
+const RUNS_PREFIX = 'runs#';
+const runsOf = (prov: string) => `${RUNS_PREFIX}${prov}`;
+
 function toManifest(item: Record<string, unknown>): SemesterManifest {
   return {
     semester: item.semester as string,
     provinces: [...((item.provinces as Set<string> | undefined) ?? [])].sort(),
     dirty: [...((item.dirty as Set<string> | undefined) ?? [])].sort(),
+    registrations: Object.fromEntries(
+      Object.entries(item)
+        .filter(([name]) => name.startsWith(RUNS_PREFIX))
+        .map(([name, jobs]) => [name.slice(RUNS_PREFIX.length), [...(jobs as Set<string>)].sort()]),
+    ),
     index: (item.index as Record<string, IndexRef> | undefined) ?? {},
     historyIndexed: [...((item.historyIndexed as Set<string> | undefined) ?? [])].sort(),
     digests: (item.digests as Record<string, DigestRef> | undefined) ?? {},
@@ -169,43 +182,105 @@ function digestIndex(manifests: readonly { semester: string; provinces: Readonly
 }
 
 /**
- * Records a province as holding data of a semester, and as dirty, before any of its records
- * is written (VALORI and ZONE alike): clear then finds every record, a run after one that
- * died knows it must read the table rather than trust the listing index, and valuations do
- * not trust the comune digests until the run has rebuilt them (markProvinceBuilt, or the
- * listing index's write for VALORI). A province new to the semester (`fresh`: not in the
- * manifest the run read) is history-indexed from the start: every item it will hold is
- * written with its zone-history keys.
+ * Records a province as holding data of a semester, as dirty, and `jobId` among the jobs
+ * writing there, before any of its records is written (VALORI and ZONE alike; a retry of the
+ * same job registers nothing new): clear then finds every record, a run after one that died
+ * knows it must read the table rather than trust the listing index, and valuations do not
+ * trust the comune digests until every job registered there is released (releaseProvince).
+ * A province new to the semester (`fresh`: not in the manifest the run read) is
+ * history-indexed from the start: every item it will hold is written with its zone-history keys.
  */
-export async function registerProvince(semester: string, prov: string, fresh = false): Promise<void> {
-  const add = ['provinces :p', 'dirty :p', ...(fresh ? ['historyIndexed :p'] : [])];
+export async function registerProvince(semester: string, prov: string, jobId: string, fresh = false): Promise<void> {
+  const add = ['provinces :p', 'dirty :p', '#runs :job', ...(fresh ? ['historyIndexed :p'] : [])];
   await ddb().send(
     new UpdateCommand({
       TableName: table(),
       Key: omiKeys.semester(semester),
       UpdateExpression: `SET entity = :e, semester = :s, #index = if_not_exists(#index, :empty), updatedAt = :now ADD ${add.join(', ')}`,
-      ExpressionAttributeNames: { '#index': 'index' },
-      ExpressionAttributeValues: { ':e': 'omiSemester', ':s': semester, ':empty': {}, ':now': new Date().toISOString(), ':p': new Set([prov]) },
+      ExpressionAttributeNames: { '#index': 'index', '#runs': runsOf(prov) },
+      ExpressionAttributeValues: { ':e': 'omiSemester', ':s': semester, ':empty': {}, ':now': new Date().toISOString(), ':p': new Set([prov]), ':job': new Set([jobId]) },
     }),
   );
   await bumpDataState();
 }
 
 /**
- * The end of a ZONE import in a province, once its comune digests are rebuilt: clean, and a
- * new data state (valuations read again what they kept).
+ * The end of a job's writes in a province, once its comune digests (and, for VALORI, its
+ * listing index) are rebuilt: its registration goes, and the last job out marks the province
+ * clean, with a new data state (valuations read again what they kept). Each step is decided by
+ * its write's condition: the last one out only while it is the only one registered; a province
+ * registered before jobs were named (no set) is clean at once. Nothing to do when the job is no
+ * longer registered (the daily repair released it) or the manifest is gone (a clear).
  */
-export async function markProvinceBuilt(semester: string, prov: string): Promise<void> {
-  await ddb().send(
-    new UpdateCommand({
-      TableName: table(),
-      Key: omiKeys.semester(semester),
-      UpdateExpression: 'SET updatedAt = :now DELETE dirty :p',
-      ConditionExpression: 'attribute_exists(pk)',
-      ExpressionAttributeValues: { ':now': new Date().toISOString(), ':p': new Set([prov]) },
-    }),
-  );
+export async function releaseProvince(semester: string, prov: string, jobId: string): Promise<void> {
+  const steps = [
+    { condition: 'size(#runs) = :one AND contains(#runs, :id)', update: 'SET updatedAt = :now DELETE #runs :ids, dirty :p' },
+    { condition: 'size(#runs) > :one AND contains(#runs, :id)', update: 'SET updatedAt = :now DELETE #runs :ids' },
+    { condition: 'attribute_exists(pk) AND attribute_not_exists(#runs)', update: 'SET updatedAt = :now DELETE dirty :p' },
+  ];
+  // another job registering or released between two steps changes which one holds: try again
+  for (let round = 0; round < 5; round++) {
+    for (const step of steps) {
+      try {
+        await ddb().send(
+          new UpdateCommand({
+            TableName: table(),
+            Key: omiKeys.semester(semester),
+            UpdateExpression: step.update,
+            ConditionExpression: step.condition,
+            ExpressionAttributeNames: { '#runs': runsOf(prov) },
+            ExpressionAttributeValues: {
+              ':now': new Date().toISOString(),
+              ...(step.update.includes(':p') ? { ':p': new Set([prov]) } : {}),
+              ...(step.update.includes(':ids') ? { ':ids': new Set([jobId]) } : {}),
+              ...(step.condition.includes(':id') ? { ':id': jobId } : {}),
+              ...(step.condition.includes(':one') ? { ':one': 1 } : {}),
+            },
+          }),
+        );
+        await bumpDataState();
+        return;
+      } catch (err) {
+        if (!isConditionFailure(err)) throw err;
+      }
+    }
+    const manifest = await getSemester(semester);
+    if (!manifest || (manifest.registrations[prov] && !manifest.registrations[prov].includes(jobId))) return;
+  }
+  throw new Error(`OMI province ${semester}/${prov} not released for job ${jobId}: its registrations kept changing`);
+}
+
+/**
+ * The daily repair's end of a province that jobs which died left dirty: clean, and their
+ * registrations gone, only while exactly the registrations it read are there (a job that
+ * registered since is writing: false, and the province stays dirty).
+ */
+export async function releaseAbandonedProvince(manifest: SemesterManifest, prov: string): Promise<boolean> {
+  const jobs = manifest.registrations[prov] ?? [];
+  const condition = jobs.length
+    ? ['size(#runs) = :n', ...jobs.map((_j, i) => `contains(#runs, :j${i})`)].join(' AND ')
+    : 'attribute_exists(pk) AND attribute_not_exists(#runs)';
+  try {
+    await ddb().send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: omiKeys.semester(manifest.semester),
+        UpdateExpression: 'SET updatedAt = :now REMOVE #runs DELETE dirty :p',
+        ConditionExpression: condition,
+        ExpressionAttributeNames: { '#runs': runsOf(prov) },
+        ExpressionAttributeValues: {
+          ':now': new Date().toISOString(),
+          ':p': new Set([prov]),
+          ...(jobs.length ? { ':n': jobs.length, ...Object.fromEntries(jobs.map((j, i) => [`:j${i}`, j])) } : {}),
+        },
+      }),
+    );
+  } catch (err) {
+    if (isConditionFailure(err)) return false;
+    throw err;
+  }
   await bumpDataState();
+  return true;
 }
 
 export async function deleteSemesterManifest(semester: string): Promise<void> {
