@@ -412,6 +412,22 @@ describe('OMI import: idempotent and exact when a run dies mid-file', () => {
     await deleteSemesterManifest(sem);
   });
 
+  it("a semester's VALORI and ZONE files dropped at once both complete, and leave the province clean with its digests and listing index", async () => {
+    const sem = '2016-S2';
+    const relabel = (file: string) => Buffer.from(readFileSync(file, 'latin1').replace('Semestre 2025/1', 'Semestre 2016/2'), 'latin1');
+    const [valori, zone] = await Promise.all([
+      importFile(VALORI_2025, sem, relabel(VALORI_2025), 'QI_both_20162_VALORI.csv'),
+      importFile(ZONE_2025, sem, relabel(ZONE_2025), 'QI_both_20162_ZONE.csv'),
+    ]);
+    expect(valori).toMatchObject({ status: 'completed', fileKind: 'valori', inserted: 446, rejected: 0 });
+    expect(zone).toMatchObject({ status: 'completed', fileKind: 'zone', inserted: 43, rejected: 0 });
+    const manifest = (await getSemester(sem))!;
+    expect(manifest).toMatchObject({ dirty: [], registrations: {}, index: { MI: expect.objectContaining({ rows: 446 }) } });
+    expect(manifest.digests.MI).toBeDefined();
+    expect((await omiDataState()).importing).toBe(false);
+    expect((await quotations({ semestre: sem })).body.total).toBe(446);
+  });
+
   it('a file dropped straight into the bucket is imported with its own job', async () => {
     const content = readFileSync(VALORI_2024, 'latin1').replace('Semestre 2024/2', 'Semestre 2021/1');
     await s3().send(new PutObjectCommand({ Bucket: OMI_BUCKET(), Key: 'manuale/QI_999_1_20211_VALORI.csv', Body: Buffer.from(content, 'latin1') }));
@@ -479,11 +495,11 @@ describe('every real row is kept', () => {
 describe('Cancella Tutti i Dati', () => {
   it('deletes every OMI record in the background with progress, then nothing is listed or valued', async () => {
     const before = (await quotations()).body.total;
-    // 2025-S1, 2024-S2, 2023-S1 (20 rows), 2022-S2 (crash), 2021-S1 (dropped), 2020-S2 (died: 100 rows), 2019-S1, 2019-S2
-    expect(before).toBe(892 + 20 + 446 + 446 + 100 + 446 + 446);
-    // one item per (semester, zone), counted from the files, + the 43 zone descriptions
+    // 2025-S1, 2024-S2, 2023-S1 (20 rows), 2022-S2 (crash), 2021-S1 (dropped), 2020-S2 (died: 100 rows), 2019-S1, 2019-S2, 2016-S2 (VALORI and ZONE at once)
+    expect(before).toBe(892 + 20 + 446 + 446 + 100 + 446 + 446 + 446);
+    // one item per (semester, zone), counted from the files, + the 43 zone descriptions of 2025-S1 and of 2016-S2
     const zonesOf = (file: string, from = 2, to?: number) => new Set(readFileSync(file, 'latin1').split('\n').slice(from, to).filter(Boolean).map((l) => l.split(';')[10])).size;
-    const items = 4 * zonesOf(VALORI_2025) + 2 * zonesOf(VALORI_2024) + zonesOf(VALORI_2025, 2, 22) + zonesOf(VALORI_2025, 2, 102) + 43;
+    const items = 5 * zonesOf(VALORI_2025) + 2 * zonesOf(VALORI_2024) + zonesOf(VALORI_2025, 2, 22) + zonesOf(VALORI_2025, 2, 102) + 2 * 43;
     // valued before the clear (and kept by the container): after it, not available
     const brera = { address: 'Via Brera 1', province: 'MI', city: 'Milano', surfaceArea: 80 };
     expect((await api('POST', '/valuations/evaluate', { token: await admin(), body: brera })).body).toMatchObject({ available: true });
