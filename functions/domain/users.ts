@@ -54,6 +54,7 @@ export const USER_MESSAGES = {
   selfRoleChange: 'Non puoi cambiare il tuo ruolo: chiedi a un altro amministratore',
   selfDelete: 'Non puoi eliminare il tuo account',
   notPending: 'La richiesta di questo agente è già stata decisa',
+  beingDecided: 'Un altro amministratore sta decidendo questa richiesta: aggiorna la pagina tra qualche secondo',
 } as const;
 
 export const TEXT_MAX = 200;

@@ -440,7 +440,8 @@ export async function decideAgent(userId: string, decision: AgentDecision, calle
 
 /**
  * Takes a pending agent for one decision until AGENT_DECISION_HOLD_SECONDS from now (the value
- * returned names this hold). 409 when the agent is no longer pending or another decision holds it.
+ * returned names this hold). 409 when the agent is no longer pending ('già stata decisa') or
+ * another decision holds it ('sta decidendo').
  */
 async function holdAgentDecision(userId: string): Promise<string> {
   const now = Date.now();
@@ -458,8 +459,10 @@ async function holdAgentDecision(userId: string): Promise<string> {
       }),
     );
   } catch (err) {
-    if (isConditionFailure(err)) throw new ConflictError(USER_MESSAGES.notPending);
-    throw err;
+    if (!isConditionFailure(err)) throw err;
+    // still pending: another decision holds it (it may yet fail and give it back)
+    const current = await getProfile(userId).catch(() => undefined);
+    throw new ConflictError(current?.agentStatus === 'pending' ? USER_MESSAGES.beingDecided : USER_MESSAGES.notPending);
   }
   return hold;
 }
