@@ -207,45 +207,17 @@ export async function registerProvince(semester: string, prov: string, jobId: st
 /**
  * The end of a job's writes in a province, once its comune digests (and, for VALORI, its
  * listing index) are rebuilt: its registration goes, and the last job out marks the province
- * clean, with a new data state (valuations read again what they kept). Each step is decided by
- * its write's condition: the last one out only while it is the only one registered; a province
- * registered before jobs were named (no set) is clean at once. Nothing to do when the job is no
- * longer registered (the daily repair released it) or the manifest is gone (a clear).
+ * clean, with a new data state (valuations read again what they kept). Read, then one write
+ * conditioned on the registrations read (releaseRegistrations), again if they changed between.
+ * Nothing to do when the job is no longer registered (the daily repair released it) or the
+ * manifest is gone (a clear); a province registered before jobs were named (no set) is clean at once.
  */
 export async function releaseProvince(semester: string, prov: string, jobId: string): Promise<void> {
-  const steps = [
-    { condition: 'size(#runs) = :one AND contains(#runs, :id)', update: 'SET updatedAt = :now DELETE #runs :ids, dirty :p' },
-    { condition: 'size(#runs) > :one AND contains(#runs, :id)', update: 'SET updatedAt = :now DELETE #runs :ids' },
-    { condition: 'attribute_exists(pk) AND attribute_not_exists(#runs)', update: 'SET updatedAt = :now DELETE dirty :p' },
-  ];
-  // another job registering or released between two steps changes which one holds: try again
   for (let round = 0; round < 5; round++) {
-    for (const step of steps) {
-      try {
-        await ddb().send(
-          new UpdateCommand({
-            TableName: table(),
-            Key: omiKeys.semester(semester),
-            UpdateExpression: step.update,
-            ConditionExpression: step.condition,
-            ExpressionAttributeNames: { '#runs': runsOf(prov) },
-            ExpressionAttributeValues: {
-              ':now': new Date().toISOString(),
-              ...(step.update.includes(':p') ? { ':p': new Set([prov]) } : {}),
-              ...(step.update.includes(':ids') ? { ':ids': new Set([jobId]) } : {}),
-              ...(step.condition.includes(':id') ? { ':id': jobId } : {}),
-              ...(step.condition.includes(':one') ? { ':one': 1 } : {}),
-            },
-          }),
-        );
-        await bumpDataState();
-        return;
-      } catch (err) {
-        if (!isConditionFailure(err)) throw err;
-      }
-    }
     const manifest = await getSemester(semester);
-    if (!manifest || (manifest.registrations[prov] && !manifest.registrations[prov].includes(jobId))) return;
+    const registered = manifest?.registrations[prov];
+    if (!manifest || (registered && !registered.includes(jobId))) return;
+    if (await releaseRegistrations(manifest, prov, [jobId])) return;
   }
   throw new Error(`OMI province ${semester}/${prov} not released for job ${jobId}: its registrations kept changing`);
 }
@@ -255,23 +227,32 @@ export async function releaseProvince(semester: string, prov: string, jobId: str
  * registrations gone, only while exactly the registrations it read are there (a job that
  * registered since is writing: false, and the province stays dirty).
  */
-export async function releaseAbandonedProvince(manifest: SemesterManifest, prov: string): Promise<boolean> {
-  const jobs = manifest.registrations[prov] ?? [];
-  const condition = jobs.length
-    ? ['size(#runs) = :n', ...jobs.map((_j, i) => `contains(#runs, :j${i})`)].join(' AND ')
-    : 'attribute_exists(pk) AND attribute_not_exists(#runs)';
+export function releaseAbandonedProvince(manifest: SemesterManifest, prov: string): Promise<boolean> {
+  return releaseRegistrations(manifest, prov, manifest.registrations[prov] ?? []);
+}
+
+/**
+ * Takes `jobs` out of a province's registrations, in one write conditioned on exactly the
+ * registrations `manifest` read being there (none: no set); when none is left the province is
+ * clean and the data state new. False when they changed since the read.
+ */
+async function releaseRegistrations(manifest: SemesterManifest, prov: string, jobs: readonly string[]): Promise<boolean> {
+  const read = manifest.registrations[prov] ?? [];
+  const left = read.filter((j) => !jobs.includes(j));
   try {
     await ddb().send(
       new UpdateCommand({
         TableName: table(),
         Key: omiKeys.semester(manifest.semester),
-        UpdateExpression: 'SET updatedAt = :now REMOVE #runs DELETE dirty :p',
-        ConditionExpression: condition,
+        UpdateExpression: left.length ? 'SET updatedAt = :now DELETE #runs :jobs' : 'SET updatedAt = :now REMOVE #runs DELETE dirty :p',
+        ConditionExpression: read.length
+          ? ['size(#runs) = :n', ...read.map((_j, i) => `contains(#runs, :r${i})`)].join(' AND ')
+          : 'attribute_exists(pk) AND attribute_not_exists(#runs)',
         ExpressionAttributeNames: { '#runs': runsOf(prov) },
         ExpressionAttributeValues: {
           ':now': new Date().toISOString(),
-          ':p': new Set([prov]),
-          ...(jobs.length ? { ':n': jobs.length, ...Object.fromEntries(jobs.map((j, i) => [`:j${i}`, j])) } : {}),
+          ...(left.length ? { ':jobs': new Set(jobs) } : { ':p': new Set([prov]) }),
+          ...(read.length ? { ':n': read.length, ...Object.fromEntries(read.map((j, i) => [`:r${i}`, j])) } : {}),
         },
       }),
     );
@@ -279,7 +260,7 @@ export async function releaseAbandonedProvince(manifest: SemesterManifest, prov:
     if (isConditionFailure(err)) return false;
     throw err;
   }
-  await bumpDataState();
+  if (!left.length) await bumpDataState();
   return true;
 }
 
