@@ -51,7 +51,7 @@ interface Sample {
   byteEstimateS: number | null;
   byteErrorPct: number | null;
   /** the job's fields the estimate reads (to recompute it offline) */
-  job: Pick<OmiJob, 'rowsRead' | 'rowsWritten' | 'rowsExpected' | 'rejected' | 'startedAt' | 'updatedAt' | 'bytesRead' | 'bytesTotal' | 'fileKind' | 'phase' | 'indexDone' | 'indexTotal'>;
+  job: Pick<OmiJob, 'rowsRead' | 'rowsWritten' | 'rowsExpected' | 'rejected' | 'startedAt' | 'updatedAt' | 'bytesRead' | 'bytesTotal' | 'fileKind' | 'phase' | 'indexDone' | 'indexTotal' | 'indexStartedAt' | 'indexWorkDone' | 'indexWorkTotal'>;
 }
 
 const errorPct = (estimate: number | null, actual: number) => (estimate === null || actual <= 0 ? null : r1(((estimate - actual) / actual) * 100));
@@ -128,10 +128,13 @@ async function main() {
           job: {
             rowsRead: s.rowsRead, rowsWritten: s.rowsWritten, rowsExpected: s.rowsExpected, rejected: s.rejected, startedAt: s.startedAt, updatedAt: s.updatedAt, bytesRead: s.bytesRead,
             bytesTotal: s.bytesTotal, fileKind: s.fileKind, phase: s.phase, indexDone: s.indexDone, indexTotal: s.indexTotal,
+            indexStartedAt: s.indexStartedAt, indexWorkDone: s.indexWorkDone, indexWorkTotal: s.indexWorkTotal,
           },
         };
       });
-      const indexStart = [...states.values()].find((s) => s.phase === 'index');
+      // when the rebuild began: the job says so, else its first state seen in phase 'index'
+      const indexStartAt = job.indexStartedAt ?? [...states.values()].find((s) => s.phase === 'index')?.updatedAt;
+      const indexStart = indexStartAt ? { updatedAt: indexStartAt } : undefined;
       const rowsPhaseS = indexStart ? (Date.parse(indexStart.updatedAt) - start) / 1000 : (end - start) / 1000;
       const out = {
         file: fileName, bytes: bytes.length, dataRows, rowsRead: job.rowsRead, rowsWritten: job.rowsWritten, inserted: job.inserted, rejected: job.rejected,

@@ -43,6 +43,7 @@ import type { Readable } from 'node:stream';
 import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { s3 } from '../lib/aws/s3';
 import { logger } from '../lib/logger';
+import { mapLimit } from '../lib/media-storage';
 import type { UnmatchedComune } from '../domain/omi/api';
 import type { IndexEntry } from '../domain/omi/listing-index';
 import { isSemester } from '../domain/omi/semester';
@@ -62,6 +63,9 @@ import { OmiFormatError, parseOmiCsv, type OmiFileKind, type OmiFileMeta, type O
 
 /** Unmatched comuni listed in a job (a national file has ~160, merged comuni; the item stays far below DynamoDB's 400 KB). */
 const MAX_UNMATCHED = 1000;
+
+/** Provinces rebuilt at once after the rows (each: a query of its zone items, a few writes). */
+const REBUILD_CONCURRENCY = 8;
 
 /** A problem with the file itself: the job fails with this message and is not retried. */
 export class OmiImportError extends Error {
@@ -107,6 +111,10 @@ interface ImportRun {
   /** phase 'index': provinces rebuilt, of indexTotal */
   indexDone: number;
   indexTotal: number | null;
+  /** phase 'index': when it began, and the provinces rebuilt weighed by their records in the file */
+  indexStartedAt: string | null;
+  indexWorkDone: number;
+  indexWorkTotal: number | null;
   /** counts and hashes the object's bytes as the parser reads them */
   readonly read: CountingHash;
   readonly reasons: RejectedRow[];
@@ -149,6 +157,9 @@ export async function runImport(req: ImportRequest, opts: { concurrency?: number
     phase: 'rows',
     indexDone: 0,
     indexTotal: null,
+    indexStartedAt: null,
+    indexWorkDone: 0,
+    indexWorkTotal: null,
     read: new CountingHash(),
     reasons: [],
     warningReasons: [],
@@ -207,6 +218,9 @@ function reportProgress(run: ImportRun, extra: Record<string, unknown> = {}): Pr
     phase: run.phase,
     indexDone: run.indexDone,
     indexTotal: run.indexTotal,
+    indexStartedAt: run.indexStartedAt,
+    indexWorkDone: run.indexWorkDone,
+    indexWorkTotal: run.indexWorkTotal,
     progress: importPercent({ ...run.counts, ...run, rowsExpected: expectedRows(run), fileKind: run.fileKind ?? null, startedAt: null, updatedAt: '' }),
     ...extra,
   });
@@ -365,33 +379,37 @@ function warn(run: ImportRun, line: number, reason: string): void {
 }
 
 /**
- * Stage 4: every province the file touched, a few at a time: its comune digests rebuilt from
- * the table (what it held merged with the file), then, for VALORI, its listing index under a
- * new version (what the table held merged with the file's records), then the job's registration
- * released (the last job out marks the province clean: semesters.ts releaseProvince). Nothing of
- * this runs for a file whose bytes were not the object: the job has failed before.
+ * Stage 4: every province the file touched, REBUILD_CONCURRENCY at a time, the largest first
+ * (a large province started last would leave the others idle): its comune digests rebuilt
+ * from the table (what it held merged with the file), then, for VALORI, its listing index under
+ * a new version (what the table held merged with the file's records), then the job's
+ * registration released (the last job out marks the province clean: semesters.ts
+ * releaseProvince). The job counts the work done, each province weighing its records in the
+ * file plus an average province's: the page's time left follows the rebuild's own pace
+ * (domain/omi/progress.ts). Nothing
+ * of this runs for a file whose bytes were not the object: the job has failed before.
  */
 async function rebuildIndexes(run: ImportRun, listingOf: (prov: string, st: ProvinceState) => Promise<Iterable<IndexEntry>> = fileListing): Promise<void> {
   if (!run.fileKind) return;
   const version = run.runId.slice(0, 8);
-  const work = [...run.provinces.entries()];
+  // a province costs its records and a part that does not depend on them (its queries, the
+  // manifest's conditional writes), as much as an average province's records (bench/omi-eta.ts)
+  const records = [...run.provinces.values()].reduce((sum, st) => sum + st.fromFile.size, 0);
+  const fixed = Math.max(1, Math.round(records / Math.max(1, run.provinces.size)));
+  const weight = (st: ProvinceState) => st.fromFile.size + fixed;
+  const work = [...run.provinces.entries()].sort(([, a], [, b]) => weight(b) - weight(a));
   run.phase = 'index';
   run.indexTotal = work.length;
+  run.indexStartedAt = new Date().toISOString();
+  run.indexWorkTotal = work.reduce((sum, [, st]) => sum + weight(st), 0);
   await reportProgress(run); // the page shows the rebuild as soon as it starts
-  const rebuild = async (prov: string, st: ProvinceState) => {
+  await mapLimit(work, REBUILD_CONCURRENCY, async ([prov, st]) => {
     await rebuildComuneDigests(run.semester!, prov);
     if (run.fileKind === 'valori') await writeIndexChunk(run.semester!, prov, await listingOf(prov, st), version);
     await releaseProvince(run.semester!, prov, run.req.jobId);
-  };
-  for (let i = 0; i < work.length; i += 8) {
-    await Promise.all(
-      work.slice(i, i + 8).map(([prov, st]) =>
-        rebuild(prov, st).then(() => {
-          run.indexDone++;
-        }),
-      ),
-    );
-  }
+    run.indexDone++;
+    run.indexWorkDone += weight(st);
+  });
 }
 
 /** A province's listing after a complete run: what it held before, and the file's records over it. */

@@ -35,7 +35,11 @@ describe('OMI import: drop a file -> job completes -> rows queryable', () => {
       kind: 'import', status: 'completed', semester: '2025-S1', fileName: 'QI_1292013_1_20251_VALORI.csv', fileKind: 'valori',
       encoding: 'ascii', rowsRead: 446, inserted: 446, updated: 0, rejected: 0, rejectedReasons: [], progress: 100, error: null,
       rowsWritten: 446, rowsExpected: 446, phase: null, indexTotal: 1, indexDone: 1,
+      // one province: its 446 records and an average province's (itself)
+      indexWorkTotal: 892, indexWorkDone: 892,
     });
+    expect(Date.parse(job.indexStartedAt!)).toBeGreaterThanOrEqual(Date.parse(job.startedAt!));
+    expect(Date.parse(job.indexStartedAt!)).toBeLessThanOrEqual(Date.parse(job.finishedAt!));
     expect(job.bytesRead).toBe(readFileSync(VALORI_2025).length);
     const page = await quotations({ semestre: '2025-S1' });
     expect(page.body).toMatchObject({ total: 446, page: 1, pageSize: 50, pages: 9 });

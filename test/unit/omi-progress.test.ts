@@ -8,6 +8,7 @@ import {
   importSpeed,
   importWork,
   INDEX_WORK_SHARE,
+  rebuildDone,
   type ImportProgressFields,
 } from '../../functions/domain/omi/progress';
 
@@ -27,6 +28,9 @@ const job = (patch: Partial<ImportProgressFields> = {}): ImportProgressFields =>
   phase: 'rows',
   indexDone: 0,
   indexTotal: null,
+  indexStartedAt: null,
+  indexWorkDone: 0,
+  indexWorkTotal: null,
   ...patch,
 });
 
@@ -76,6 +80,46 @@ describe('importSpeed', () => {
     expect(importSpeed(half).secondsLeft).toBeCloseTo((index / 2) / ((1000 + index / 2) / 52), 10);
     expect(importSpeed(job({ ...rows, rowsWritten: 1000, phase: 'index', indexDone: 100, indexTotal: 100, updatedAt: at(55) })).secondsLeft).toBe(0);
     expect(importPercent(job({ ...rows, rowsWritten: 1000, phase: 'index', indexDone: 100, indexTotal: 100 }))).toBe(99);
+  });
+
+  describe('during the rebuild, from the time it began', () => {
+    // 10.000 rows of a VALORI file written in 50 s, then the rebuild of 4 provinces (work: their records in the file)
+    const rows = { rowsRead: 10_000, rowsWritten: 10_000, bytesRead: 1000, bytesTotal: 1000, fileKind: 'valori' as const, phase: 'index' as const, indexTotal: 4, indexStartedAt: at(50), indexWorkTotal: 10_000 };
+    const expected = 50 * INDEX_WORK_SHARE.valori;
+
+    it('expects the share of the rows\' time at its start', () => {
+      expect(importSpeed(job({ ...rows, updatedAt: at(50) })).secondsLeft).toBeCloseTo(expected, 10);
+      // nothing done yet: it takes at least as long as it has taken so far, never less
+      expect(importSpeed(job({ ...rows, updatedAt: at(52) })).secondsLeft).toBeCloseTo(expected, 10);
+      expect(importSpeed(job({ ...rows, updatedAt: at(50 + expected + 3) })).secondsLeft).toBeCloseTo(expected + 3, 10);
+    });
+
+    it('weighs its own pace by the work done, provinces weighing their records', () => {
+      // half the work (Roma alone) in 10 s: a length of 20 s by its pace, `expected` by the rows' time, half each; half of it left
+      const half = job({ ...rows, indexDone: 1, indexWorkDone: 5000, updatedAt: at(60) });
+      expect(rebuildDone(half)).toBe(0.5);
+      expect(importSpeed(half).secondsLeft).toBeCloseTo(0.5 * (0.5 * 20 + 0.5 * Math.max(expected, 10)), 10);
+      // nine tenths in 18 s: nearly all by its pace (20 s)
+      const most = job({ ...rows, indexDone: 3, indexWorkDone: 9000, updatedAt: at(68) });
+      expect(importSpeed(most).secondsLeft).toBeCloseTo(0.1 * (0.9 * 20 + 0.1 * 18), 10);
+      expect(importSpeed(job({ ...rows, indexDone: 4, indexWorkDone: 10_000, updatedAt: at(70) })).secondsLeft).toBe(0);
+      // the bar: the rows, then the rebuild's work done
+      expect(importPercent(half)).toBe(Math.floor(((10_000 + 10_000 * INDEX_WORK_SHARE.valori * 0.5) / (10_000 + 10_000 * INDEX_WORK_SHARE.valori)) * 100));
+    });
+
+    it('counts provinces for a job written before the work was counted', () => {
+      expect(rebuildDone(job({ indexDone: 1, indexTotal: 4 }))).toBe(0.25);
+      expect(rebuildDone(job({ indexDone: 5, indexTotal: 4 }))).toBe(1);
+      expect(rebuildDone(job({ indexTotal: null }))).toBe(0);
+    });
+
+    it('ignores a start of the rebuild before the job\'s or after its heartbeat (clock trouble)', () => {
+      const before = importSpeed(job({ ...rows, indexStartedAt: at(-1), updatedAt: at(50) })).secondsLeft;
+      const after = importSpeed(job({ ...rows, indexStartedAt: at(60), updatedAt: at(50) })).secondsLeft;
+      // the estimate from the rows' pace: the whole rebuild's share still to do
+      expect(before).toBeCloseTo((10_000 * INDEX_WORK_SHARE.valori) / ((10_000) / 50), 10);
+      expect(after).toBe(before);
+    });
   });
 
   it('within 30 % of the truth on a steady import from 20 % on, where the old byte estimate was far off', () => {
@@ -148,7 +192,7 @@ describe('it-IT formats', () => {
     );
     expect(
       describeImportSpeed(job({ rowsRead: 1000, rowsWritten: 1000, bytesRead: 10, bytesTotal: 10, fileKind: 'valori', phase: 'index', indexDone: 0, indexTotal: 10, updatedAt: at(50) })),
-    ).toBe('tempo rimanente: circa 8 s'); // the rebuild: 160 rows' worth (0.16 x 1,000) at the 20 rows/s so far
+    ).toBe('tempo rimanente: circa 9 s'); // the rebuild: 170 rows' worth (0.17 x 1,000) at the 20 rows/s so far
   });
 
   it('estimates at the pace of the whole run so far, from the rows written', () => {

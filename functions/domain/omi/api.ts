@@ -51,6 +51,11 @@ export interface OmiJob {
   /** import, phase 'index': provinces whose listing index is rebuilt, of `indexTotal` */
   indexDone: number;
   indexTotal: number | null;
+  /** import: when the rebuild (phase 'index') began, on the server's clock; null before */
+  indexStartedAt: string | null;
+  /** import, phase 'index': the rebuild's work done, of `indexWorkTotal` (each province weighs its records in the file plus an average province's) */
+  indexWorkDone: number;
+  indexWorkTotal: number | null;
   inserted: number;
   updated: number;
   rejected: number;

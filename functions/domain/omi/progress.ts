@@ -8,7 +8,7 @@ import type { OmiJob } from './api';
 
 export type ImportProgressFields = Pick<
   OmiJob,
-  'rowsRead' | 'rowsWritten' | 'rowsExpected' | 'rejected' | 'startedAt' | 'updatedAt' | 'bytesRead' | 'bytesTotal' | 'fileKind' | 'phase' | 'indexDone' | 'indexTotal'
+  'rowsRead' | 'rowsWritten' | 'rowsExpected' | 'rejected' | 'startedAt' | 'updatedAt' | 'bytesRead' | 'bytesTotal' | 'fileKind' | 'phase' | 'indexDone' | 'indexTotal' | 'indexStartedAt' | 'indexWorkDone' | 'indexWorkTotal'
 >;
 
 export interface ImportSpeed {
@@ -23,12 +23,14 @@ export const MIN_ELAPSED_MS = 1000;
 
 /**
  * The rebuild after a file's rows (phase 'index': the comune digests of every province it
- * touched, and for VALORI the listing index), in rows' worth of work: its time as a share of
- * the rows' time, measured on the national 2017/2 files on the local stack
- * (bench/omi-eta.ts, two runs): VALORI 0.15 and 0.16, ZONE 0.11 and 0.16 (the digests read
- * every zone item of the province back, then write ~1 item per 8 comuni).
+ * touched, the job's registration released, and for VALORI the listing index), in rows'
+ * worth of work: its time as a share of the rows' time, measured on the national 2017/2
+ * files on the local stack (bench/omi-eta.ts, the nine runs in bench/results since the
+ * rebuild releases registrations): VALORI 0.13-0.20, ZONE 0.15-0.20 (the digests read every
+ * zone item of the province back, then write ~1 item per 8 comuni). Only the rebuild's start
+ * rests on it: from then on its own pace takes over (rebuildSecondsLeft).
  */
-export const INDEX_WORK_SHARE = { valori: 0.16, zone: 0.13 } as const;
+export const INDEX_WORK_SHARE = { valori: 0.17, zone: 0.17 } as const;
 
 export interface ImportWork {
   /** work done: rows written or rejected (a rejected row needs no write), then the rebuild's share */
@@ -51,11 +53,38 @@ export function importWork(job: ImportProgressFields): ImportWork | null {
   const expected = job.rowsExpected ?? (job.bytesRead >= total ? job.rowsRead : (job.rowsRead * total) / job.bytesRead);
   const rows = Math.max(job.rowsRead, expected);
   const index = rows * (job.fileKind === 'valori' || job.fileKind === 'zone' ? INDEX_WORK_SHARE[job.fileKind] : 0);
-  if (job.phase === 'index') {
-    const share = job.indexTotal ? Math.min(1, job.indexDone / job.indexTotal) : 0;
-    return { done: rows + index * share, total: rows + index };
-  }
+  if (job.phase === 'index') return { done: rows + index * rebuildDone(job), total: rows + index };
   return { done: Math.min(rows, job.rowsWritten + job.rejected), total: rows + index };
+}
+
+/**
+ * The share of the rebuild done, 0..1: its work (each province weighing its records in the
+ * file plus an average province's: Roma's take longer than Isernia's), else its provinces for a job written before the
+ * work was counted.
+ */
+export function rebuildDone(job: ImportProgressFields): number {
+  if (job.indexWorkTotal) return Math.min(1, job.indexWorkDone / job.indexWorkTotal);
+  return job.indexTotal ? Math.min(1, job.indexDone / job.indexTotal) : 0;
+}
+
+/**
+ * Seconds left of the rebuild (phase 'index', from indexStartedAt): the share of its work
+ * still to do, of its length; that length is at first the expected share of the rows' time
+ * (at least the time it has taken), and weighs its own pace (time so far / work done) more as
+ * more work is done. On the national files the pace of the first provinces alone was 20-40 %
+ * off (bench/omi-eta.ts), the expected share 6-16 %. Null when the job does not say when the
+ * rebuild began.
+ */
+function rebuildSecondsLeft(job: ImportProgressFields, startedMs: number, updatedMs: number): number | null {
+  const indexMs = job.indexStartedAt ? Date.parse(job.indexStartedAt) : Number.NaN;
+  if (!Number.isFinite(indexMs) || indexMs < startedMs || updatedMs < indexMs) return null;
+  const share = job.fileKind === 'valori' || job.fileKind === 'zone' ? INDEX_WORK_SHARE[job.fileKind] : 0;
+  const spent = updatedMs - indexMs;
+  const done = rebuildDone(job);
+  if (done >= 1) return 0;
+  const expected = Math.max((indexMs - startedMs) * share, spent);
+  const length = done > 0 ? done * (spent / done) + (1 - done) * expected : expected;
+  return ((1 - done) * length) / 1000;
 }
 
 /** 0..99 while running: the share of the work done (importWork), else from the bytes read. */
@@ -67,7 +96,8 @@ export function importPercent(job: ImportProgressFields): number {
 
 /**
  * rows/s = rows written / (updatedAt - startedAt); time left = the work still to do
- * (importWork) at the pace of the work done so far. Not at the pace of the last seconds:
+ * (importWork) at the pace of the work done so far; during the rebuild, its own time left
+ * (rebuildSecondsLeft). Not at the pace of the last seconds:
  * on the national 2017/2 files (bench/omi-eta.ts, four runs) the write pace of the local
  * stack swings by half for tens of seconds, and a 10-s window followed each swing (largest
  * error in the rows phase from 20 %, six series: 16-57 %, against 6-42 % for the average).
@@ -81,6 +111,10 @@ export function importSpeed(job: ImportProgressFields): ImportSpeed {
   }
   const seconds = elapsedMs / 1000;
   const rowsPerSecond = job.rowsWritten / seconds;
+  if (job.phase === 'index') {
+    const left = rebuildSecondsLeft(job, started, updated);
+    if (left !== null) return { rowsPerSecond, secondsLeft: left };
+  }
   const work = importWork(job);
   if (!work || work.done <= 0) return { rowsPerSecond, secondsLeft: null };
   return { rowsPerSecond, secondsLeft: Math.max(0, work.total - work.done) / (work.done / seconds) };

@@ -18,12 +18,12 @@ export const STALE_AFTER_MS = 30_000;
 
 const FIELDS: (keyof OmiJob)[] = [
   'id', 'kind', 'status', 'fileName', 'semester', 's3Key', 'createdBy', 'createdAt', 'startedAt', 'finishedAt', 'updatedAt',
-  'rowsRead', 'rowsWritten', 'rowsExpected', 'phase', 'indexDone', 'indexTotal', 'inserted', 'updated', 'rejected', 'rejectedReasons', 'warnings', 'warningReasons', 'fileKind', 'encoding', 'bytesRead', 'bytesTotal',
+  'rowsRead', 'rowsWritten', 'rowsExpected', 'phase', 'indexDone', 'indexTotal', 'indexStartedAt', 'indexWorkDone', 'indexWorkTotal', 'inserted', 'updated', 'rejected', 'rejectedReasons', 'warnings', 'warningReasons', 'fileKind', 'encoding', 'bytesRead', 'bytesTotal',
   'deleted', 'total', 'progress', 'durationMs', 'error', 'unmatchedComuni',
 ];
 
 const ZERO = {
-  rowsRead: 0, rowsWritten: 0, indexDone: 0, inserted: 0, updated: 0, rejected: 0, rejectedReasons: [], warnings: 0, warningReasons: [], bytesRead: 0, deleted: 0, progress: 0, unmatchedComuni: [],
+  rowsRead: 0, rowsWritten: 0, indexDone: 0, indexWorkDone: 0, inserted: 0, updated: 0, rejected: 0, rejectedReasons: [], warnings: 0, warningReasons: [], bytesRead: 0, deleted: 0, progress: 0, unmatchedComuni: [],
 };
 
 export function toJob(item: Record<string, unknown>): OmiJob {
@@ -111,7 +111,7 @@ export async function claimJob(
           'SET entity = :entity, id = :id, kind = :kind, #status = :running, runId = :run, heartbeatAt = :now, startedAt = :at, updatedAt = :at, ' +
           'etag = :etag, fileName = if_not_exists(fileName, :fileName), semester = if_not_exists(semester, :semester), ' +
           's3Key = if_not_exists(s3Key, :s3Key), createdAt = if_not_exists(createdAt, :at), gsi3pk = if_not_exists(gsi3pk, :g3pk), ' +
-          'gsi3sk = if_not_exists(gsi3sk, :g3sk), rowsRead = :zero, rowsWritten = :zero, rowsExpected = :null, #phase = :null, indexDone = :zero, indexTotal = :null, inserted = :zero, updated = :zero, rejected = :zero, ' +
+          'gsi3sk = if_not_exists(gsi3sk, :g3sk), rowsRead = :zero, rowsWritten = :zero, rowsExpected = :null, #phase = :null, indexDone = :zero, indexTotal = :null, indexStartedAt = :null, indexWorkDone = :zero, indexWorkTotal = :null, inserted = :zero, updated = :zero, rejected = :zero, ' +
           'rejectedReasons = :none, warnings = :zero, warningReasons = :none, bytesRead = :zero, bytesTotal = :bytesTotal, deleted = :zero, progress = :zero, ' +
           'finishedAt = :null, #error = :null, durationMs = :null',
         ConditionExpression:
@@ -152,7 +152,7 @@ export async function claimJob(
 }
 
 type Progress = Partial<Pick<OmiJob,
-  'rowsRead' | 'rowsWritten' | 'rowsExpected' | 'phase' | 'indexDone' | 'indexTotal' | 'inserted' | 'updated' | 'rejected' | 'rejectedReasons' | 'warnings' | 'warningReasons' | 'bytesRead' | 'bytesTotal' | 'deleted' | 'total' |
+  'rowsRead' | 'rowsWritten' | 'rowsExpected' | 'phase' | 'indexDone' | 'indexTotal' | 'indexStartedAt' | 'indexWorkDone' | 'indexWorkTotal' | 'inserted' | 'updated' | 'rejected' | 'rejectedReasons' | 'warnings' | 'warningReasons' | 'bytesRead' | 'bytesTotal' | 'deleted' | 'total' |
   'progress' | 'fileKind' | 'encoding' | 'semester' | 'unmatchedComuni'>>;
 
 /** Progress of the run that holds the job (a newer run takes over: this one's writes then fail). */

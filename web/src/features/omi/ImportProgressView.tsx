@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { describeImportSpeed, formatTimeLeftPhrase, importSpeed } from '@domain/omi/progress';
+import { describeImportSpeed, formatTimeLeftPhrase, importSpeed, rebuildDone } from '@domain/omi/progress';
 import type { OmiJob } from './api';
 import { formatBytes, formatNumber } from './format';
 import { ProgressBar } from './ProgressBar';
@@ -46,13 +46,14 @@ function JobFile({ name }: { name: string | null | undefined }) {
   );
 }
 
-/** After a VALORI file's rows: the listing index of the data page, province by province. */
+/** After a file's rows: the rebuild (comune digests, and for VALORI the data page's listing index), province by province. */
 function IndexView({ job, silent }: { job: OmiJob; silent: boolean }) {
   const total = job.indexTotal ?? 0;
   const done = Math.min(job.indexDone, total);
   // a silent run's pace is no pace: no time left
   const left = silent ? null : describeImportSpeed(job);
-  const pct = total ? (done / total) * 100 : 0;
+  // the work done (a large province weighs more than a small one), the provinces in words
+  const pct = rebuildDone(job) * 100;
   return (
     <ProgressBar
       className="mt-6"
