@@ -247,7 +247,9 @@ export const triggers = [
   // the trusted list of qualified CAs (AgID's TSL-IT) into the trust anchors under trust/ of the media bucket (docs/trusted-list.md)
   { id: 'refreshTrustedList', handler: 'system/refresh-trusted-list', source: 'schedule', schedule: 'rate(1 day)', localSchedule: false, iam: { media: ['DeleteObject', 'GetObject', 'ListBucket', 'PutObject'], mediaPrefix: 'trust/' }, timeoutSeconds: 120 },
   // OMI items stored before the zones' history index get its keys (docs/omi.md)
-  { id: 'indexOmiHistory', handler: 'omi/index-history', source: 'schedule', schedule: 'rate(1 day)', iam: { table: ['BatchGetItem', 'BatchWriteItem', 'PutItem', 'Query', 'UpdateItem'], indexes: ['Query'] }, timeoutSeconds: 900 },
+  { id: 'indexOmiHistory', handler: 'omi/index-history', source: 'schedule', schedule: 'rate(1 day)', iam: { table: ['BatchWriteItem', 'Query', 'UpdateItem'], indexes: ['Query'] }, timeoutSeconds: 900 },
+  // OMI imports that died for good: ended, their provinces rebuilt from the table (docs/omi.md)
+  { id: 'repairOmiImports', handler: 'omi/repair-omi-imports', source: 'schedule', schedule: 'rate(15 minutes)', iam: { table: ['BatchGetItem', 'BatchWriteItem', 'PutItem', 'Query', 'UpdateItem'], indexes: ['Query'] }, timeoutSeconds: 300 },
   { id: 'omiImport', handler: 'omi/import-omi', source: 's3:omiDrop', iam: { table: ['BatchGetItem', 'BatchWriteItem', 'DeleteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'], indexes: ['Query'], omi: ['DeleteObject', 'GetObject'] }, timeoutSeconds: 900, memoryMb: 1024 },
 ] as const satisfies readonly TriggerDef[];
 

@@ -1,11 +1,12 @@
 /**
- * The daily repair of imports that died for good. A run whose Lambda dies (timeout, memory)
+ * The repair of imports that died for good (repairOmiImports, every 15 minutes). A run whose Lambda dies (timeout, memory)
  * and whose retries are exhausted leaves its job "running" with a silent heartbeat, and the
  * provinces it registered dirty: the admin's page would show it running forever, the data page
  * would read the table, valuations would skip the comune digests and, since `importing` is
  * global, their cache for every comune, and the history backfill would skip the province.
  *
- * When no job is beating (nothing imports or clears right now), each silent import ends failed
+ * When no job is alive (none has beaten for ABANDON_AFTER_MS: nothing imports or clears, and no
+ * retry of a failed run is due), each silent import ends failed
  * with the reason (abandonJob: only while it is still silent), and every dirty province of every
  * semester gets its digests and listing index rebuilt from what the table holds, as a run that
  * fails by itself does (run-import.ts rebuildFromTable), and is marked clean with its dead jobs'
@@ -13,7 +14,7 @@
  * registered since is writing: the province stays dirty for it). A retry arriving later takes
  * the failed job over and registers its provinces again.
  */
-import { abandonJob, recentJobs, STALE_AFTER_MS } from '../model/omi/jobs';
+import { abandonJob, ABANDON_AFTER_MS, recentJobs } from '../model/omi/jobs';
 import { rebuildComuneDigests } from '../model/omi/comune-digest';
 import { writeIndexChunk } from '../model/omi/index-chunks';
 import { listingFromTable, listSemesters, releaseAbandonedProvince } from '../model/omi/semesters';
@@ -38,10 +39,11 @@ export async function repairAbandonedImports(timeLeftMs: () => number = () => In
   const out: ImportRepair = { abandoned: 0, rebuilt: 0, pending: 0 };
   const jobs = await recentJobs(JOBS_LOOKED_AT);
   const running = jobs.filter((j) => j.status === 'running');
-  const beating = running.some((j) => now - Date.parse(j.updatedAt) < STALE_AFTER_MS);
+  // a job beating, or silent for less than ABANDON_AFTER_MS (a retry may be on its way), may be writing
+  const alive = running.some((j) => now - Date.parse(j.updatedAt) < ABANDON_AFTER_MS);
   const semesters = await listSemesters();
   const dirty = semesters.flatMap((m) => m.dirty.map((prov) => ({ manifest: m, prov })));
-  if (beating) return { ...out, pending: dirty.length };
+  if (alive) return { ...out, pending: dirty.length };
 
   for (const j of running) if (j.kind === 'import' && (await abandonJob(j.id, ABANDONED_IMPORT_MESSAGE, new Date(now)))) out.abandoned++;
   const version = randomUUID().slice(0, 8);

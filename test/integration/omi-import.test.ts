@@ -13,7 +13,7 @@ import { zoneQuotationsItem } from '../../functions/model/omi/quotations';
 import { deleteSemesterManifest, getSemester, omiDataState, registerProvince, releaseAbandonedProvince, releaseProvince } from '../../functions/model/omi/semesters';
 import { forEachDigestKeyOf } from '../../functions/model/omi/comune-digest';
 import { formatValoriLine, parseOmiFile } from '../../functions/omi/parse-omi';
-import { abandonJob, claimJob, createJob, updateJob, type OmiJob } from '../../functions/model/omi/jobs';
+import { ABANDON_AFTER_MS, abandonJob, claimJob, createJob, updateJob, type OmiJob } from '../../functions/model/omi/jobs';
 import { ABANDONED_IMPORT_MESSAGE, repairAbandonedImports } from '../../functions/omi/repair-imports';
 import { runImport } from '../../functions/omi/run-import';
 import {
@@ -301,7 +301,8 @@ describe('OMI import: the object read is the object uploaded', () => {
  * its first write there), the first 100 records of the 2025/1 file written as that semester,
  * no index, and the job left "running" with a heartbeat 2 minutes old.
  */
-async function deadRun(fileName: string, semester: string) {
+/** A run that registered MI, wrote 100 records and went silent `silentMs` ago (default: past ABANDON_AFTER_MS). */
+async function deadRun(fileName: string, semester: string, silentMs = ABANDON_AFTER_MS + 60_000) {
   const [y, half] = semester.split('-S');
   const parsed = await parseOmiFile(readFileSync(VALORI_2025, 'latin1').replace('Semestre 2025/1', `Semestre ${y}/${half}`));
   const up = await createUpload(fileName, semester);
@@ -319,7 +320,7 @@ async function deadRun(fileName: string, semester: string) {
       Key: omiKeys.job(up.jobId),
       UpdateExpression: 'SET #s = :running, heartbeatAt = :old, updatedAt = :oldAt, runId = :dead',
       ExpressionAttributeNames: { '#s': 'status' },
-      ExpressionAttributeValues: { ':running': 'running', ':old': Date.now() - 120_000, ':oldAt': new Date(Date.now() - 120_000).toISOString(), ':dead': 'dead-run' },
+      ExpressionAttributeValues: { ':running': 'running', ':old': Date.now() - silentMs, ':oldAt': new Date(Date.now() - silentMs).toISOString(), ':dead': 'dead-run' },
     }),
   );
   return up;
@@ -352,13 +353,19 @@ describe('OMI import: idempotent and exact when a run dies mid-file', () => {
     expect((await quotations({ semestre: '2022-S2' })).body.total).toBe(446);
   });
 
-  it('an import that died for good (no retry came) is ended by the daily repair: failed with the reason, its province rebuilt from the table and clean', async () => {
+  it('an import that died for good (no retry came) is ended by the repair (every 15 minutes): failed with the reason, its province rebuilt from the table and clean', async () => {
     const up = await deadRun('QI_dead_20202_VALORI.csv', '2020-S2');
     const token = await admin();
     const job = () => api<OmiJob>('GET', `/omi/imports/${up.jobId}`, { token }).then((r) => r.body);
     expect(await job()).toMatchObject({ status: 'running' });
     expect((await getSemester('2020-S2'))!.dirty).toEqual(['MI']);
     expect((await omiDataState()).importing).toBe(true);
+
+    // as it was 61 s after it went silent (less than ABANDON_AFTER_MS): Lambda may still retry it, nothing is touched
+    const then = Date.now() - ABANDON_AFTER_MS + 1000;
+    expect(await repairAbandonedImports(undefined, then)).toEqual({ abandoned: 0, rebuilt: 0, pending: 1 });
+    expect(await abandonJob(up.jobId, ABANDONED_IMPORT_MESSAGE, new Date(then))).toBe(false);
+    expect(await job()).toMatchObject({ status: 'running' });
 
     // while another job beats, nothing is touched: it may be the one writing there
     const busy = `import-${Date.now()}`;
@@ -372,9 +379,9 @@ describe('OMI import: idempotent and exact when a run dies mid-file', () => {
       await updateJob(busy, 'busy-run', { status: 'completed', progress: 100 });
     }
 
-    // nothing beats: the daily job ends the silent import and rebuilds its province from the table
-    const { handler } = await import('../../functions/omi/index-history');
-    expect((await handler({}, undefined)).repair).toEqual({ abandoned: 1, rebuilt: 1, pending: 0 });
+    // nothing beats: the scheduled repair ends the silent import and rebuilds its province from the table
+    const { handler } = await import('../../functions/omi/repair-omi-imports');
+    expect(await handler({}, undefined)).toEqual({ abandoned: 1, rebuilt: 1, pending: 0 });
     expect(await job()).toMatchObject({ status: 'failed', phase: null, error: ABANDONED_IMPORT_MESSAGE });
     const manifest = (await getSemester('2020-S2'))!;
     expect(manifest.dirty).toEqual([]);
@@ -382,7 +389,7 @@ describe('OMI import: idempotent and exact when a run dies mid-file', () => {
     expect(manifest.index.MI).toMatchObject({ rows: 100 });
     expect((await omiDataState()).importing).toBe(false);
     expect((await quotations({ semestre: '2020-S2' })).body.total).toBe(100);
-    // done: the next day finds nothing, and a job that beats again is never ended
+    // done: the next run finds nothing, and a job that beats again is never ended
     expect(await repairAbandonedImports()).toEqual({ abandoned: 0, rebuilt: 0, pending: 0 });
     expect(await abandonJob(busy, ABANDONED_IMPORT_MESSAGE)).toBe(false);
   });

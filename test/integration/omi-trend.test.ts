@@ -109,13 +109,13 @@ describe('OMI data stored before the zones\' history index', () => {
     expect(await history()).toEqual(['2024-S2', '2025-S1']);
     expect(await valuation()).toEqual(['2025-S1', '2024-S2']);
 
-    // a quotations import under way there (its job beating): left for the next run, and not repaired
+    // a quotations import under way there (its job beating): left for the next run
     const importId = `import-${Date.now()}`;
     await createJob({ id: importId, kind: 'import' });
     expect(await claimJob(importId, { runId: 'test-run', kind: 'import' })).toBe(true);
     await markDirty('2024-S2', 'MI', true);
     try {
-      expect(await indexOmiHistory({}, undefined)).toEqual({ indexed: 0, items: 0, pending: 1, digests: { built: 0, pending: 1 }, repair: { abandoned: 0, rebuilt: 0, pending: 1 } });
+      expect(await indexOmiHistory({}, undefined)).toEqual({ indexed: 0, items: 0, pending: 1, digests: { built: 0, pending: 1 } });
     } finally {
       await markDirty('2024-S2', 'MI', false);
       await updateJob(importId, 'test-run', { status: 'completed', progress: 100 });
@@ -131,12 +131,12 @@ describe('OMI data stored before the zones\' history index', () => {
     }
     await unindexHistory('2024-S2', 'MI'); // the run above indexed the history: back as it was
 
-    expect(await indexOmiHistory({}, undefined)).toEqual({ indexed: 1, items: stored, pending: 0, digests: { built: 1, pending: 0 }, repair: { abandoned: 0, rebuilt: 0, pending: 0 } });
+    expect(await indexOmiHistory({}, undefined)).toEqual({ indexed: 1, items: stored, pending: 0, digests: { built: 1, pending: 0 } });
     expect((await getSemester('2024-S2'))!.historyIndexed).toEqual(['MI']);
     expect((await getSemester('2024-S2'))!.digests.MI).toMatchObject({ n: 1 });
     expect(await history()).toEqual(['2024-S2', '2025-S1']);
     expect(await valuation()).toEqual(['2025-S1', '2024-S2']);
     // nothing left: the next run only reads the manifests
-    expect(await indexOmiHistory({}, undefined)).toEqual({ indexed: 0, items: 0, pending: 0, digests: { built: 0, pending: 0 }, repair: { abandoned: 0, rebuilt: 0, pending: 0 } });
+    expect(await indexOmiHistory({}, undefined)).toEqual({ indexed: 0, items: 0, pending: 0, digests: { built: 0, pending: 0 } });
   });
 });

@@ -16,6 +16,13 @@ export const MAX_STORED_REASONS = 100;
 /** A running job whose heartbeat is older than this is taken over by a redelivered event (the heartbeat beats well inside it). */
 export const STALE_AFTER_MS = 30_000;
 
+/**
+ * A running job silent this long is dead for the repair (functions/omi/repair-imports.ts):
+ * longer than Lambda waits before retrying a failed asynchronous invocation (1, then 2
+ * minutes), so a retry on its way is not ended first and then resumed.
+ */
+export const ABANDON_AFTER_MS = 5 * 60_000;
+
 const FIELDS: (keyof OmiJob)[] = [
   'id', 'kind', 'status', 'fileName', 'semester', 's3Key', 'createdBy', 'createdAt', 'startedAt', 'finishedAt', 'updatedAt',
   'rowsRead', 'rowsWritten', 'rowsExpected', 'phase', 'indexDone', 'indexTotal', 'indexStartedAt', 'indexWorkDone', 'indexWorkTotal', 'inserted', 'updated', 'rejected', 'rejectedReasons', 'warnings', 'warningReasons', 'fileKind', 'encoding', 'bytesRead', 'bytesTotal',
@@ -197,7 +204,7 @@ export async function abandonJob(id: string, message: string, now = new Date()):
         UpdateExpression: 'SET #status = :failed, #error = :error, #phase = :null, finishedAt = :at, updatedAt = :at',
         ConditionExpression: '#status = :running AND heartbeatAt < :stale',
         ExpressionAttributeNames: { '#status': 'status', '#error': 'error', '#phase': 'phase' },
-        ExpressionAttributeValues: { ':failed': 'failed', ':running': 'running', ':error': message, ':null': null, ':at': now.toISOString(), ':stale': now.getTime() - STALE_AFTER_MS },
+        ExpressionAttributeValues: { ':failed': 'failed', ':running': 'running', ':error': message, ':null': null, ':at': now.toISOString(), ':stale': now.getTime() - ABANDON_AFTER_MS },
       }),
     );
     return true;

@@ -209,7 +209,7 @@ export async function registerProvince(semester: string, prov: string, jobId: st
  * listing index) are rebuilt: its registration goes, and the last job out marks the province
  * clean, with a new data state (valuations read again what they kept). Read, then one write
  * conditioned on the registrations read (releaseRegistrations), again if they changed between.
- * Nothing to do when the job is no longer registered (the daily repair released it) or the
+ * Nothing to do when the job is no longer registered (the repair released it) or the
  * manifest is gone (a clear); a province registered before jobs were named (no set) is clean at once.
  */
 export async function releaseProvince(semester: string, prov: string, jobId: string): Promise<void> {
@@ -223,7 +223,7 @@ export async function releaseProvince(semester: string, prov: string, jobId: str
 }
 
 /**
- * The daily repair's end of a province that jobs which died left dirty: clean, and their
+ * The repair's end of a province that jobs which died left dirty: clean, and their
  * registrations gone, only while exactly the registrations it read are there (a job that
  * registered since is writing: false, and the province stays dirty).
  */

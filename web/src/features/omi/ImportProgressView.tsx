@@ -91,7 +91,7 @@ function ProcessingView({ job, silent }: { job: OmiJob | null; silent: boolean }
   );
 }
 
-/** A run that stopped beating: a retry may take it over (from the start of the file), or nothing comes and the daily repair ends it. */
+/** A run that stopped beating: a retry may take it over (from the start of the file), or nothing comes and the repair (every 15 minutes) ends it. */
 const SILENT_MESSAGE =
   "Nessun aggiornamento dall'elaborazione da più di un minuto: potrebbe essersi interrotta. Se riprende, ricomincia dall'inizio del file senza duplicare le righe già salvate; se non riprende, ricarica il file.";
 
