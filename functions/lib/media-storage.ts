@@ -66,17 +66,27 @@ export async function listMediaKeys(prefix: string): Promise<string[]> {
   return keys;
 }
 
-/** Runs `fn` over `items` with at most `limit` in flight. */
+/**
+ * Runs `fn` over `items` with at most `limit` in flight. On the first failure no item is
+ * started any more; it rejects with that failure once the ones in flight have ended (none
+ * keeps running behind the caller's back, e.g. into a retry in the same container).
+ */
 export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
   const out = new Array<R>(items.length);
   let next = 0;
+  let failure: { error: unknown } | undefined;
   const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) {
+    while (!failure && next < items.length) {
       const i = next++;
-      out[i] = await fn(items[i]!, i);
+      try {
+        out[i] = await fn(items[i]!, i);
+      } catch (error) {
+        failure ??= { error };
+      }
     }
   });
   await Promise.all(workers);
+  if (failure) throw failure.error;
   return out;
 }
 

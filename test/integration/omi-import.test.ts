@@ -299,9 +299,9 @@ describe('OMI import: the object read is the object uploaded', () => {
 /**
  * A run that died: the upload's job, Milano registered in `semester` (as every run does before
  * its first write there), the first 100 records of the 2025/1 file written as that semester,
- * no index, and the job left "running" with a heartbeat 2 minutes old.
+ * no index, and the job left "running" with a heartbeat `silentMs` old (by default past
+ * ABANDON_AFTER_MS: the repair takes it).
  */
-/** A run that registered MI, wrote 100 records and went silent `silentMs` ago (default: past ABANDON_AFTER_MS). */
 async function deadRun(fileName: string, semester: string, silentMs = ABANDON_AFTER_MS + 60_000) {
   const [y, half] = semester.split('-S');
   const parsed = await parseOmiFile(readFileSync(VALORI_2025, 'latin1').replace('Semestre 2025/1', `Semestre ${y}/${half}`));
@@ -342,7 +342,7 @@ describe('OMI import: idempotent and exact when a run dies mid-file', () => {
 
   it('a re-run after a crash converges: records left by the dead run count as updated', async () => {
     // The dead run: it registered Milano's province, wrote the first 100 records of 2025/1
-    // as semester 2022-S2, then died (no index written, job still "running", heartbeat 2
+    // as semester 2022-S2, then died (no index written, job still "running", heartbeat
     // minutes old). The re-run must read the table, not trust the (missing) index.
     const up = await deadRun('QI_crash_20222_VALORI.csv', '2022-S2');
     // ... and the redelivered event (here: the upload landing) takes the stale job over.
@@ -375,8 +375,16 @@ describe('OMI import: idempotent and exact when a run dies mid-file', () => {
       expect(await repairAbandonedImports()).toEqual({ abandoned: 0, rebuilt: 0, pending: 1 });
       expect(await job()).toMatchObject({ status: 'running' });
       expect((await getSemester('2020-S2'))!.dirty).toEqual(['MI']);
+      // nor while a job failed a moment ago still registered in a province (an internal error:
+      // Lambda retries it within minutes); one that failed for good has released its provinces
+      await updateJob(busy, 'busy-run', { status: 'failed', error: 'errore interno' });
+      await registerProvince('2020-S2', 'MI', busy);
+      expect(await repairAbandonedImports()).toEqual({ abandoned: 0, rebuilt: 0, pending: 1 });
+      expect(await job()).toMatchObject({ status: 'running' });
+      await releaseProvince('2020-S2', 'MI', busy);
     } finally {
-      await updateJob(busy, 'busy-run', { status: 'completed', progress: 100 });
+      // failed a moment ago, for good (no province of its own left): it holds nothing back
+      await updateJob(busy, 'busy-run', { status: 'failed', error: 'file non valido' });
     }
 
     // nothing beats: the scheduled repair ends the silent import and rebuilds its province from the table
@@ -389,7 +397,7 @@ describe('OMI import: idempotent and exact when a run dies mid-file', () => {
     expect(manifest.index.MI).toMatchObject({ rows: 100 });
     expect((await omiDataState()).importing).toBe(false);
     expect((await quotations({ semestre: '2020-S2' })).body.total).toBe(100);
-    // done: the next run finds nothing, and a job that beats again is never ended
+    // done: the next run finds nothing, and a job no longer running is never ended
     expect(await repairAbandonedImports()).toEqual({ abandoned: 0, rebuilt: 0, pending: 0 });
     expect(await abandonJob(busy, ABANDONED_IMPORT_MESSAGE)).toBe(false);
   });

@@ -25,8 +25,8 @@ export const MIN_ELAPSED_MS = 1000;
  * The rebuild after a file's rows (phase 'index': the comune digests of every province it
  * touched, the job's registration released, and for VALORI the listing index), in rows'
  * worth of work: its time as a share of the rows' time, measured on the national 2017/2
- * files on the local stack (bench/omi-eta.ts, the nine runs in bench/results since the
- * rebuild releases registrations): VALORI 0.13-0.20, ZONE 0.15-0.20 (the digests read every
+ * files on the local stack (bench/omi-eta.ts, the runs kept in the history of
+ * bench/results/omi-eta.json): VALORI 0.13-0.22, ZONE 0.15-0.20 (the digests read every
  * zone item of the province back, then write ~1 item per 8 comuni). Only the rebuild's start
  * rests on it: from then on its own pace takes over (rebuildSecondsLeft).
  */
@@ -68,12 +68,12 @@ export function rebuildDone(job: ImportProgressFields): number {
 }
 
 /**
- * Seconds left of the rebuild (phase 'index', from indexStartedAt): the share of its work
- * still to do, of its length; that length is at first the expected share of the rows' time
- * (at least the time it has taken), and weighs its own pace (time so far / work done) more as
- * more work is done. On the national files the pace of the first provinces alone was 20-40 %
- * off (bench/omi-eta.ts), the expected share 6-16 %. Null when the job does not say when the
- * rebuild began.
+ * Seconds left of the rebuild (phase 'index', from indexStartedAt): before any province is
+ * done, the expected share of the rows' time less the time spent; then the share of its work
+ * still to do, of its length, which weighs its own pace (time so far / work done) against the
+ * expected length (at least the time spent) by the work done. On the national files the pace
+ * of the first provinces alone was 22-41 % off (bench/omi-eta.ts), the expected share 6-16 %.
+ * Null when the job does not say when the rebuild began.
  */
 function rebuildSecondsLeft(job: ImportProgressFields, startedMs: number, updatedMs: number): number | null {
   const indexMs = job.indexStartedAt ? Date.parse(job.indexStartedAt) : Number.NaN;
@@ -82,8 +82,10 @@ function rebuildSecondsLeft(job: ImportProgressFields, startedMs: number, update
   const spent = updatedMs - indexMs;
   const done = rebuildDone(job);
   if (done >= 1) return 0;
-  const expected = Math.max((indexMs - startedMs) * share, spent);
-  const length = done > 0 ? done * (spent / done) + (1 - done) * expected : expected;
+  const expected = (indexMs - startedMs) * share;
+  // nothing done yet: the expected length less the time spent
+  if (done <= 0) return Math.max(0, expected - spent) / 1000;
+  const length = done * (spent / done) + (1 - done) * Math.max(expected, spent);
   return ((1 - done) * length) / 1000;
 }
 
