@@ -243,6 +243,40 @@ describe('/omi-import (admin)', () => {
       await page.close();
     }
   });
+
+  it("counts the time left down between heartbeats on the page's own clock, then takes the next heartbeat's", async () => {
+    const id = `countdown-${Date.now()}`;
+    await createJob({ id, kind: 'import', fileName: 'QI_conto_20251_VALORI.csv', semester: '2025-S1' });
+    const t0 = Date.now();
+    expect(await claimJob(id, { runId: 'test-run', kind: 'import', bytesTotal: 100_000 })).toBe(true);
+    // heartbeats `afterS` into the run on the server's clock, at 25 rows written per second of about 1.000
+    // (36,8 s left at the first: 920 rows' worth, the rebuild's share included)
+    const beat = (rowsWritten: number, afterS: number) =>
+      updateJob(id, 'test-run', { rowsRead: rowsWritten, rowsWritten, bytesRead: rowsWritten * 100, progress: 25, fileKind: 'valori' }, new Date(t0 + afterS * 1000));
+    await beat(250, 10);
+    const page = await admin.newPage();
+    page.setDefaultTimeout(20_000);
+    const secondsLeft = async () => Number(/circa (\d+) s/.exec(await text(page, 'omi-import-speed'))?.[1]);
+    try {
+      await page.clock.install(); // the page's timers and clock, moved on below
+      await page.goto(`${web()}/omi-import`);
+      await page.getByText('250 salvate').waitFor();
+      const first = await secondsLeft();
+      expect(first).toBeGreaterThan(30);
+      // no heartbeat for 5 s of the page's time: 5 s less
+      await page.clock.fastForward(5_000);
+      await expect.poll(secondsLeft).toBeLessThanOrEqual(first - 4);
+      expect(await secondsLeft()).toBeGreaterThanOrEqual(first - 6);
+      // the next heartbeat brings its own estimate: 500 rows 20 s into the run, the same pace, 10 s less than the first
+      await beat(500, 20);
+      await page.clock.fastForward(1_000);
+      await page.getByText('500 salvate').waitFor();
+      expect(Math.abs((await secondsLeft()) - (first - 10))).toBeLessThanOrEqual(1);
+    } finally {
+      await updateJob(id, 'test-run', { status: 'failed' }).catch(() => undefined);
+      await page.close();
+    }
+  });
 });
 
 describe('/omi-data (admin)', () => {

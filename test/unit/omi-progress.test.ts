@@ -6,6 +6,7 @@ import {
   formatTimeLeftPhrase,
   importPercent,
   importSpeed,
+  importSpeedNow,
   importWork,
   INDEX_WORK_SHARE,
   rebuildDone,
@@ -193,6 +194,18 @@ describe('it-IT formats', () => {
     expect(
       describeImportSpeed(job({ rowsRead: 1000, rowsWritten: 1000, bytesRead: 10, bytesTotal: 10, fileKind: 'valori', phase: 'index', indexDone: 0, indexTotal: 10, updatedAt: at(50) })),
     ).toBe('tempo rimanente: circa 9 s'); // the rebuild: 170 rows' worth (0.17 x 1,000) at the 20 rows/s so far
+  });
+
+  it('counts the time left down on the page between heartbeats, never below nothing', () => {
+    const running = job({ rowsRead: 10_000, rowsWritten: 10_000, updatedAt: at(4), bytesRead: 2_000_000, bytesTotal: 8_000_000 });
+    expect(importSpeedNow(running, 0)).toEqual(importSpeed(running));
+    expect(importSpeedNow(running, 3)).toEqual({ rowsPerSecond: 2500, secondsLeft: 9 });
+    expect(importSpeedNow(running, 30).secondsLeft).toBe(0);
+    // a page clock behind the heartbeat (no negative time since it) changes nothing
+    expect(importSpeedNow(running, -5).secondsLeft).toBe(12);
+    expect(describeImportSpeed(running, 3)).toBe('2.500 righe al secondo · tempo rimanente: circa 9 s');
+    expect(describeImportSpeed(running, 12)).toBe('2.500 righe al secondo · tempo rimanente: pochi istanti');
+    expect(importSpeedNow(job(), 5)).toEqual({ rowsPerSecond: null, secondsLeft: null });
   });
 
   it('estimates at the pace of the whole run so far, from the rows written', () => {

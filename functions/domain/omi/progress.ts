@@ -147,11 +147,21 @@ export function formatTimeLeftPhrase(secondsLeft: number): string {
 }
 
 /**
- * The line under the progress bar: "1.235 righe al secondo · tempo rimanente: circa 2 min 5 s"
- * (rows written); during the index rebuild the time left only. Null when nothing is known.
+ * importSpeed as of `sinceBeatSeconds` after the job's heartbeat (the page's own clock since
+ * that heartbeat arrived): the time left counts down between heartbeats, a few seconds apart.
  */
-export function describeImportSpeed(job: ImportProgressFields): string | null {
-  const { rowsPerSecond, secondsLeft } = importSpeed(job);
+export function importSpeedNow(job: ImportProgressFields, sinceBeatSeconds = 0): ImportSpeed {
+  const speed = importSpeed(job);
+  return speed.secondsLeft === null ? speed : { ...speed, secondsLeft: Math.max(0, speed.secondsLeft - Math.max(0, sinceBeatSeconds)) };
+}
+
+/**
+ * The line under the progress bar: "1.235 righe al secondo · tempo rimanente: circa 2 min 5 s"
+ * (rows written); during the index rebuild the time left only; `sinceBeatSeconds` after the
+ * heartbeat (importSpeedNow). Null when nothing is known.
+ */
+export function describeImportSpeed(job: ImportProgressFields, sinceBeatSeconds = 0): string | null {
+  const { rowsPerSecond, secondsLeft } = importSpeedNow(job, sinceBeatSeconds);
   if (rowsPerSecond === null) return null;
   if (job.phase === 'index') return secondsLeft === null ? null : formatTimeLeftPhrase(secondsLeft);
   const rate = formatRowsPerSecond(rowsPerSecond);

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { describeImportSpeed, formatTimeLeftPhrase, importSpeed, rebuildDone } from '@domain/omi/progress';
+import { describeImportSpeed, formatTimeLeftPhrase, importSpeedNow, rebuildDone } from '@domain/omi/progress';
 import type { OmiJob } from './api';
 import { formatBytes, formatNumber } from './format';
 import { ProgressBar } from './ProgressBar';
@@ -47,11 +47,11 @@ function JobFile({ name }: { name: string | null | undefined }) {
 }
 
 /** After a file's rows: the rebuild (comune digests, and for VALORI the data page's listing index), province by province. */
-function IndexView({ job, silent }: { job: OmiJob; silent: boolean }) {
+function IndexView({ job, silent, sinceBeatS }: { job: OmiJob; silent: boolean; sinceBeatS: number }) {
   const total = job.indexTotal ?? 0;
   const done = Math.min(job.indexDone, total);
   // a silent run's pace is no pace: no time left
-  const left = silent ? null : describeImportSpeed(job);
+  const left = silent ? null : describeImportSpeed(job, sinceBeatS);
   // the work done (a large province weighs more than a small one), the provinces in words
   const pct = rebuildDone(job) * 100;
   return (
@@ -77,11 +77,16 @@ function IndexView({ job, silent }: { job: OmiJob; silent: boolean }) {
   );
 }
 
-function ProcessingView({ job, silent }: { job: OmiJob | null; silent: boolean }) {
+/** `sinceBeatS`: seconds of the page's own time since the job's heartbeat last moved (the time left counts down meanwhile). */
+function ProcessingView({ job, silent, sinceBeatS }: { job: OmiJob | null; silent: boolean; sinceBeatS: number }) {
   const running = job?.status === 'running';
   return (
     <>
-      {job && running && job.phase === 'index' ? <IndexView job={job} silent={silent} /> : <RowsView job={job} silent={silent} />}
+      {job && running && job.phase === 'index' ? (
+        <IndexView job={job} silent={silent} sinceBeatS={sinceBeatS} />
+      ) : (
+        <RowsView job={job} silent={silent} sinceBeatS={sinceBeatS} />
+      )}
       {running && silent && (
         <p role="status" className="mt-3 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900" data-testid="omi-import-silent">
           {SILENT_MESSAGE}
@@ -95,12 +100,12 @@ function ProcessingView({ job, silent }: { job: OmiJob | null; silent: boolean }
 const SILENT_MESSAGE =
   "Nessun aggiornamento dall'elaborazione da più di un minuto: potrebbe essersi interrotta. Se riprende, ricomincia dall'inizio del file senza duplicare le righe già salvate; se non riprende, ricarica il file.";
 
-function RowsView({ job, silent }: { job: OmiJob | null; silent: boolean }) {
+function RowsView({ job, silent, sinceBeatS }: { job: OmiJob | null; silent: boolean; sinceBeatS: number }) {
   const running = job?.status === 'running';
   const rows = job?.rowsRead ?? 0;
   const value = job?.progress ?? 0;
-  const speed = job && running && !silent ? describeImportSpeed(job) : null;
-  const left = job && running && !silent ? importSpeed(job).secondsLeft : null;
+  const speed = job && running && !silent ? describeImportSpeed(job, sinceBeatS) : null;
+  const left = job && running && !silent ? importSpeedNow(job, sinceBeatS).secondsLeft : null;
   const pct = Math.max(0, Math.min(100, Math.round(value)));
   const announcement = useStepAnnouncement(
     Math.floor(pct / ANNOUNCE_EVERY),
@@ -146,7 +151,11 @@ function RowsView({ job, silent }: { job: OmiJob | null; silent: boolean }) {
  * speed and time left, then (VALORI) the rebuild of the listing index as a phase of its own.
  */
 export function ImportProgressView({ progress }: { progress: ImportProgress }) {
-  return progress.phase === 'upload' ? <UploadView progress={progress} /> : <ProcessingView job={progress.job} silent={progress.silent ?? false} />;
+  return progress.phase === 'upload' ? (
+    <UploadView progress={progress} />
+  ) : (
+    <ProcessingView job={progress.job} silent={progress.silent ?? false} sinceBeatS={(progress.sinceBeatMs ?? 0) / 1000} />
+  );
 }
 
 export function ClearProgressView({ job }: { job: OmiJob | null }) {

@@ -15,6 +15,8 @@ export type ImportProgress =
       job: OmiJob | null;
       /** the running job's heartbeat has not moved for SILENT_AFTER_MS of this page's own time (no clock skew): it may have stopped */
       silent?: boolean;
+      /** ms of this page's own time since the job's heartbeat last moved: the time left counts down between heartbeats */
+      sinceBeatMs?: number;
     };
 
 export type ImportRequest = { file: File; semester: string } | { resume: OmiJob };
@@ -54,8 +56,9 @@ export function useOmiImport({ signal, onCompleted }: { signal: () => AbortSigna
         (s) => getImportJob(jobId, s),
         (job) => {
           if (job.updatedAt !== beat.updatedAt) beat = { updatedAt: job.updatedAt, at: performance.now() };
-          const silent = job.status === 'running' && performance.now() - beat.at >= SILENT_AFTER_MS;
-          setProgress({ phase: 'processing', fileName: job.fileName ?? fileName, job, silent });
+          const sinceBeatMs = performance.now() - beat.at;
+          const silent = job.status === 'running' && sinceBeatMs >= SILENT_AFTER_MS;
+          setProgress({ phase: 'processing', fileName: job.fileName ?? fileName, job, silent, sinceBeatMs });
         },
         pollSignal,
       );
