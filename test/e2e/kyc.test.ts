@@ -18,7 +18,7 @@ import { newToken } from '../../functions/model/tokens';
 import { COMPLETION_MESSAGES } from '../../functions/domain/onboarding/rules';
 import { optionExpiryDate } from '../../functions/domain/fees';
 import { formatDate } from '../../functions/domain/format';
-import { enterSignUpCode, expectAccessible, launchBrowser, newPage, signedInContext, toastWith, watchCspViolations } from '../support/browser';
+import { enterSignUpCode, expectAccessible, launchBrowser, newPage, recordBackendCalls, signedInContext, toastWith, waitForOrExplain, watchCspViolations } from '../support/browser';
 import { documentFront, facePhoto } from '../support/faces';
 import { api, sentMail, signUp, stack, tokenForRole, uniqueEmail, useStackEnv } from '../support/helpers';
 import { importOmi } from '../support/omi-import';
@@ -181,6 +181,7 @@ describe('/seller-kyc', () => {
     const csp = await watchCspViolations(context);
     const page = await context.newPage();
     page.setDefaultTimeout(30_000);
+    const calls = recordBackendCalls(page);
     await page.goto(link);
     await page.getByTestId('tab-seller-signup').click();
     await page.getByTestId('seller-signup-name').fill('Mario Rossi');
@@ -236,7 +237,7 @@ describe('/seller-kyc', () => {
     await dialog.getByTestId('identity-confirm').waitFor();
     await expectAccessible(page);
     await page.getByTestId('identity-submit').click();
-    await step(page, 'identity').and(page.locator('[data-status="done"]')).waitFor({ timeout: 60_000 });
+    await waitForOrExplain(step(page, 'identity').and(page.locator('[data-status="done"]')), { timeout: 60_000, shown: page.getByTestId('identity-dialog'), calls });
 
     // 2. co-owners: skip
     await step(page, 'coOwners').getByTestId('coowner-add').click();
@@ -354,6 +355,7 @@ describe('/seller-kyc', () => {
     });
     const page = await context.newPage();
     page.setDefaultTimeout(30_000);
+    const calls = recordBackendCalls(page);
     await page.setViewportSize(PHONE);
     await page.goto(`${web()}/seller-kyc?token=${token}`);
     await page.getByTestId('identity-open').click();
@@ -376,7 +378,7 @@ describe('/seller-kyc', () => {
     await dialog.getByText('Il numero del documento è obbligatorio').waitFor();
     await dialog.getByTestId('identity-document-number').fill('YA1234567');
     await page.getByTestId('identity-submit').click();
-    await dialog.getByTestId('identity-failure').getByText('Verifica non riuscita').waitFor({ timeout: 60_000 });
+    await waitForOrExplain(dialog.getByTestId('identity-failure').getByText('Verifica non riuscita'), { timeout: 60_000, shown: dialog, calls });
     expect(await dialog.getByTestId('identity-failure').textContent()).toContain('Il volto non corrisponde alla foto del documento');
     // the refusal is where it is read: in view, focused, an alert; the submit button still whole
     const failure = dialog.getByTestId('identity-failure');
@@ -468,6 +470,7 @@ describe('/seller-kyc', () => {
     const context = await signedInContext(browser, web(), { email, password: PASSWORD }, '/seller-dashboard');
     const page = await context.newPage();
     page.setDefaultTimeout(30_000);
+    const calls = recordBackendCalls(page);
     await page.goto(`${web()}/seller-kyc?token=${coToken}`);
     await page.getByTestId('kyc-coowner').waitFor();
     expect(await step(page, 'identity').getAttribute('data-status')).toBe('todo');
@@ -478,7 +481,7 @@ describe('/seller-kyc', () => {
     await dialog.getByTestId('identity-back-file').setInputFiles(`${DIR}/back.jpg`);
     await dialog.getByTestId('identity-document-number').fill('CB7654321');
     await page.getByTestId('identity-submit').click();
-    await step(page, 'identity').and(page.locator('[data-status="done"]')).waitFor({ timeout: 60_000 });
+    await waitForOrExplain(step(page, 'identity').and(page.locator('[data-status="done"]')), { timeout: 60_000, shown: page.getByTestId('identity-dialog'), calls });
     await page.getByTestId('coowner-verified').getByText('Verificato').waitFor();
     const item = (await ddb().send(new GetCommand({ TableName: TABLE(), Key: keys.coOwner(id, coOwnerId), ConsistentRead: true }))).Item!;
     expect(typeof item.verifiedAt).toBe('string');

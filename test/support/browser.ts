@@ -5,7 +5,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { expect } from 'vitest';
 
 const require = createRequire(import.meta.url);
@@ -174,3 +174,33 @@ export function screenshots(folder: string) {
   };
   return { shot, fitsPhone };
 }
+
+/**
+ * Records a page's calls to the backend (every request to /api/, and every other non-GET: the
+ * uploads to the bucket) with their status, and the requests that failed, so a wait that times
+ * out can say where the page stood (waitForOrExplain).
+ */
+export function recordBackendCalls(page: Page): () => string {
+  const calls: string[] = [];
+  const wanted = (method: string, url: URL) => url.pathname.includes('/api/') || method !== 'GET';
+  page.on('response', (r) => {
+    const url = new URL(r.url());
+    if (wanted(r.request().method(), url)) calls.push(`${r.request().method()} ${url.pathname} -> ${r.status()}`);
+  });
+  page.on('requestfailed', (r) => {
+    const url = new URL(r.url());
+    if (wanted(r.method(), url)) calls.push(`${r.method()} ${url.pathname} failed (${r.failure()?.errorText ?? 'no reason'})`);
+  });
+  return () => calls.slice(-12).join('; ') || 'none';
+}
+
+/** `locator.waitFor`; on a timeout, the error also gives what `shown` displays and the page's last backend calls. */
+export async function waitForOrExplain(locator: Locator, opts: { timeout: number; shown: Locator; calls: () => string }): Promise<void> {
+  try {
+    await locator.waitFor({ timeout: opts.timeout });
+  } catch (err) {
+    const text = await opts.shown.textContent({ timeout: 1000 }).catch(() => null);
+    throw new Error(`${(err as Error).message}\n  shown: ${(text ?? '(not readable)').replace(/\s+/g, ' ').trim().slice(0, 600)}\n  backend calls: ${opts.calls()}`);
+  }
+}
+
