@@ -386,8 +386,8 @@ function warn(run: ImportRun, line: number, reason: string): void {
  * registration released (the last job out marks the province clean: semesters.ts
  * releaseProvince). The job counts the work done, each province weighing its records in the
  * file plus an average province's: the page's time left follows the rebuild's own pace
- * (domain/omi/progress.ts). Nothing
- * of this runs for a file whose bytes were not the object: the job has failed before.
+ * (domain/omi/progress.ts). Nothing of this runs for a file whose bytes were not the object:
+ * the job has failed before.
  */
 async function rebuildIndexes(run: ImportRun, listingOf: (prov: string, st: ProvinceState) => Promise<Iterable<IndexEntry>> = fileListing): Promise<void> {
   if (!run.fileKind) return;

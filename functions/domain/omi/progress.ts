@@ -52,15 +52,18 @@ export function importWork(job: ImportProgressFields): ImportWork | null {
   // a job written before rowsExpected: rows read per byte read (runs ahead of the rows parsed)
   const expected = job.rowsExpected ?? (job.bytesRead >= total ? job.rowsRead : (job.rowsRead * total) / job.bytesRead);
   const rows = Math.max(job.rowsRead, expected);
-  const index = rows * (job.fileKind === 'valori' || job.fileKind === 'zone' ? INDEX_WORK_SHARE[job.fileKind] : 0);
+  const index = rows * indexShare(job);
   if (job.phase === 'index') return { done: rows + index * rebuildDone(job), total: rows + index };
   return { done: Math.min(rows, job.rowsWritten + job.rejected), total: rows + index };
 }
 
+/** The rebuild's length as a share of the rows' time (INDEX_WORK_SHARE), by the kind of file. */
+const indexShare = (job: ImportProgressFields) => (job.fileKind === 'valori' || job.fileKind === 'zone' ? INDEX_WORK_SHARE[job.fileKind] : 0);
+
 /**
  * The share of the rebuild done, 0..1: its work (each province weighing its records in the
- * file plus an average province's: Roma's take longer than Isernia's), else its provinces for a job written before the
- * work was counted.
+ * file plus an average province's: Roma's take longer than Isernia's), else its provinces for
+ * a job written before the work was counted.
  */
 export function rebuildDone(job: ImportProgressFields): number {
   if (job.indexWorkTotal) return Math.min(1, job.indexWorkDone / job.indexWorkTotal);
@@ -78,14 +81,14 @@ export function rebuildDone(job: ImportProgressFields): number {
 function rebuildSecondsLeft(job: ImportProgressFields, startedMs: number, updatedMs: number): number | null {
   const indexMs = job.indexStartedAt ? Date.parse(job.indexStartedAt) : Number.NaN;
   if (!Number.isFinite(indexMs) || indexMs < startedMs || updatedMs < indexMs) return null;
-  const share = job.fileKind === 'valori' || job.fileKind === 'zone' ? INDEX_WORK_SHARE[job.fileKind] : 0;
   const spent = updatedMs - indexMs;
   const done = rebuildDone(job);
   if (done >= 1) return 0;
-  const expected = (indexMs - startedMs) * share;
+  const expected = (indexMs - startedMs) * indexShare(job);
   // nothing done yet: the expected length less the time spent
   if (done <= 0) return Math.max(0, expected - spent) / 1000;
-  const length = done * (spent / done) + (1 - done) * Math.max(expected, spent);
+  // its pace alone says spent / done; weighed by the work done against the expected length
+  const length = spent + (1 - done) * Math.max(expected, spent);
   return ((1 - done) * length) / 1000;
 }
 

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { describeImportSpeed, formatTimeLeftPhrase, importSpeedNow, rebuildDone } from '@domain/omi/progress';
-import type { OmiJob } from './api';
+import { SILENT_AFTER_MS, type OmiJob } from './api';
 import { formatBytes, formatNumber } from './format';
 import { ProgressBar } from './ProgressBar';
 import type { ImportProgress } from './use-omi-import';
@@ -151,11 +151,11 @@ function RowsView({ job, silent, sinceBeatS }: { job: OmiJob | null; silent: boo
  * speed and time left, then (VALORI) the rebuild of the listing index as a phase of its own.
  */
 export function ImportProgressView({ progress }: { progress: ImportProgress }) {
-  return progress.phase === 'upload' ? (
-    <UploadView progress={progress} />
-  ) : (
-    <ProcessingView job={progress.job} silent={progress.silent ?? false} sinceBeatS={(progress.sinceBeatMs ?? 0) / 1000} />
-  );
+  if (progress.phase === 'upload') return <UploadView progress={progress} />;
+  const sinceBeatMs = progress.sinceBeatMs ?? 0;
+  // the running job's heartbeat has not moved for a minute of this page's time: it may have stopped
+  const silent = progress.job?.status === 'running' && sinceBeatMs >= SILENT_AFTER_MS;
+  return <ProcessingView job={progress.job} silent={silent} sinceBeatS={sinceBeatMs / 1000} />;
 }
 
 export function ClearProgressView({ job }: { job: OmiJob | null }) {

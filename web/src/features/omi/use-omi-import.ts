@@ -2,7 +2,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { toast } from 'sonner';
 import { errorMessage } from '@/lib/api';
-import { createUpload, getImportJob, omiKeys, pollJob, SILENT_AFTER_MS, uploadToBucket, type OmiJob } from './api';
+import { createUpload, getImportJob, omiKeys, pollJob, uploadToBucket, type OmiJob } from './api';
 import { importSummary } from './ImportResult';
 
 export const IMPORT_ERROR_TITLE = "Errore durante l'importazione";
@@ -13,9 +13,10 @@ export type ImportProgress =
       phase: 'processing';
       fileName: string | null;
       job: OmiJob | null;
-      /** the running job's heartbeat has not moved for SILENT_AFTER_MS of this page's own time (no clock skew): it may have stopped */
-      silent?: boolean;
-      /** ms of this page's own time since the job's heartbeat last moved: the time left counts down between heartbeats */
+      /**
+       * ms of this page's own time (no clock skew) since the job's heartbeat last moved: the time
+       * left counts down meanwhile, and after SILENT_AFTER_MS the run may have stopped
+       */
       sinceBeatMs?: number;
     };
 
@@ -56,9 +57,7 @@ export function useOmiImport({ signal, onCompleted }: { signal: () => AbortSigna
         (s) => getImportJob(jobId, s),
         (job) => {
           if (job.updatedAt !== beat.updatedAt) beat = { updatedAt: job.updatedAt, at: performance.now() };
-          const sinceBeatMs = performance.now() - beat.at;
-          const silent = job.status === 'running' && sinceBeatMs >= SILENT_AFTER_MS;
-          setProgress({ phase: 'processing', fileName: job.fileName ?? fileName, job, silent, sinceBeatMs });
+          setProgress({ phase: 'processing', fileName: job.fileName ?? fileName, job, sinceBeatMs: performance.now() - beat.at });
         },
         pollSignal,
       );
