@@ -377,6 +377,8 @@ describe('/seller-kyc', () => {
     await dialog.getByTestId('identity-document-number').blur();
     await dialog.getByText('Il numero del documento è obbligatorio').waitFor();
     await dialog.getByTestId('identity-document-number').fill('YA1234567');
+    // every image chosen and read: the summary of step 3 shows
+    await dialog.getByTestId('identity-confirm').waitFor();
     await page.getByTestId('identity-submit').click();
     await waitForOrExplain(dialog.getByTestId('identity-failure').getByText('Verifica non riuscita'), { timeout: 60_000, shown: dialog, calls });
     expect(await dialog.getByTestId('identity-failure').textContent()).toContain('Il volto non corrisponde alla foto del documento');
@@ -480,6 +482,7 @@ describe('/seller-kyc', () => {
     await dialog.getByTestId('identity-front-file').setInputFiles(`${DIR}/front-elena.jpg`);
     await dialog.getByTestId('identity-back-file').setInputFiles(`${DIR}/back.jpg`);
     await dialog.getByTestId('identity-document-number').fill('CB7654321');
+    await dialog.getByTestId('identity-confirm').waitFor();
     await page.getByTestId('identity-submit').click();
     await waitForOrExplain(step(page, 'identity').and(page.locator('[data-status="done"]')), { timeout: 60_000, shown: page.getByTestId('identity-dialog'), calls });
     await page.getByTestId('coowner-verified').getByText('Verificato').waitFor();
