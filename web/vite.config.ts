@@ -45,6 +45,11 @@ export default defineConfig({
     emptyOutDir: true,
     sourcemap: 'hidden',
     rollupOptions: {
+      // a dependency's comments Rollup cannot place (zod's @__PURE__ annotations): nothing here to act on
+      onwarn(warning, warn) {
+        if (warning.code === 'INVALID_ANNOTATION' && warning.id?.includes('/node_modules/')) return;
+        warn(warning);
+      },
       output: {
         // long-lived vendor chunks, so a release of the app does not invalidate them
         manualChunks(id) {
