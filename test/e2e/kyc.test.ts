@@ -18,7 +18,7 @@ import { newToken } from '../../functions/model/tokens';
 import { COMPLETION_MESSAGES } from '../../functions/domain/onboarding/rules';
 import { optionExpiryDate } from '../../functions/domain/fees';
 import { formatDate } from '../../functions/domain/format';
-import { enterSignUpCode, expectAccessible, launchBrowser, newPage, recordBackendCalls, signedInContext, toastWith, waitForOrExplain, watchCspViolations } from '../support/browser';
+import { enterSignUpCode, expectAccessible, launchBrowser, newPage, watchPage, signedInContext, toastWith, waitForOrExplain, watchCspViolations } from '../support/browser';
 import { documentFront, facePhoto } from '../support/faces';
 import { api, sentMail, signUp, stack, tokenForRole, uniqueEmail, useStackEnv } from '../support/helpers';
 import { importOmi } from '../support/omi-import';
@@ -181,7 +181,7 @@ describe('/seller-kyc', () => {
     const csp = await watchCspViolations(context);
     const page = await context.newPage();
     page.setDefaultTimeout(30_000);
-    const calls = recordBackendCalls(page);
+    const calls = watchPage(page);
     await page.goto(link);
     await page.getByTestId('tab-seller-signup').click();
     await page.getByTestId('seller-signup-name').fill('Mario Rossi');
@@ -355,7 +355,7 @@ describe('/seller-kyc', () => {
     });
     const page = await context.newPage();
     page.setDefaultTimeout(30_000);
-    const calls = recordBackendCalls(page);
+    const calls = watchPage(page);
     await page.setViewportSize(PHONE);
     await page.goto(`${web()}/seller-kyc?token=${token}`);
     await page.getByTestId('identity-open').click();
@@ -472,7 +472,7 @@ describe('/seller-kyc', () => {
     const context = await signedInContext(browser, web(), { email, password: PASSWORD }, '/seller-dashboard');
     const page = await context.newPage();
     page.setDefaultTimeout(30_000);
-    const calls = recordBackendCalls(page);
+    const calls = watchPage(page);
     await page.goto(`${web()}/seller-kyc?token=${coToken}`);
     await page.getByTestId('kyc-coowner').waitFor();
     expect(await step(page, 'identity').getAttribute('data-status')).toBe('todo');

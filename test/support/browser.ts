@@ -190,7 +190,7 @@ export function screenshots(folder: string) {
  * bucket) with their status, any request that failed or is still without an answer (scripts
  * and chunks included), its uncaught errors and console errors, and a crash.
  */
-export function recordBackendCalls(page: Page): () => string {
+export function watchPage(page: Page): () => string {
   const calls: string[] = [];
   const errors: string[] = [];
   const pending = new Map<object, string>();
@@ -220,7 +220,7 @@ export function recordBackendCalls(page: Page): () => string {
 
 /**
  * `locator.waitFor`; on a timeout, the error also says whether the page still runs scripts,
- * what `shown` and the toasts display, and what recordBackendCalls saw.
+ * what `shown` and the toasts display, and what watchPage saw.
  */
 export async function waitForOrExplain(locator: Locator, opts: { timeout: number; shown: Locator; calls: () => string }): Promise<void> {
   try {
