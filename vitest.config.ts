@@ -119,7 +119,8 @@ export default defineConfig({
           include: ['test/e2e/**/*.test.ts'],
           exclude: E2E_ALONE,
           // three browsers at a time: with two, a third of the CPU stayed idle (the pages wait on
-          // the backend); four measured no faster than three (bench/results/suite.json)
+          // the backend); four measured no faster than three (the stage 251 s against 256 s, every
+          // file slower for the CPU they share)
           maxWorkers: 3,
           sequence: { groupOrder: 0 },
         },
