@@ -1,10 +1,11 @@
-import { Suspense } from 'react';
+import { Suspense, type ReactNode } from 'react';
 import { Outlet, ScrollRestoration } from 'react-router-dom';
 import { LoadingState } from '@/components/ui';
 import { Footer } from './Footer';
 import { Header } from './Header';
 
-export function RootLayout() {
+/** The header, the page (`children` in its place while the router loads the first page's module) and the footer. */
+export function RootLayout({ children }: { children?: ReactNode }) {
   return (
     <div className="flex min-h-dvh flex-col">
       <a
@@ -18,7 +19,7 @@ export function RootLayout() {
           height while it loads, so it never moves into view (no layout shift) */}
       <main id="main-content" tabIndex={-1} className="min-h-dvh flex-1 focus:outline-none">
         <Suspense fallback={<LoadingState className="min-h-dvh" />}>
-          <Outlet />
+          {children ?? <Outlet />}
         </Suspense>
       </main>
       <Footer />
