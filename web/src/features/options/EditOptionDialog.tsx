@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useLayoutEffect } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import * as z from 'zod';
@@ -36,7 +36,9 @@ export function EditOptionDialog({
     reset,
     formState: { errors },
   } = useForm<EditOptionValues>({ resolver: zodResolver(editOptionSchema) });
-  useEffect(() => {
+  // filled in the commit that opens the dialog (a layout effect): a passive effect could run after
+  // the first keystroke and overwrite it with the saved values
+  useLayoutEffect(() => {
     if (option)
       reset({
         agentCommissionPercentage: option.agentCommissionPercentage,

@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useLayoutEffect } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
@@ -45,7 +45,8 @@ export function EditUserDialog({ user, onClose }: { user: UserListItem | null; o
     formState: { errors },
   } = useForm<UpdateUserForm, unknown, UpdateUserInput>({ resolver: zodResolver(updateUserInput), defaultValues: user ? defaultsOf(user) : undefined });
 
-  useEffect(() => {
+  // filled in the commit that opens the dialog, before anything can be typed (as EditOptionDialog)
+  useLayoutEffect(() => {
     if (user) reset(defaultsOf(user));
   }, [user, reset]);
 
