@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { ddb } from '../../functions/model/db';
 import { keys } from '../../functions/model/keys';
-import { DESKTOP, expectAccessible, launchBrowser, signedInContext, toastWith } from '../support/browser';
+import { DESKTOP, expectAccessible, launchBrowser, signedInContext, toastWith, waitForOrExplain, watchPage } from '../support/browser';
 import { markSigned } from '../support/option';
 import { api, sentMail, stack, tokenForRole, uniqueEmail, useStackEnv } from '../support/helpers';
 import { catastoDelegation, freshSeller, ownedProperty } from '../support/seller';
@@ -195,6 +195,7 @@ describe('Istruttoria Immobile (admin)', () => {
     // /active-options: the new option first, edited through the dialog
     const list = await admin.newPage();
     list.setDefaultTimeout(20_000);
+    const calls = watchPage(list);
     await list.goto(`${web()}/active-options`);
     await list.getByRole('heading', { level: 1, name: 'Opzioni di Acquisto Attive' }).waitFor();
     const row = list.locator(`[data-testid="option-row"][data-property-id="${id}"]`);
@@ -211,7 +212,7 @@ describe('Istruttoria Immobile (admin)', () => {
     await dialog.getByText('Modifica Opzione di Acquisto').waitFor();
     await list.getByTestId('edit-option-sale').fill('120');
     await list.getByTestId('edit-option-save').click();
-    await dialog.getByText('La percentuale di vendita deve essere tra 0 e 100').waitFor();
+    await waitForOrExplain(dialog.getByText('La percentuale di vendita deve essere tra 0 e 100'), { timeout: 20_000, shown: dialog, calls });
     await list.getByTestId('edit-option-sale').fill('12.5');
     await expectAccessible(list);
     await list.getByTestId('edit-option-save').click();
