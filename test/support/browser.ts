@@ -241,4 +241,3 @@ export async function waitForOrExplain(locator: Locator, opts: { timeout: number
     );
   }
 }
-

@@ -22,6 +22,9 @@ import {
  * module and data took.
  */
 const page = (load: () => Promise<{ default: ComponentType }>) => async () => ({ Component: (await load()).default });
+/** The modules two routes share. */
+const sellerLayout = page(() => import('@/features/seller/SellerLayout'));
+const availabilityPage = page(() => import('@/features/availability/AvailabilityPage'));
 
 /** The route table of spec 001 section 2. */
 export const routes: RouteObject[] = [
@@ -81,12 +84,12 @@ export const routes: RouteObject[] = [
       {
         path: 'seller-dashboard',
         element: <RequireUserType userType="venditore" deniedDescription={SELLERS_ONLY} />,
-        children: [{ lazy: page(() => import('@/features/seller/SellerLayout')), children: [{ index: true, lazy: page(() => import('@/features/seller/SellerDashboardPage')) }] }],
+        children: [{ lazy: sellerLayout, children: [{ index: true, lazy: page(() => import('@/features/seller/SellerDashboardPage')) }] }],
       },
       {
         path: 'seller-profile',
         element: <RequireUserType userType="venditore" />,
-        children: [{ lazy: page(() => import('@/features/seller/SellerLayout')), children: [{ index: true, lazy: page(() => import('@/features/seller/SellerProfilePage')) }] }],
+        children: [{ lazy: sellerLayout, children: [{ index: true, lazy: page(() => import('@/features/seller/SellerProfilePage')) }] }],
       },
       {
         path: 'seller-kyc',
@@ -96,12 +99,12 @@ export const routes: RouteObject[] = [
       {
         path: 'availability/:token',
         element: <RequireTokenSession />,
-        children: [{ index: true, lazy: page(() => import('@/features/availability/AvailabilityPage')) }],
+        children: [{ index: true, lazy: availabilityPage }],
       },
       {
         path: 'seller-availability/:propertyId',
         element: <RequireUserType userType="venditore" deniedDescription={SELLERS_ONLY} />,
-        children: [{ index: true, lazy: page(() => import('@/features/availability/AvailabilityPage')) }],
+        children: [{ index: true, lazy: availabilityPage }],
       },
 
       { path: '*', element: <NotFoundPage /> },

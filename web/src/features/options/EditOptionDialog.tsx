@@ -36,8 +36,8 @@ export function EditOptionDialog({
     reset,
     formState: { errors },
   } = useForm<EditOptionValues>({ resolver: zodResolver(editOptionSchema) });
-  // filled in the commit that opens the dialog (a layout effect): a passive effect could run after
-  // the first keystroke and overwrite it with the saved values
+  // filled in the commit that opens the dialog (a layout effect, before the dialog's own effect
+  // shows it): no frame shows the fields empty, and nothing typed can come before the saved values
   useLayoutEffect(() => {
     if (option)
       reset({

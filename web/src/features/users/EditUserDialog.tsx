@@ -45,7 +45,7 @@ export function EditUserDialog({ user, onClose }: { user: UserListItem | null; o
     formState: { errors },
   } = useForm<UpdateUserForm, unknown, UpdateUserInput>({ resolver: zodResolver(updateUserInput), defaultValues: user ? defaultsOf(user) : undefined });
 
-  // filled in the commit that opens the dialog, before anything can be typed (as EditOptionDialog)
+  // filled in the commit that opens the dialog, before it shows (as EditOptionDialog)
   useLayoutEffect(() => {
     if (user) reset(defaultsOf(user));
   }, [user, reset]);
