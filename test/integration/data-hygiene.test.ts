@@ -99,7 +99,10 @@ describe('outbox items carry a TTL once they are done', () => {
   const item = async (id: string) => (await ddb().send(new GetCommand({ TableName: table(), Key: keys.outbox(id), ConsistentRead: true }))).Item!;
   async function enqueue(id: string, to = 'backoffice@opzionecasa.it', attempts = 0) {
     const put = outboxPut({ id, kind: 'test', ref: id, now: new Date().toISOString(), mail: { to: [to], subject: `Prova ${id}`, html: `<p>${id}</p>`, text: id } });
-    (put.Put.Item as Record<string, unknown>).attempts = attempts;
+    // due in a year: a run of the scheduled retry meanwhile (another file's, or the local
+    // schedule's), which sends every due mail, leaves it to this test's own delivery
+    const due = new Date(Date.now() + 365 * 86_400_000).toISOString();
+    Object.assign(put.Put.Item, keys.outboxPendingIndex(due, id), { attempts, nextAttemptAt: due });
     await ddb().send(new TransactWriteCommand({ TransactItems: [put as never] }));
   }
   const expectTtl = (expiresAt: unknown) => {
