@@ -33,6 +33,9 @@ const TABLE_ALONE = [
   'test/integration/reminders.test.ts',
 ];
 
+/** Files of a worker share its modules; test/support/worker-setup.ts resets what a file may change. */
+const sharedWorkers = { isolate: false, setupFiles: ['test/support/worker-setup.ts'] };
+
 const integration = {
   environment: 'node' as const,
   globalSetup: ['test/integration/global-setup.ts'],
@@ -40,10 +43,9 @@ const integration = {
   hookTimeout: 120_000,
   // a worker's files share its modules: the SDK, the emulators' clients and the use cases
   // load once per worker instead of once per file (the stage 150 s instead of 180 s, its CPU
-  // 253 s instead of 311 s); setup-file.ts puts back before each file what a file may have
+  // 253 s instead of 311 s); worker-setup.ts puts back before each file what a file may have
   // changed in the process (spies, timers, environment, AWS clients)
-  isolate: false,
-  setupFiles: ['test/integration/setup-file.ts'],
+  ...sharedWorkers,
   // mail and state reached through the local backend: more than vitest's 1 s default
   expect: { poll: { timeout: 10_000 } },
 };
@@ -56,6 +58,9 @@ const e2e = {
   globalSetup: ['test/e2e/global-setup.ts'],
   testTimeout: 90_000,
   hookTimeout: 180_000,
+  ...sharedWorkers,
+  // tests a file marks concurrent (the axe checks of a11y.test.ts): three pages at a time
+  maxConcurrency: 3,
   // a page waits on the real local backend (a Lambda that may start cold while the
   // machine is busy): 1 s, vitest's default for expect.poll, is not enough there
   expect: { poll: { timeout: 10_000 } },

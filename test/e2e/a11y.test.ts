@@ -204,7 +204,8 @@ for (const [label, viewport] of [
   ['desktop', DESKTOP],
   ['390 px', PHONE],
 ] as const) {
-  describe(`axe-core on every route at ${label}: no serious or critical violation`, () => {
+  // three pages at a time (the project's maxConcurrency): a page mostly waits on the backend and on the network going quiet
+  describe.concurrent(`axe-core on every route at ${label}: no serious or critical violation`, () => {
     for (const c of CASES) {
       it(c.name, async () => {
         const page = await contexts.get(c.who)!.newPage();
