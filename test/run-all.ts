@@ -21,7 +21,7 @@ interface JsonReport {
 }
 
 // the -alone projects run after their group in the same vitest run (sequence.groupOrder), on the same stack
-const stages: string[][] = [['unit', 'infra'], ['integration', 'integration-alone'], ['e2e', 'e2e-alone']];
+const stages: string[][] = [['unit', 'unit-isolated', 'infra'], ['integration', 'integration-alone'], ['e2e', 'e2e-alone']];
 const only = process.argv.slice(2);
 const known = stages.flat();
 const unknown = only.filter((s) => !known.includes(s));
@@ -42,8 +42,8 @@ let exitCode = 0;
 const started = Date.now();
 
 for (const projects of stages) {
-  // `npm test -- integration` means both integration projects
-  const selected = only.length ? projects.filter((p) => only.includes(p) || only.includes(p.replace(/-alone$/, ''))) : projects;
+  // `npm test -- integration` means both integration projects (`unit`: both unit projects)
+  const selected = only.length ? projects.filter((p) => only.includes(p) || only.includes(p.replace(/-(alone|isolated)$/, ''))) : projects;
   if (!selected.length) continue;
   const stage = selected.join(' + ');
   const out = path.join(dir, `${selected.join('-')}.json`);
