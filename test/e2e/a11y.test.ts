@@ -9,7 +9,7 @@
  * seller's new request and account deletion). No serious or critical violation allowed.
  */
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, type ExpectStatic } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { ddb } from '../../functions/model/db';
 import { keys } from '../../functions/model/keys';
@@ -72,8 +72,8 @@ interface RouteCase {
   path: () => string;
   /** what shows once the page holds its data (default: the h1) */
   ready?: (page: Page) => Promise<unknown>;
-  /** a dialog or state opened after the first check, checked again */
-  then?: (page: Page) => Promise<unknown>;
+  /** a dialog or state opened after the first check, checked again (with the test's own expect: the tests run concurrently) */
+  then?: (page: Page, expect: ExpectStatic) => Promise<unknown>;
 }
 
 const h1 = (page: Page, name?: string) => page.getByRole('heading', { level: 1, name }).first().waitFor();
@@ -94,7 +94,7 @@ const CASES: RouteCase[] = [
     name: '/auth (and two login errors stacked as toasts)',
     who: 'anonymous',
     path: () => '/auth',
-    then: async (page) => {
+    then: async (page, expect) => {
       await page.getByTestId('login-email').fill(uniqueEmail('sconosciuto'));
       await page.getByTestId('login-password').fill('Sbagliata-2026');
       for (const count of [1, 2]) {
@@ -207,7 +207,8 @@ for (const [label, viewport] of [
   // three pages at a time (the project's maxConcurrency): a page mostly waits on the backend and on the network going quiet
   describe.concurrent(`axe-core on every route at ${label}: no serious or critical violation`, () => {
     for (const c of CASES) {
-      it(c.name, async () => {
+      // the test's own expect: a concurrent test's assertions must not use the global one
+      it(c.name, async ({ expect }) => {
         const page = await contexts.get(c.who)!.newPage();
         page.setDefaultTimeout(20_000);
         try {
@@ -216,10 +217,10 @@ for (const [label, viewport] of [
           await h1(page);
           await (c.ready ?? (() => undefined))(page);
           await page.waitForLoadState('networkidle');
-          await expectAccessible(page);
+          await expectAccessible(page, expect);
           if (c.then) {
-            await c.then(page);
-            await expectAccessible(page);
+            await c.then(page, expect);
+            await expectAccessible(page, expect);
           }
         } finally {
           await page.close();

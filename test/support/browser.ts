@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
-import { expect } from 'vitest';
+import { expect, type ExpectStatic } from 'vitest';
 
 const require = createRequire(import.meta.url);
 
@@ -73,8 +73,8 @@ async function seriousViolations(page: Page) {
  * stays on screen is checked: every toast mounted, no transition running in the toaster, each
  * toast and its text fully opaque or fully hidden.
  */
-async function toastsAtRest(page: Page): Promise<void> {
-  await expect
+async function toastsAtRest(page: Page, check: ExpectStatic): Promise<void> {
+  await check
     .poll(() =>
       page.evaluate(() => {
         const toasts = Array.from(document.querySelectorAll<HTMLElement>('[data-sonner-toast]'));
@@ -90,9 +90,9 @@ async function toastsAtRest(page: Page): Promise<void> {
 }
 
 /** axe-core on what the page shows once its toasts are at rest: no serious or critical violation. */
-export async function expectAccessible(page: Page) {
-  await toastsAtRest(page);
-  expect(await seriousViolations(page)).toEqual([]);
+export async function expectAccessible(page: Page, check: ExpectStatic = expect) {
+  await toastsAtRest(page, check);
+  check(await seriousViolations(page)).toEqual([]);
 }
 
 /** Signs in on /auth with the login form; with `landing`, waits for the page the app sends the person to. */
