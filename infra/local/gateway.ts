@@ -10,6 +10,7 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { pathToFileURL, fileURLToPath } from 'node:url';
+import vm from 'node:vm';
 import { createRemoteJWKSet, jwtVerify, type JWTPayload } from 'jose';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { routes, triggers, type RouteDef, type TriggerDef } from '../../functions/routes';
@@ -29,12 +30,24 @@ export function useHandlerBundles(fileOf: ((handler: string) => string) | undefi
   modules.clear();
 }
 
+/**
+ * Node's own import(), for the bundles. Where this module runs under vitest (the e2e suite's
+ * stack), a plain import() goes through Vite's module runner, which would parse and rewrite
+ * each multi-megabyte bundle (about 15 s of CPU per e2e run); the bundles are plain ES modules,
+ * loaded as Lambda's Node loads them. A script compiled here is not rewritten, and its
+ * import() uses Node's default loader.
+ */
+const nativeImport = new vm.Script('(specifier) => import(specifier)', { importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER }).runInThisContext() as (
+  specifier: string,
+) => Promise<unknown>;
+
 /** Loads `functions/<handler>.ts` (or its bundle) once and returns its exported `handler`. */
 export function loadHandler(handler: string): Promise<AnyHandler> {
   let p = modules.get(handler);
   if (!p) {
     const file = pathToFileURL(bundleFileOf ? bundleFileOf(handler) : path.join(FUNCTIONS_DIR, `${handler}.ts`)).href;
-    p = import(file).then((m: { handler?: AnyHandler }) => {
+    const loaded = (bundleFileOf ? nativeImport(file) : import(file)) as Promise<{ handler?: AnyHandler }>;
+    p = loaded.then((m) => {
       if (typeof m.handler !== 'function') throw new Error(`${handler} non esporta handler`);
       return m.handler;
     });
