@@ -45,9 +45,11 @@ export default defineConfig({
     emptyOutDir: true,
     sourcemap: 'hidden',
     rollupOptions: {
-      // a dependency's comments Rollup cannot place (zod's @__PURE__ annotations): nothing here to act on
       onwarn(warning, warn) {
+        // a dependency's comments the bundler cannot place (zod's @__PURE__ annotations): nothing here to act on
         if (warning.code === 'INVALID_ANNOTATION' && warning.id?.includes('/node_modules/')) return;
+        // Tailwind's generated CSS comes without a source map; the hidden maps are for the JavaScript
+        if (warning.code === 'SOURCEMAP_BROKEN' && warning.plugin?.startsWith('@tailwindcss/vite')) return;
         warn(warning);
       },
       output: {
