@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
-import LongestFirstSequencer from './test/support/sequencer';
+import LongestFirstSequencer from './test/support/sequencer.ts';
 
 // handlers log through Powertools and expected failures would flood the output: silent unless
 // asked (LOG_LEVEL=INFO npm test). Set here, before any module builds the logger: in this process
@@ -40,7 +40,7 @@ const TABLE_ALONE = [
  * one cannot be missed).
  */
 const UNIT_MOCKING = readdirSync(fileURLToPath(new URL('./test/unit', import.meta.url)))
-  .filter((f) => f.endsWith('.test.ts') && /\bvi\.(do)?[mM]ock\(/.test(readFileSync(fileURLToPath(new URL(`./test/unit/${f}`, import.meta.url)), 'utf8')))
+  .filter((f) => f.endsWith('.test.ts') && /\bvi\.(mock|doMock)\(/.test(readFileSync(fileURLToPath(new URL(`./test/unit/${f}`, import.meta.url)), 'utf8')))
   .map((f) => `test/unit/${f}`);
 
 /** Files of a worker share its modules; test/support/worker-setup.ts resets what a file may change. */
@@ -51,10 +51,7 @@ const integration = {
   globalSetup: ['test/integration/global-setup.ts'],
   testTimeout: 60_000,
   hookTimeout: 120_000,
-  // a worker's files share its modules: the SDK, the emulators' clients and the use cases
-  // load once per worker instead of once per file (the stage 150 s instead of 180 s, its CPU
-  // 253 s instead of 311 s); worker-setup.ts puts back before each file what a file may have
-  // changed in the process (spies, timers, environment, AWS clients)
+  // the stage 150 s instead of 180 s, its CPU 253 s instead of 311 s
   ...sharedWorkers,
   // mail and state reached through the local backend: more than vitest's 1 s default
   expect: { poll: { timeout: 10_000 } },

@@ -20,7 +20,8 @@ interface JsonReport {
   testResults: { name: string; status: string; message?: string; startTime: number; endTime: number; assertionResults: { status: string }[] }[];
 }
 
-// the -alone projects run after their group in the same vitest run (sequence.groupOrder), on the same stack
+// the -alone projects run after their group in the same vitest run (sequence.groupOrder), on the same
+// stack; unit-isolated (the unit files that mock a module) runs beside unit
 const stages: string[][] = [['unit', 'unit-isolated', 'infra'], ['integration', 'integration-alone'], ['e2e', 'e2e-alone']];
 const only = process.argv.slice(2);
 const known = stages.flat();

@@ -44,7 +44,7 @@ export default defineConfig({
     outDir: fileURLToPath(new URL('./dist', import.meta.url)),
     emptyOutDir: true,
     sourcemap: 'hidden',
-    rollupOptions: {
+    rolldownOptions: {
       onwarn(warning, warn) {
         // a dependency's comments the bundler cannot place (zod's @__PURE__ annotations): nothing here to act on
         if (warning.code === 'INVALID_ANNOTATION' && warning.id?.includes('/node_modules/')) return;
@@ -54,11 +54,11 @@ export default defineConfig({
       },
       output: {
         // long-lived vendor chunks, so a release of the app does not invalidate them
-        manualChunks(id) {
-          if (!id.includes('node_modules')) return undefined;
-          if (/node_modules\/(react|react-dom|scheduler|react-router|react-router-dom|cookie|set-cookie-parser)\//.test(id)) return 'react';
-          if (/node_modules\/(@aws-amplify|aws-amplify|@aws-crypto|@smithy|tslib|uuid|js-cookie)\//.test(id)) return 'amplify';
-          return undefined;
+        codeSplitting: {
+          groups: [
+            { name: 'react', test: /node_modules\/(react|react-dom|scheduler|react-router|react-router-dom|cookie|set-cookie-parser)\// },
+            { name: 'amplify', test: /node_modules\/(@aws-amplify|aws-amplify|@aws-crypto|@smithy|tslib|uuid|js-cookie)\// },
+          ],
         },
       },
     },
