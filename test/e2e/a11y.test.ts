@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it, type ExpectStatic } from 'vi
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { ddb } from '../../functions/model/db';
 import { keys } from '../../functions/model/keys';
-import { DESKTOP, expectAccessible, launchBrowser, newPage, signedInContext } from '../support/browser';
+import { DESKTOP, expectAccessible, launchBrowser, newPage, seriousViolations, signedInContext } from '../support/browser';
 import { api, sentMail, stack, tokenForRole, uniqueEmail, useStackEnv } from '../support/helpers';
 import { listedOption } from '../support/agent';
 import { importOmi } from '../support/omi-import';
@@ -229,3 +229,22 @@ for (const [label, viewport] of [
     }
   });
 }
+
+// the check itself must be able to fail: a page with serious violations (a button without a
+// name, grey text below 4.5:1) is refused, and the same page fixed passes
+describe('the axe check', () => {
+  it('refuses serious violations and passes the page once they are fixed', async () => {
+    const page = await contexts.get('anonymous')!.newPage();
+    try {
+      const body = (button: string, color: string) =>
+        `<!doctype html><html lang="it"><head><title>Prova</title></head><body><main><h1>Prova</h1>${button}<p style="color:${color};background:#fff">Testo della prova</p></main></body></html>`;
+      await page.setContent(body('<button></button>', '#bbbbbb'));
+      expect((await seriousViolations(page)).map((v) => v.id).sort()).toEqual(['button-name', 'color-contrast']);
+      await expect(expectAccessible(page)).rejects.toThrow();
+      await page.setContent(body('<button>Invia</button>', '#333333'));
+      await expectAccessible(page);
+    } finally {
+      await page.close();
+    }
+  });
+});

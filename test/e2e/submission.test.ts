@@ -56,7 +56,9 @@ async function chooseComune(page: Page, typed: string, name: string) {
 }
 
 async function addRoom(page: Page, type: string, file: string) {
-  await page.getByTestId('wizard-room-new').click();
+  // by keyboard: the button sits below the rooms already added, whose cards grow when their
+  // upload ends; a click aimed while a card grows can land beside the moved button
+  await page.getByTestId('wizard-room-new').press('Enter');
   await page.getByTestId('wizard-room-type').selectOption(type);
   await page.getByTestId('wizard-room-add').click();
   const rooms = page.getByTestId('wizard-room');

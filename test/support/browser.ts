@@ -55,7 +55,7 @@ let axeSource: string | undefined;
  * through the DevTools protocol, not added as a <script>: the site's CSP refuses inline
  * scripts, and the tests run under it.
  */
-async function seriousViolations(page: Page) {
+export async function seriousViolations(page: Page) {
   axeSource ??= readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
   await page.evaluate(axeSource);
   const result = await page.evaluate(async () => {
