@@ -85,7 +85,9 @@ function closeServer(server: Server): Promise<void> {
 /** DynamoDB Local (the official jar shipped in amplify-dynamodb-simulator), run with java. */
 export async function startDynamo(opts: { port: number; dataDir?: string }): Promise<Running> {
   const emulatorDir = path.join(path.dirname(require.resolve('amplify-dynamodb-simulator/package.json')), 'emulator');
-  const args = ['-Xmx1g', '-Djava.library.path=./DynamoDBLocal_lib', '-jar', 'DynamoDBLocal.jar', '-port', String(opts.port), '-sharedDb'];
+  // -disableTelemetry: DynamoDB Local reports usage to AWS unless told not to; nothing of a
+  // local run leaves the machine
+  const args = ['-Xmx1g', '-Djava.library.path=./DynamoDBLocal_lib', '-jar', 'DynamoDBLocal.jar', '-port', String(opts.port), '-sharedDb', '-disableTelemetry'];
   if (opts.dataDir) {
     await mkdir(opts.dataDir, { recursive: true });
     args.push('-dbPath', opts.dataDir);

@@ -173,10 +173,8 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       running.push({
         name: 'Lambda bundles',
         url: '',
-        stop: async () => {
-          useHandlerBundles(undefined);
-          (await bundlesBuilt.catch(() => undefined))?.remove();
-        },
+        // the built folder stays for the next start (infra/local/bundles.ts)
+        stop: async () => useHandlerBundles(undefined),
       });
     }
     const started = await starting;
@@ -242,7 +240,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     if (bundlesBuilt) {
       const bundles = await bundlesBuilt;
       useHandlerBundles(bundles.fileOf);
-      log(`${bundles.count} bundle Lambda in ${(bundles.ms / 1000).toFixed(1)} s`);
+      log(`${bundles.count} bundle Lambda ${bundles.reused ? 'già costruiti, verificati' : 'costruiti'} in ${(bundles.ms / 1000).toFixed(1)} s`);
     }
     const gateway = await startGateway({
       port: ports.api,

@@ -15,12 +15,11 @@ import { cdkBundling, LAYER_PACKAGES } from '../../infra/lambda-bundle';
 import { installedVersion, layerContents } from '../../infra/lambda-bundle/modules-layer';
 import { FEATURE_FLAGS } from '../../infra/stacks/deploy-config';
 import { routes, triggers } from '../../functions/routes';
-import { buildLambdaBundles, type LambdaBundles } from '../../infra/local/bundles';
+import { buildLambdaBundles } from '../../infra/local/bundles';
 
 const outdir = mkdtempSync(join(tmpdir(), 'infra-bundle-'));
 let bundle = '';
 let layer = '';
-let all: LambdaBundles | undefined;
 
 const MB = 1024 * 1024;
 
@@ -44,7 +43,6 @@ beforeAll(() => {
 }, 120_000);
 afterAll(() => {
   rmSync(outdir, { recursive: true, force: true });
-  all?.remove();
 });
 
 describe('generateDelegations as CDK bundles it', () => {
@@ -88,7 +86,7 @@ describe('the modules layer as CDK builds it', () => {
 
 describe('every function of the manifest, bundled with the same options', () => {
   it('is under 1 MB', async () => {
-    all = await buildLambdaBundles();
+    const all = await buildLambdaBundles();
     const over: string[] = [];
     for (const def of [...routes, ...triggers]) {
       const size = statSync(all.fileOf(def.handler)).size;
