@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { recordedFileSeconds } from '../test/support/sequencer';
-import { machine, r1, ROOT, writeResults } from './support';
+import { cpuProbeMs, machine, r1, ROOT, writeResults } from './support';
 
 const started = Date.now();
 const env = machine();
@@ -46,7 +46,7 @@ const results = {
   checkS: r1(totalS - testsS),
   stagesS: stages,
   tests: closing ? { passed: Number(closing[1]), failed: Number(closing[2]), skipped: Number(closing[3] ?? 0) } : null,
-  machine: env,
+  machine: { ...env, cpuProbeMsAtEnd: cpuProbeMs() },
   // a stage that did not run (an earlier one failed) keeps its files' previous times; a deleted file has none
   fileSeconds: Object.fromEntries(
     Object.entries({ ...previous, ...fileSeconds })
