@@ -4,8 +4,8 @@
  * the same key reuses the folder only if every one of those files still hashes the same, so an
  * edited source (or a reinstalled package) always builds again. The newest few folders are kept.
  *
- * The Lambda bundles use it (infra/local/bundles.ts): one `npm test` builds them in the infra
- * stage and again for the e2e stack, and `npm start -- --bundles` builds them on every start.
+ * The Lambda bundles use it (infra/local/bundles.ts): one `npm test` builds them once, in the
+ * infra stage, and the e2e stack reuses them; `npm start -- --bundles` builds only after a change.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';

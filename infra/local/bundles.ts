@@ -11,7 +11,7 @@
  * sources and packages esbuild read (its metafile), the bundling code of infra/lambda-bundle,
  * and (in the key) package-lock.json, whose versions the layer's packages come from.
  */
-import { build } from 'esbuild';
+import { build, version as esbuildVersion } from 'esbuild';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,8 +20,8 @@ import { buildModulesLayer } from '../lambda-bundle/modules-layer';
 import { routes, triggers } from '../../functions/routes';
 import { cachedBuild, hashKey } from './build-cache';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const HERE = path.dirname(fileURLToPath(import.meta.url));
+const ROOT = path.resolve(HERE, '../..');
 
 export interface LambdaBundles {
   /** the bundle file of a manifest handler (`functions/<handler>.ts` -> `<dir>/<handler>.mjs`) */
@@ -42,7 +42,7 @@ export async function buildLambdaBundles(): Promise<LambdaBundles> {
   ];
   const key = hashKey({
     handlers,
-    esbuild: (JSON.parse(readFileSync(path.join(ROOT, 'node_modules/esbuild/package.json'), 'utf8')) as { version: string }).version,
+    esbuild: esbuildVersion,
     lock: hashKey(readFileSync(path.join(ROOT, 'package-lock.json'), 'utf8')),
   });
   const { dir, reused } = await cachedBuild(path.join(ROOT, '.local', 'bundles'), key, async (out) => {

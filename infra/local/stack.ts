@@ -166,7 +166,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
         log: (line) => log(`[cognito] ${line}`),
       })),
     ]);
-    // the Lambda bundles build while the emulators start (DynamoDB Local's JVM mostly waits)
+    // the Lambda bundles build (or, kept from an earlier run, are verified) while the emulators start
     const bundlesBuilt = opts.bundles ? buildLambdaBundles() : undefined;
     if (bundlesBuilt) {
       bundlesBuilt.catch(() => undefined); // awaited below, after the emulators
