@@ -111,6 +111,7 @@ export default defineConfig({
           name: 'infra',
           include: ['test/infra/**/*.test.ts'],
           environment: 'node',
+          globalSetup: ['test/infra/global-setup.ts'],
           // files share a worker's modules, so the default app is synthesized once per worker
           // (test/infra/helpers.ts); the tests only read templates
           isolate: false,

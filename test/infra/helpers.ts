@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
+import { inject } from 'vitest';
 import type { RouteDef, TriggerDef } from '../../functions/routes';
 import { createProductStacks, type ProductStacksOptions } from '../../infra/stacks';
 import { FEATURE_FLAGS } from '../../infra/stacks/deploy-config';
@@ -42,19 +42,16 @@ let shared: ReturnType<typeof synthesizeApp> | undefined;
 /**
  * The default app (the real manifest, VALID_DEPLOY_CONTEXT) is built once per test worker and shared
  * by every file that asks for it (the infra project runs without isolation): its templates
- * are only read. Its `dispose()` does nothing; the assembly goes when the worker exits.
+ * are only read. Its `dispose()` does nothing; the run's folder goes at the end
+ * (test/infra/global-setup.ts).
  */
 function defaultApp(): ReturnType<typeof synthesizeApp> {
-  if (!shared) {
-    shared = synthesizeApp({});
-    const dispose = shared.dispose;
-    process.once('exit', dispose);
-  }
+  shared ??= synthesizeApp({});
   return { ...shared, dispose: () => {} };
 }
 
 function synthesizeApp(options: BuildOptions) {
-  const outdir = mkdtempSync(join(tmpdir(), 'infra-test-'));
+  const outdir = mkdtempSync(join(inject('infraOutdir'), 'app-'));
   const app = new App({
     outdir,
     builtinCloudFormationValidation: options.cloudFormationValidation ?? false,

@@ -1,12 +1,11 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { App, Stack, Stage, Validations } from 'aws-cdk-lib';
 import type { IConstruct } from 'constructs';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as s3 from 'aws-cdk-lib/aws-s3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ManifestFunction } from '../../infra/constructs/manifest-function';
 import { acknowledge, acknowledgeFindings, addNagChecks, findingAcknowledgementsOf } from '../../infra/constructs/nag';
 import { buildApp, FAKE_MANIFEST, type BuildOptions } from './helpers';
@@ -106,7 +105,7 @@ describe.each([
 
 describe('the checks themselves', () => {
   it('still fail on a wildcard no acknowledgement expects, and on an unlogged bucket', () => {
-    const outdir = mkdtempSync(join(tmpdir(), 'infra-test-'));
+    const outdir = mkdtempSync(join(inject('infraOutdir'), 'probe-'));
     const app = new App({ outdir, context: { 'aws:cdk:bundling-stacks': [] }, builtinCloudFormationValidation: false });
     const stack = new Stack(app, 'Probe');
     const table = new dynamodb.Table(stack, 'Table', { partitionKey: { name: 'pk', type: dynamodb.AttributeType.STRING } });
@@ -136,7 +135,7 @@ describe('the checks themselves', () => {
   });
 
   it('catch a blanket, unexplained, whole-rule or unused acknowledgement', () => {
-    const outdir = mkdtempSync(join(tmpdir(), 'infra-test-'));
+    const outdir = mkdtempSync(join(inject('infraOutdir'), 'probe-'));
     const app = new App({ outdir, context: { 'aws:cdk:bundling-stacks': [] }, builtinCloudFormationValidation: false });
     const stack = new Stack(app, 'Probe');
     const bucket = new s3.Bucket(stack, 'Bucket', { enforceSSL: true });

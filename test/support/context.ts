@@ -15,5 +15,7 @@ interface StackInfo {
 declare module 'vitest' {
   export interface ProvidedContext {
     stack: StackInfo;
+    /** infra only: the run's folder for cloud assemblies (test/infra/global-setup.ts) */
+    infraOutdir: string;
   }
 }
