@@ -12,29 +12,6 @@ process.env.LOG_LEVEL ??= 'SILENT';
 const resolve = { alias: { '@domain': fileURLToPath(new URL('./functions/domain', import.meta.url)) } };
 
 /**
- * Integration files that need the table, or the OMI data, to themselves: the OMI files import
- * and clear every OMI record (a clear is refused while another import runs) and check the
- * valuations that read them; the requests files count the total of all requests; the trusted
- * list file replaces every trust anchor. (The security suites, which count every item, start
- * emulators of their own instead, test/support/helpers.ts useOwnStack, and run beside the others.)
- */
-const TABLE_ALONE = [
-  'test/integration/omi-import.test.ts',
-  'test/integration/omi-valuation.test.ts',
-  'test/integration/omi-trend.test.ts',
-  'test/integration/review.test.ts',
-  'test/integration/submission-valuation.test.ts',
-  // count the total of every request before and after their own submissions, or across pages
-  'test/integration/requests.test.ts',
-  'test/integration/request-list.test.ts',
-  // a refresh replaces every trust anchor, the test CAs other files register included
-  'test/integration/trusted-list.test.ts',
-  // runs the daily job over the whole table "as of" days ahead: it mails every property's
-  // owner, issues fresh link tokens and deletes the ones it finds expired, other files' included
-  'test/integration/reminders.test.ts',
-];
-
-/**
  * Unit files that replace a module (vi.mock): where a worker's files share modules, a module an
  * earlier file loaded would stay unmocked, so these run isolated (found by their text, so a new
  * one cannot be missed).
@@ -57,9 +34,6 @@ const integration = {
   expect: { poll: { timeout: 10_000 } },
 };
 
-/** Browser files that need the OMI data to themselves. */
-const E2E_ALONE = ['test/e2e/omi.test.ts'];
-
 const e2e = {
   environment: 'node' as const,
   globalSetup: ['test/e2e/global-setup.ts'],
@@ -75,8 +49,10 @@ const e2e = {
 
 /**
  * Test projects. `npm test` runs them in this order: unit + infra (no I/O), integration
- * and integration-alone (handlers through the local gateway against emulators started on
- * free ports), e2e and e2e-alone (the SPA in Debian Chromium against the whole local stack).
+ * (handlers through the local gateway against emulators started on free ports), e2e (the SPA
+ * in Debian Chromium against the whole local stack). The files of integration and e2e that
+ * need the stack's data to themselves run beside the others that do not read it, under the
+ * lock of test/support/data-lock.ts.
  */
 export default defineConfig({
   test: {
@@ -126,22 +102,9 @@ export default defineConfig({
           ...integration,
           name: 'integration',
           include: ['test/integration/**/*.test.ts'],
-          exclude: TABLE_ALONE,
           // files run side by side against the one stack (every test makes its own ids); they
           // mostly wait on the emulators, so more workers than cores
           maxWorkers: 3,
-          sequence: { groupOrder: 0 },
-        },
-      },
-      {
-        test: {
-          ...integration,
-          // the files that need the table or the OMI data alone: one at a time, after the
-          // others, on the same stack (global-setup.ts shares it)
-          name: 'integration-alone',
-          include: TABLE_ALONE,
-          fileParallelism: false,
-          sequence: { groupOrder: 1 },
         },
       },
       {
@@ -149,23 +112,10 @@ export default defineConfig({
           ...e2e,
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
-          exclude: E2E_ALONE,
           // three browsers at a time: with two, a third of the CPU stayed idle (the pages wait on
           // the backend); four measured no faster than three (the stage 251 s against 256 s, every
           // file slower for the CPU they share)
           maxWorkers: 3,
-          sequence: { groupOrder: 0 },
-        },
-      },
-      {
-        test: {
-          ...e2e,
-          // the Dati OMI pages clear every OMI record and count exact totals: after the others,
-          // on the same stack (global-setup.ts shares it)
-          name: 'e2e-alone',
-          include: E2E_ALONE,
-          fileParallelism: false,
-          sequence: { groupOrder: 1 },
         },
       },
     ],

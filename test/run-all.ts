@@ -20,9 +20,8 @@ interface JsonReport {
   testResults: { name: string; status: string; message?: string; startTime: number; endTime: number; assertionResults: { status: string }[] }[];
 }
 
-// the -alone projects run after their group in the same vitest run (sequence.groupOrder), on the same
-// stack; unit-isolated (the unit files that mock a module) runs beside unit
-const stages: string[][] = [['unit', 'unit-isolated', 'infra'], ['integration', 'integration-alone'], ['e2e', 'e2e-alone']];
+// unit-isolated (the unit files that mock a module) runs beside unit
+const stages: string[][] = [['unit', 'unit-isolated', 'infra'], ['integration'], ['e2e']];
 const only = process.argv.slice(2);
 const known = stages.flat();
 const unknown = only.filter((s) => !known.includes(s));
@@ -43,8 +42,8 @@ let exitCode = 0;
 const started = Date.now();
 
 for (const projects of stages) {
-  // `npm test -- integration` means both integration projects (`unit`: both unit projects)
-  const selected = only.length ? projects.filter((p) => only.includes(p) || only.includes(p.replace(/-(alone|isolated)$/, ''))) : projects;
+  // `npm test -- unit` means both unit projects
+  const selected = only.length ? projects.filter((p) => only.includes(p) || only.includes(p.replace(/-isolated$/, ''))) : projects;
   if (!selected.length) continue;
   const stage = selected.join(' + ');
   const out = path.join(dir, `${selected.join('-')}.json`);

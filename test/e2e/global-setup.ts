@@ -1,5 +1,7 @@
 import type { TestProject } from 'vitest/node';
 import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { startLocalStack, type LocalStack } from '../../infra/local/stack';
 import { freePort } from '../../infra/local/emulators';
@@ -11,7 +13,9 @@ import '../support/context';
  * CloudFront would serve it, in front of the local stack (emulators on free ports) running
  * the Lambda bundles that ship, not the sources.
  */
-const shared = globalThis as typeof globalThis & { e2eStack?: { started: Promise<{ stack: LocalStack; web: { url: string; stop: () => Promise<void> } }>; users: number } };
+const shared = globalThis as typeof globalThis & {
+  e2eStack?: { started: Promise<{ stack: LocalStack; web: { url: string; stop: () => Promise<void> } }>; lockDir?: string; users: number };
+};
 
 /** `vite build` of the SPA as users get it: NODE_ENV is 'test' under vitest, which would make Vite emit React's development build (with source paths). */
 function buildSpa(root: string): Promise<void> {
@@ -56,6 +60,9 @@ export default async function setup(project: TestProject) {
   shared.e2eStack ??= { started: start(), users: 0 };
   shared.e2eStack.users++;
   const { stack, web } = await shared.e2eStack.started;
+  // the folder of the lock on the stack's data (test/support/data-lock.ts)
+  const lockDir = (shared.e2eStack.lockDir ??= mkdtempSync(path.join(os.tmpdir(), 'opzione-casa-lock-')));
+  project.provide('dataLockDir', lockDir);
   project.provide('stack', {
     ports: stack.ports,
     urls: stack.urls,
@@ -67,6 +74,7 @@ export default async function setup(project: TestProject) {
   return async () => {
     if (--shared.e2eStack!.users > 0) return;
     shared.e2eStack = undefined;
+    rmSync(lockDir, { recursive: true, force: true });
     await web.stop();
     await stack.stop();
   };

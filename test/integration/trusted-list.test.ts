@@ -9,8 +9,8 @@
  * objects whose bytes do not match their name left out.
  *
  * Assertions are by hash, never on the number of objects. A refresh deletes every anchor the
- * list does not have, test CAs of other files included: this file is in the
- * integration-alone project (vitest.config.ts), and puts back what the store held before.
+ * list does not have, test CAs of other files included: this file holds the stack's data
+ * alone (test/support/data-lock.ts), and puts back what the store held before.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';

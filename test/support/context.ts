@@ -17,5 +17,7 @@ declare module 'vitest' {
     stack: StackInfo;
     /** infra only: the run's folder for cloud assemblies (test/infra/global-setup.ts) */
     infraOutdir: string;
+    /** integration and e2e: the folder of the lock on the stack's data (test/support/data-lock.ts) */
+    dataLockDir: string;
   }
 }

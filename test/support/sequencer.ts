@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
+import { holdOfFile, type Hold } from './data-lock.ts';
 
 /**
  * Vitest's order, but within each project the files that took longest in the last timed run
@@ -12,6 +13,9 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * bench/results/suite.json (`fileSeconds`, from test/run-all.ts). A file with no recorded time
  * (new since that run) starts before the timed ones: its length is unknown, and starting it
  * early is what bounds the wait it can cause.
+ *
+ * A file that needs the stack's data alone (test/support/data-lock.ts) would only wait for the
+ * files that hold it shared: it starts after the last of them.
  */
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -33,6 +37,16 @@ export function longestFirst<T>(files: readonly T[], relativePath: (f: T) => str
     .map(({ f }) => f);
 }
 
+/** The order with every `alone` file moved after the last `shared` one (the others keep their places). */
+export function aloneAfterShared<T>(files: readonly T[], holdOf: (f: T) => Hold | undefined): T[] {
+  const holds = files.map(holdOf);
+  const lastShared = holds.lastIndexOf('shared');
+  const early = files.filter((_f, i) => holds[i] === 'alone' && i < lastShared);
+  const rest = files.filter((f) => !early.includes(f));
+  const at = rest.indexOf(files[lastShared]!) + 1;
+  return [...rest.slice(0, at), ...early, ...rest.slice(at)];
+}
+
 export default class LongestFirstSequencer extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const sorted = await super.sort(files);
@@ -42,7 +56,7 @@ export default class LongestFirstSequencer extends BaseSequencer {
     const out: TestSpecification[] = [];
     let run: TestSpecification[] = [];
     const flush = () => {
-      out.push(...longestFirst(run, relative, seconds));
+      out.push(...aloneAfterShared(longestFirst(run, relative, seconds), (f) => holdOfFile(ROOT, f.moduleId)));
       run = [];
     };
     for (const f of sorted) {

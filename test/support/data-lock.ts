@@ -1,0 +1,124 @@
+/**
+ * Which test files need the run's shared data to themselves, and the lock that lets them have
+ * it while the other files keep running (no vitest import here: vitest.config.ts and the
+ * sequencer read the rules too).
+ *
+ * A file holds the data `shared` or `alone`, or does not take the lock:
+ * - integration: the files listed in INTEGRATION_ALONE hold it alone; every other file holds
+ *   it shared, except those that start emulators of their own (`useOwnStack(`), which never
+ *   touch the shared stack;
+ * - e2e: `omi.test.ts` clears every OMI record and counts exact totals, so it holds the data
+ *   alone; the files that import OMI data (`importOmi(`) and read valuations from it hold it
+ *   shared; the other pages never read OMI records and run beside it.
+ *
+ * Before, the alone files were projects of their own run after the others, one at a time: a
+ * core stayed idle for their 20 s at the end of each stage. Now they are files of the same
+ * project, started after the last file that holds the data shared (test/support/sequencer.ts),
+ * and the lock (taken before a file's own hooks, test/support/worker-setup.ts) makes them wait
+ * until no such file runs, and the shared ones wait while an alone file runs.
+ */
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+/**
+ * Integration files that need the table, or the OMI data, to themselves: the OMI files import
+ * and clear every OMI record (a clear is refused while another import runs) and check the
+ * valuations that read them; the requests files count the total of all requests; the trusted
+ * list file replaces every trust anchor.
+ */
+export const INTEGRATION_ALONE = [
+  'test/integration/omi-import.test.ts',
+  'test/integration/omi-valuation.test.ts',
+  'test/integration/omi-trend.test.ts',
+  'test/integration/review.test.ts',
+  'test/integration/submission-valuation.test.ts',
+  // count the total of every request before and after their own submissions, or across pages
+  'test/integration/requests.test.ts',
+  'test/integration/request-list.test.ts',
+  // a refresh replaces every trust anchor, the test CAs other files register included
+  'test/integration/trusted-list.test.ts',
+  // runs the daily job over the whole table "as of" days ahead: it mails every property's
+  // owner, issues fresh link tokens and deletes the ones it finds expired, other files' included
+  'test/integration/reminders.test.ts',
+];
+
+/** Browser files that need the OMI data to themselves (the Dati OMI pages). */
+export const E2E_ALONE = ['test/e2e/omi.test.ts'];
+
+export type Hold = 'shared' | 'alone';
+
+/** How the file at `relativePath` (from the repository root; `text`: its source) holds the data, if at all. */
+export function holdOf(relativePath: string, text: string): Hold | undefined {
+  if (INTEGRATION_ALONE.includes(relativePath) || E2E_ALONE.includes(relativePath)) return 'alone';
+  if (relativePath.startsWith('test/integration/')) return /\buseOwnStack\(/.test(text) ? undefined : 'shared';
+  if (relativePath.startsWith('test/e2e/')) return /\bimportOmi\(/.test(text) ? 'shared' : undefined;
+  return undefined;
+}
+
+/** holdOf for a file on disk. */
+export function holdOfFile(root: string, file: string): Hold | undefined {
+  return holdOf(path.relative(root, file).split(path.sep).join('/'), readFileSync(file, 'utf8'));
+}
+
+const POLL_MS = 100;
+
+/** The holders recorded in `folder` whose process still runs, by marker name (a marker left by a process that died is removed). */
+function liveHolders(folder: string): Map<string, string> {
+  const live = new Map<string, string>();
+  for (const name of readdirSync(folder)) {
+    let alive = true;
+    try {
+      process.kill(Number(name.split('-')[0]), 0);
+    } catch (err) {
+      alive = (err as NodeJS.ErrnoException).code === 'EPERM';
+    }
+    const file = path.join(folder, name);
+    if (!alive) rmSync(file, { force: true });
+    else {
+      try {
+        live.set(name, readFileSync(file, 'utf8'));
+      } catch {
+        // released meanwhile
+      }
+    }
+  }
+  return live;
+}
+
+/** The order alone holders go in: the time they asked, then the name. */
+const queueKey = (name: string) => `${name.split('-')[1]}-${name}`;
+
+/**
+ * Takes the lock kept in the folder `dir` (one per stack and run) and returns its release.
+ * `who` names the holder in the error of a wait that runs out.
+ *
+ * Each holder is a file named after its process and the time it asked: `shared/<pid>-<ms>-<uuid>`,
+ * or `alone/...` while an alone holder waits or runs. A shared holder writes its marker, then
+ * looks for an alone one (if there is one, it takes its marker back and tries again later); an
+ * alone holder writes its marker, then waits until no alone holder that asked before it and
+ * no shared holder is left. Whichever of the two writes second sees the other, so they never
+ * run together; an alone holder waiting keeps new shared holders out, so it is never starved.
+ */
+export async function hold(dir: string, mode: Hold, who: string, timeoutMs: number): Promise<() => void> {
+  const shared = path.join(dir, 'shared');
+  const alone = path.join(dir, 'alone');
+  mkdirSync(shared, { recursive: true });
+  mkdirSync(alone, { recursive: true });
+  const name = `${process.pid}-${String(Date.now()).padStart(15, '0')}-${randomUUID()}`;
+  const mine = path.join(mode === 'shared' ? shared : alone, name);
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    writeFileSync(mine, who);
+    const blocking =
+      mode === 'shared'
+        ? [...liveHolders(alone).values()]
+        : [...liveHolders(shared).values(), ...[...liveHolders(alone)].filter(([n]) => queueKey(n) < queueKey(name)).map(([, w]) => w)];
+    if (!blocking.length) return () => rmSync(mine, { force: true });
+    // a shared holder steps back while an alone one waits or runs; an alone one keeps its place
+    if (mode === 'shared' || Date.now() > deadline) rmSync(mine, { force: true });
+    if (Date.now() > deadline) throw new Error(`${who}: the shared test data was still held after ${timeoutMs / 1000} s, by ${blocking.join(', ')}`);
+    await sleep(POLL_MS);
+  }
+}

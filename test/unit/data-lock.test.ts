@@ -1,0 +1,113 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { E2E_ALONE, hold, holdOf, holdOfFile, INTEGRATION_ALONE } from '../support/data-lock';
+import { aloneAfterShared } from '../support/sequencer';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'data-lock-'));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Whether the promise has settled after the lock's own poll had time to run. */
+async function settled(p: Promise<unknown>): Promise<boolean> {
+  let done = false;
+  void p.then(
+    () => (done = true),
+    () => (done = true),
+  );
+  await new Promise((r) => setTimeout(r, 250));
+  return done;
+}
+
+describe('the lock on the stack data', () => {
+  it('lets shared holders run together; an alone one waits for all of them, and shared ones wait for it', async () => {
+    const a = await hold(dir, 'shared', 'a', 5_000);
+    const b = await hold(dir, 'shared', 'b', 5_000);
+    const alone = hold(dir, 'alone', 'omi', 5_000);
+    expect(await settled(alone)).toBe(false);
+    a();
+    expect(await settled(alone)).toBe(false);
+    b();
+    const releaseAlone = await alone;
+    const later = hold(dir, 'shared', 'c', 5_000);
+    expect(await settled(later)).toBe(false);
+    releaseAlone();
+    (await later)();
+  });
+
+  it('keeps new shared holders out while an alone one waits, so it is not starved', async () => {
+    const a = await hold(dir, 'shared', 'a', 5_000);
+    const alone = hold(dir, 'alone', 'omi', 5_000);
+    await settled(alone);
+    const newcomer = hold(dir, 'shared', 'b', 5_000);
+    expect(await settled(newcomer)).toBe(false);
+    a();
+    const releaseAlone = await alone;
+    expect(await settled(newcomer)).toBe(false);
+    releaseAlone();
+    (await newcomer)();
+  });
+
+  it('runs alone holders one at a time, in the order they asked', async () => {
+    const first = await hold(dir, 'alone', 'first', 5_000);
+    const second = hold(dir, 'alone', 'second', 5_000);
+    await new Promise((r) => setTimeout(r, 5));
+    const third = hold(dir, 'alone', 'third', 5_000);
+    expect(await settled(second)).toBe(false);
+    first();
+    const releaseSecond = await second;
+    expect(await settled(third)).toBe(false);
+    releaseSecond();
+    (await third)();
+    expect(readdirSync(path.join(dir, 'alone'))).toEqual([]);
+  });
+
+  it('ignores, and removes, the marker of a process that is gone', async () => {
+    const gone = spawnSync(process.execPath, ['-e', '0']).pid;
+    mkdirSync(path.join(dir, 'shared'), { recursive: true });
+    const stale = path.join(dir, 'shared', `${gone}-000000000000001-x`);
+    writeFileSync(stale, 'crashed.test.ts');
+    (await hold(dir, 'alone', 'omi', 1_000))();
+    expect(existsSync(stale)).toBe(false);
+  });
+
+  it('gives up after its time with an error naming who holds the data, leaving no marker of its own', async () => {
+    const a = await hold(dir, 'shared', 'test/e2e/kyc.test.ts', 5_000);
+    await expect(hold(dir, 'alone', 'test/e2e/omi.test.ts', 300)).rejects.toThrow(
+      'test/e2e/omi.test.ts: the shared test data was still held after 0.3 s, by test/e2e/kyc.test.ts',
+    );
+    expect(readdirSync(path.join(dir, 'alone'))).toEqual([]);
+    a();
+  });
+});
+
+describe('who holds the data', () => {
+  it('alone: the listed integration files and the OMI pages; shared: the other integration files and the pages that import OMI data', () => {
+    expect(holdOf('test/integration/reminders.test.ts', '')).toBe('alone');
+    expect(holdOf('test/e2e/omi.test.ts', 'importOmi(x)')).toBe('alone');
+    expect(holdOf('test/integration/visits.test.ts', 'await api(...)')).toBe('shared');
+    expect(holdOf('test/integration/security-fuzz.test.ts', 'stopOwnStack = await useOwnStack();')).toBeUndefined();
+    expect(holdOf('test/e2e/review.test.ts', "await importOmi(MILANO.valori2025, '2025-S1');")).toBe('shared');
+    expect(holdOf('test/e2e/users.test.ts', 'await signIn(page)')).toBeUndefined();
+    expect(holdOf('test/unit/fees.test.ts', '')).toBeUndefined();
+  });
+
+  it('reads the files themselves: every listed file exists, the fuzz has its own stack, the review page imports OMI data', () => {
+    for (const f of [...INTEGRATION_ALONE, ...E2E_ALONE]) expect(existsSync(path.join(ROOT, f)), f).toBe(true);
+    expect(holdOfFile(ROOT, path.join(ROOT, 'test/integration/security-fuzz.test.ts'))).toBeUndefined();
+    expect(holdOfFile(ROOT, path.join(ROOT, 'test/e2e/review.test.ts'))).toBe('shared');
+    expect(holdOfFile(ROOT, path.join(ROOT, 'test/e2e/voice-widget.test.ts'))).toBeUndefined();
+  });
+
+  it('starts an alone file after the last shared one, the others keeping their places', () => {
+    const holds: Record<string, 'shared' | 'alone' | undefined> = { s1: 'shared', a1: 'alone', n1: undefined, s2: 'shared', a2: 'alone', n2: undefined };
+    expect(aloneAfterShared(['s1', 'a1', 'n1', 's2', 'a2', 'n2'], (f) => holds[f])).toEqual(['s1', 'n1', 's2', 'a1', 'a2', 'n2']);
+    expect(aloneAfterShared(['a1', 'n1', 'n2'], (f) => holds[f])).toEqual(['a1', 'n1', 'n2']);
+    expect(aloneAfterShared(['s1', 's2', 'n1'], (f) => holds[f])).toEqual(['s1', 's2', 'n1']);
+  });
+});
