@@ -218,51 +218,47 @@ function postPolicyMiddleware() {
   };
 }
 
-/** What whenStored reads of s3rver's filesystem store. */
+/** What storedWhole wraps of s3rver's filesystem store. */
 export interface ObjectStore {
   getMetadata: (bucket: string, key: string) => Promise<Record<string, string>>;
+  putObject: (object: { bucket: string; key: string }) => Promise<{ size: number; md5: string }>;
 }
 
-/** How long an announced object may take to reach its size on disk before its event goes on all the same. */
+/** How long a written object may take to reach its size on disk before the write is answered all the same. */
 const STORED_WAIT_MS = 30_000;
 
 /**
- * Resolves once every object an ObjectCreated event announces is stored whole: its size on
- * disk is the event's size. s3rver 3.7 emits the event too early: its filesystem store's
- * putObject resolves on the 'finish' of the MD5 Transform it pipes the body through (or
- * at once for a Buffer body: `writeStream.end(content)` is not awaited), not when the file's
- * write stream has flushed, so a large upload's event reached the import while the object
- * was still being written (the import then read a shorter file). S3 sends ObjectCreated
- * only for a complete object; so does the local runtime. After STORED_WAIT_MS the event
- * goes on anyway (logged): the import's own check then fails the job with nothing written.
+ * Makes the store's putObject resolve once the object is stored whole: its size on disk is
+ * the size written. s3rver 3.7's own resolves too early: on the 'finish' of the MD5 Transform
+ * it pipes the body through (or at once for a Buffer body: `writeStream.end(content)` is not
+ * awaited), not when the file's write stream has flushed. So its answer to a PUT or a POST
+ * upload, and its ObjectCreated event, came while the object was still being written: a
+ * large upload's event reached the import, which read a shorter file, and a HEAD right after
+ * an upload could read 0 bytes (a submission then refused its photo as larger than 20 MB).
+ * S3 answers and sends ObjectCreated only for a complete object; so does the local runtime.
+ * After STORED_WAIT_MS the write is answered anyway (logged): a reader's own checks then fail.
  */
-export async function whenStored(store: ObjectStore, event: { Records: unknown[] }, waitMs = STORED_WAIT_MS): Promise<void> {
-  type Rec = { eventName?: string; s3?: { bucket?: { name?: string }; object?: { key?: string; size?: number } } };
-  const records = (event.Records ?? []) as Rec[];
-  await Promise.all(
-    records.map(async (r) => {
-      const bucket = r.s3?.bucket?.name;
-      const key = r.s3?.object?.key;
-      const size = r.s3?.object?.size;
-      if (!r.eventName?.startsWith('ObjectCreated') || !bucket || !key || typeof size !== 'number') return;
-      const deadline = Date.now() + waitMs;
-      for (;;) {
-        const stored = await store.getMetadata(bucket, key).then(
-          (m) => Number(m['content-length']),
-          () => -1,
-        );
-        if (stored === size) return;
-        if (Date.now() > deadline) {
-          console.warn(`[s3] ${bucket}/${key}: ${stored} byte su disco invece di ${size} dopo ${waitMs} ms: evento inoltrato comunque`);
-          return;
-        }
-        await new Promise((res) => setTimeout(res, 20));
+export function storedWhole(store: ObjectStore, waitMs = STORED_WAIT_MS): void {
+  const put = store.putObject.bind(store);
+  store.putObject = async (object) => {
+    const written = await put(object);
+    const deadline = Date.now() + waitMs;
+    for (;;) {
+      const stored = await store.getMetadata(object.bucket, object.key).then(
+        (m) => Number(m['content-length']),
+        () => -1,
+      );
+      if (stored === written.size) return written;
+      if (Date.now() > deadline) {
+        console.warn(`[s3] ${object.bucket}/${object.key}: ${stored} byte su disco invece di ${written.size} dopo ${waitMs} ms: scrittura confermata comunque`);
+        return written;
       }
-    }),
-  );
+      await new Promise((res) => setTimeout(res, 5));
+    }
+  };
 }
 
-/** s3rver in this process. `onEvent` receives the standard S3 event records, once the objects they announce are stored whole. */
+/** s3rver in this process, answering writes once they are stored whole (storedWhole). `onEvent` receives the standard S3 event records. */
 export async function startS3(opts: {
   port: number;
   dir: string;
@@ -284,11 +280,8 @@ export async function startS3(opts: {
     vhostBuckets: false,
     configureBuckets: opts.buckets.map((b) => ({ name: b.name, configs: [Buffer.from(b.cors)] })),
   });
-  if (opts.onEvent) {
-    const onEvent = opts.onEvent;
-    const store = (server as unknown as { store: ObjectStore }).store;
-    server.on('event', (event) => void whenStored(store, event).then(() => onEvent(event)));
-  }
+  storedWhole((server as unknown as { store: ObjectStore }).store);
+  if (opts.onEvent) server.on('event', opts.onEvent);
   server.middleware.unshift(postPolicyMiddleware());
   await server.run();
   return { name: 'S3 (s3rver)', url: `http://127.0.0.1:${opts.port}`, server, stop: () => server.close() };
