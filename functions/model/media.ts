@@ -17,7 +17,7 @@ import { deleteMediaObjects, evidenceKeyOf, sealEvidence } from '../lib/media-st
 import { requireUploadBytes } from '../lib/upload-check';
 import { presignDownload } from '../lib/presigned-download';
 import { EVIDENCE_FORM_TTL_SECONDS, presignUpload, uploadNonce } from '../lib/presigned-upload';
-import { mediaKey, mediaKindOf, ONLY_MEDIA_MESSAGE, parseMediaKey, TOO_LARGE_MESSAGE } from '../domain/property/media';
+import { EMPTY_FILE_MESSAGE, mediaKey, mediaKindOf, ONLY_MEDIA_MESSAGE, parseMediaKey, TOO_LARGE_MESSAGE } from '../domain/property/media';
 import { MEDIA_MAX_BYTES, type PresignedUpload } from '../domain/uploads';
 import { REQUEST_MESSAGES, type DossierMedia } from '../domain/requests';
 import { isPropertyId } from './dossier';
@@ -118,7 +118,8 @@ export async function addMedia(
   };
   const kind = mediaKindOf(sealed.contentType);
   if (!kind) await refuse(ONLY_MEDIA_MESSAGE);
-  if (sealed.size < 1 || sealed.size > MEDIA_MAX_BYTES) await refuse(TOO_LARGE_MESSAGE);
+  if (sealed.size < 1) await refuse(EMPTY_FILE_MESSAGE);
+  if (sealed.size > MEDIA_MAX_BYTES) await refuse(TOO_LARGE_MESSAGE);
   // its bytes must be a photo or a video: a mismatch is deleted, nothing is added
   try {
     await requireUploadBytes([{ key: sealed.key, contentType: sealed.contentType, name: fileName, field: 'key' }]);

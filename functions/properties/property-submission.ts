@@ -9,7 +9,7 @@ import { isSubmissionTaken, storeSubmission, submittedProperty } from '../model/
 import { sourceNames } from '../model/source';
 import { valueSubmission, type Valuator } from '../model/valuation';
 import { FIXED_SUBMISSION_ITEMS, MAX_UPLOAD_BYTES, TRANSACTION_MAX_ITEMS } from '../domain/property/limits';
-import { mediaKindOf, ONLY_MEDIA_MESSAGE, parseMediaKey, TOO_LARGE_MESSAGE } from '../domain/property/media';
+import { EMPTY_FILE_MESSAGE, mediaKindOf, ONLY_MEDIA_MESSAGE, parseMediaKey, TOO_LARGE_MESSAGE } from '../domain/property/media';
 import { withRoomNames } from '../domain/property/rooms';
 import { propertyAttributes, type PropertySubmission } from '../domain/property/schema';
 import type { SubmissionResult } from '../domain/property/submission';
@@ -58,7 +58,8 @@ async function checkUploads(s: PropertySubmission, now: Date): Promise<CheckedMe
     const head = heads[i];
     if (!head) fields[r.path] = MEDIA_MISSING_MESSAGE;
     else if (!mediaKindOf(head.contentType)) fields[r.path] = ONLY_MEDIA_MESSAGE;
-    else if (head.size < 1 || head.size > MAX_UPLOAD_BYTES) fields[r.path] = TOO_LARGE_MESSAGE;
+    else if (head.size < 1) fields[r.path] = EMPTY_FILE_MESSAGE;
+    else if (head.size > MAX_UPLOAD_BYTES) fields[r.path] = TOO_LARGE_MESSAGE;
     else if (head.lastModified && head.lastModified.getTime() < oldest) fields[r.path] = DRAFT_EXPIRED_MESSAGE;
   });
   const first = Object.values(fields)[0];

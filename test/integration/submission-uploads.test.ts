@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { s3 } from '../../functions/lib/aws/s3';
 import { decodePolicy, evaluatePostPolicy } from '../../infra/local/s3-post-policy';
-import { MAX_UPLOAD_BYTES, ONLY_MEDIA_MESSAGE, RATE_LIMITS, TOO_LARGE_MESSAGE, UPLOAD_URL_TTL_SECONDS } from '../../functions/domain/property';
+import { EMPTY_FILE_MESSAGE, MAX_UPLOAD_BYTES, ONLY_MEDIA_MESSAGE, RATE_LIMITS, TOO_LARGE_MESSAGE, UPLOAD_URL_TTL_SECONDS } from '../../functions/domain/property';
 import { stack, useStackEnv } from '../support/helpers';
 import { apiFrom, awayFromWindowEdge, dossier, fullBody, newClientIp, newId, pngBytes, postToBucket, type UploadForm } from '../support/submission';
 
@@ -131,6 +131,15 @@ describe('the upload policy refuses a 21 MB file and a .exe', () => {
     expect(submitExe.status).toBe(400);
     expect(submitExe.body).toMatchObject({ message: ONLY_MEDIA_MESSAGE, fields: { 'rooms.0.media.0.key': ONLY_MEDIA_MESSAGE } });
     expect(await dossier(draft2)).toEqual([]);
+
+    const draft3 = newId();
+    const room3 = newId();
+    const empty = await form(ip, draft3, room3, 'foto.png', 'image/png', 1000);
+    await s3().send(new PutObjectCommand({ Bucket: stack().env.MEDIA_BUCKET, Key: empty.body.key, Body: Buffer.alloc(0), ContentType: 'image/png' }));
+    const submitEmpty = await apiFrom(ip, 'POST', '/properties', fullBody(draft3, [{ id: room3, type: 'cucina', media: [{ key: empty.body.key }] }]));
+    expect(submitEmpty.status).toBe(400);
+    expect(submitEmpty.body).toMatchObject({ message: EMPTY_FILE_MESSAGE, fields: { 'rooms.0.media.0.key': EMPTY_FILE_MESSAGE } });
+    expect(await dossier(draft3)).toEqual([]);
   });
 
   it('the same forms are accepted for what they were made for', async () => {

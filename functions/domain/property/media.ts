@@ -7,6 +7,7 @@ export type MediaKind = (typeof MEDIA_KINDS)[number];
 
 export const ONLY_MEDIA_MESSAGE = 'Sono ammessi solo immagini e video';
 export const TOO_LARGE_MESSAGE = 'Il file supera i 20 MB';
+export const EMPTY_FILE_MESSAGE = 'Il file è vuoto';
 
 const CONTENT_TYPE = /^(image|video)\/[a-z0-9][a-z0-9.+-]{0,100}$/;
 

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { MAX_UPLOAD_BYTES } from './limits';
-import { mediaKindOf, ONLY_MEDIA_MESSAGE, TOO_LARGE_MESSAGE } from './media';
+import { EMPTY_FILE_MESSAGE, mediaKindOf, ONLY_MEDIA_MESSAGE, TOO_LARGE_MESSAGE } from './media';
 
 /** POST /uploads: the file the wizard wants to upload (checked again by the S3 policy). */
 export const uploadRequestSchema = z.object({
@@ -15,7 +15,7 @@ export const uploadRequestSchema = z.object({
   size: z
     .number({ error: 'Dimensione del file mancante' })
     .int('Dimensione del file non valida')
-    .min(1, 'Il file è vuoto')
+    .min(1, EMPTY_FILE_MESSAGE)
     .max(MAX_UPLOAD_BYTES, TOO_LARGE_MESSAGE),
 });
 
