@@ -14,7 +14,7 @@ import { stack, useStackEnv } from '../support/helpers';
 import { AGENT_PASSWORD, freshAgent, listedOption, type TestAgent } from '../support/agent';
 import { newId } from '../support/submission';
 
-const { shot, fitsPhone } = screenshots('agent-shots');
+const { shot, fitsPhone } = screenshots('agent');
 let browser: Browser;
 let admin: BrowserContext;
 let agentContext: BrowserContext;

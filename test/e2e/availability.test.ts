@@ -8,9 +8,6 @@
  * unknown link shows 'Link non valido'. axe at desktop and at 390 px;
  * screenshots in the temp folder (availability-shots).
  */
-import { mkdirSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
@@ -19,7 +16,7 @@ import { keys } from '../../functions/model/keys';
 import { AVAILABILITY_MESSAGES, todayInRome } from '../../functions/domain/availability';
 import { formatSlotDate } from '../../functions/domain/format';
 import { newToken } from '../../functions/model/tokens';
-import { DESKTOP, expectAccessible, launchBrowser, newPage, signedInContext, toastWith } from '../support/browser';
+import { DESKTOP, expectAccessible, launchBrowser, newPage, signedInContext, toastWith, saveShot } from '../support/browser';
 import { api, sentMail, stack, tokenForRole, useStackEnv } from '../support/helpers';
 import { freshSeller, giveProperty, SELLER_PASSWORD, type Seller } from '../support/seller';
 import { apiFrom, fullBody, newClientIp, newId } from '../support/submission';
@@ -28,12 +25,9 @@ import { markSigned } from '../support/option';
 const web = () => stack().webUrl!;
 const TABLE = () => stack().env.TABLE_NAME!;
 const PHONE = { width: 390, height: 844 };
-const SHOTS = path.join(os.tmpdir(), 'availability-shots');
 let browser: Browser;
 
-async function shot(page: Page, name: string) {
-  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
-}
+const shot = (page: Page, name: string) => saveShot(page, 'availability', name);
 
 /** A day of next month (always in the future and in the calendar's range). */
 function nextMonthDay(day: number): string {
@@ -81,7 +75,6 @@ const editor = (page: Page, date: string) => page.locator(`[data-testid="availab
 
 beforeAll(async () => {
   useStackEnv();
-  mkdirSync(SHOTS, { recursive: true });
   browser = await launchBrowser();
 });
 afterAll(async () => {

@@ -4,9 +4,11 @@
  * camera, document front and back by file upload), skips the co-owners, generates a
  * delegation, downloads it and uploads a signed PDF; then the admin creates the purchase
  * option through the API and the seller signs it; the completion card shows. axe at
- * desktop and at 390 px (screenshots in /tmp/kyc-*.png).
+ * desktop and at 390 px (screenshots with SCREENSHOTS_DIR, test/support/browser.ts saveShot).
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,7 +20,7 @@ import { newToken } from '../../functions/model/tokens';
 import { COMPLETION_MESSAGES } from '../../functions/domain/onboarding/rules';
 import { optionExpiryDate } from '../../functions/domain/fees';
 import { formatDate } from '../../functions/domain/format';
-import { enterSignUpCode, expectAccessible, launchBrowser, newPage, watchPage, signedInContext, toastWith, waitForOrExplain, watchCspViolations } from '../support/browser';
+import { enterSignUpCode, expectAccessible, launchBrowser, newPage, watchPage, signedInContext, toastWith, waitForOrExplain, watchCspViolations, saveShot } from '../support/browser';
 import { documentFront, facePhoto } from '../support/faces';
 import { api, sentMail, signUp, stack, tokenForRole, uniqueEmail, useStackEnv } from '../support/helpers';
 import { importOmi } from '../support/omi-import';
@@ -37,8 +39,8 @@ const web = () => stack().webUrl!;
 const TABLE = () => stack().env.TABLE_NAME!;
 const PASSWORD = 'segreta1';
 const PHONE = { width: 390, height: 844 };
-const DIR = '/tmp/kyc-e2e';
-const CAMERA_FILE = `${DIR}/face.mjpeg`;
+/** the camera's frame and the files the seller picks, made in beforeAll */
+let DIR: string;
 const FISCAL_CODE = (() => {
   const first = 'RSSMRA80A01H501';
   return first + fiscalCodeCheckChar(first);
@@ -124,7 +126,8 @@ async function inViewport(page: Page, locator: ReturnType<Page['locator']>): Pro
 
 beforeAll(async () => {
   useStackEnv();
-  mkdirSync(DIR, { recursive: true });
+  DIR = mkdtempSync(path.join(os.tmpdir(), 'kyc-e2e-'));
+  const CAMERA_FILE = `${DIR}/face.mjpeg`;
   // one 640x480 JPEG frame is a valid MJPEG stream for Chromium's fake capture device
   const frame = await sharp(facePhoto('person-a')).resize(640, 480, { fit: 'contain', background: '#dde3ea' }).jpeg({ quality: 92 }).toBuffer();
   writeFileSync(CAMERA_FILE, frame);
@@ -141,6 +144,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await browser?.close();
+  if (DIR) rmSync(DIR, { recursive: true, force: true });
 });
 
 describe('/seller-kyc', () => {
@@ -164,7 +168,7 @@ describe('/seller-kyc', () => {
     expect(overlaps(toastBox, (await page.locator('header').first().boundingBox())!)).toBe(false);
     expect(await inViewport(page, toast)).toBe(true);
     expect(await page.locator('section[aria-label^="Notifiche"][aria-live="polite"]').count()).toBe(1);
-    await page.screenshot({ path: '/tmp/kyc-390-toast.png' });
+    await saveShot(page, 'kyc', 'kyc-390-toast', { fullPage: false });
     await page.getByTestId('kyc-invalid').getByRole('link', { name: 'Home' }).waitFor();
     await context.close();
   });
@@ -213,11 +217,11 @@ describe('/seller-kyc', () => {
     await phoneStart.goto(`${web()}/seller-kyc?token=${token}`);
     await phoneStart.getByTestId('kyc-page').waitFor();
     await expectAccessible(phoneStart);
-    await phoneStart.screenshot({ path: '/tmp/kyc-390-start.png', fullPage: true });
+    await saveShot(phoneStart, 'kyc', 'kyc-390-start');
     await phoneStart.getByTestId('identity-open').click();
     await phoneStart.getByTestId('identity-dialog').waitFor();
     await expectAccessible(phoneStart);
-    await phoneStart.screenshot({ path: '/tmp/kyc-390-identity.png' });
+    await saveShot(phoneStart, 'kyc', 'kyc-390-identity', { fullPage: false });
     await phoneStart.close();
 
     // 1. identity: face from the fake camera, document by file upload
@@ -275,7 +279,7 @@ describe('/seller-kyc', () => {
     await delegations.getByTestId('delegation-hint').getByText('Carica tutte le deleghe firmate per completare questa fase').waitFor();
     await page.setViewportSize(PHONE);
     await expectAccessible(page);
-    await delegations.screenshot({ path: '/tmp/kyc-390-delegations.png' });
+    await saveShot(delegations, 'kyc', 'kyc-390-delegations', { fullPage: false });
     await page.setViewportSize({ width: 1280, height: 900 });
     // the presigned GET of the generated PDF opens in a new tab
     const pdfRequest = context.waitForEvent('request', { predicate: (r) => r.url().includes(`${id}/delegations/catasto`) });
@@ -295,7 +299,7 @@ describe('/seller-kyc', () => {
 
     // without an option: the completion card with the first text
     await page.getByTestId('kyc-complete').getByText(COMPLETION_MESSAGES.noOption).waitFor();
-    await page.screenshot({ path: '/tmp/kyc-desktop-no-option.png', fullPage: true });
+    await saveShot(page, 'kyc', 'kyc-desktop-no-option');
 
     // the admin creates the option; the 4th step appears
     const admin = await tokenForRole('admin');
@@ -330,7 +334,7 @@ describe('/seller-kyc', () => {
     await expect.poll(() => option.getByTestId('option-expiry').textContent()).toBe(`Scade il ${formatDate(signedOption.expiresAt as string)}.`);
     await page.getByTestId('kyc-complete').getByText(COMPLETION_MESSAGES.optionSigned).waitFor();
     await expectAccessible(page);
-    await page.screenshot({ path: '/tmp/kyc-desktop.png', fullPage: true });
+    await saveShot(page, 'kyc', 'kyc-desktop');
 
     // 390 px, from the dashboard: by id, no link needed
     const phone = await context.newPage();
@@ -340,7 +344,7 @@ describe('/seller-kyc', () => {
     await phone.waitForURL((u) => u.pathname === '/seller-kyc' && u.searchParams.get('property') === id);
     await phone.getByTestId('kyc-complete').waitFor();
     await expectAccessible(phone);
-    await phone.screenshot({ path: '/tmp/kyc-390.png', fullPage: true });
+    await saveShot(phone, 'kyc', 'kyc-390');
     expect(await csp.list()).toEqual([]);
     await context.close();
   });
@@ -388,7 +392,7 @@ describe('/seller-kyc', () => {
     await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('identity-failure');
     await expect.poll(() => inViewport(page, failure)).toBe(true);
     expect(await inViewport(page, page.getByTestId('identity-submit'))).toBe(true);
-    await page.screenshot({ path: '/tmp/kyc-390-identity-refused.png' });
+    await saveShot(page, 'kyc', 'kyc-390-identity-refused', { fullPage: false });
     await toastWith(page, 'Verifica non riuscita').waitFor();
     await expectAccessible(page);
     await context.close();
@@ -438,7 +442,7 @@ describe('/seller-kyc', () => {
     expect(invitations.length).toBeGreaterThanOrEqual(2);
     for (const m of invitations.slice(-2)) expect(m.body.text).toMatch(/Quota di proprietà\W+25%/);
     await expectAccessible(page);
-    await page.screenshot({ path: '/tmp/kyc-390-coowners.png', fullPage: true });
+    await saveShot(page, 'kyc', 'kyc-390-coowners');
     await context.close();
   });
 
@@ -532,7 +536,7 @@ describe('/seller-kyc', () => {
     await page.getByTestId('delegation-catasto-photos-create').click();
     expect(await dialog.getByTestId('delegation-catasto-photos-error').textContent()).toBe(pagesCountMessage(delegationPages, delegationPages + 1));
     await expectAccessible(page);
-    await page.screenshot({ path: `${DIR}/photographed-pages-390.png`, fullPage: false });
+    await saveShot(page, 'kyc', 'photographed-pages-390', { fullPage: false });
     await dialog.getByRole('button', { name: `Ruota la pagina 1` }).click();
     await dialog.getByRole('button', { name: `Elimina la pagina ${delegationPages + 1}` }).click();
     await page.getByTestId('delegation-catasto-photos-create').click();
@@ -552,7 +556,7 @@ describe('/seller-kyc', () => {
     await page.reload();
     await page.getByTestId('option-photos').waitFor();
     await expectAccessible(page);
-    await page.screenshot({ path: `${DIR}/option-step-390.png`, fullPage: true });
+    await saveShot(page, 'kyc', 'option-step-390');
     await page.getByTestId('option-photos').click();
     const photos = Array.from({ length: optionPages }, (_, i) => ({ name: `pagina-${i + 1}.png`, mimeType: 'image/png', buffer: pngBytes(60, 80, [250 - i * 20, 250, 250]) }));
     await page.getByTestId('option-photos-pick').setInputFiles(photos);
@@ -621,14 +625,14 @@ describe('/seller-kyc', () => {
     expect(await refusal.textContent()).toBe(DIGITAL_SIGNATURE_MESSAGES.missingSigner('Marco Neri', CO_OWNER_FISCAL_CODE));
     await refusal.scrollIntoViewIfNeeded();
     await expectAccessible(page);
-    await page.screenshot({ path: `${DIR}/digital-refused-390.png`, fullPage: false });
+    await saveShot(page, 'kyc', 'digital-refused-390', { fullPage: false });
     await page.getByTestId('option-digital-file').setInputFiles(p7m('opzione.pdf.p7m', await signCades(document, [annaCert, marcoCert])));
     await page.getByTestId('option-digital-confirm').click();
     await page.getByTestId('option-signed').getByText('Opzione di acquisto firmata digitalmente.').waitFor();
     expect(await page.getByTestId('option-signers').getByTestId('signer').count()).toBe(2);
     await page.getByText(COMPLETION_MESSAGES.optionSignedDigitally).waitFor();
     await expectAccessible(page);
-    await page.screenshot({ path: `${DIR}/digital-signed-390.png`, fullPage: true });
+    await saveShot(page, 'kyc', 'digital-signed-390');
     await context.close();
 
     // the admin's Istruttoria shows the same signers

@@ -3,12 +3,10 @@
  * result box, toasts, clear) and /omi-data (filters, exact totals, pages of 50), with the
  * real Milano files of the Agenzia Entrate. Expected totals are counted from the files.
  */
-import { mkdirSync, readFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { expectAccessible, launchBrowser, MOBILE, newPage, signIn } from '../support/browser';
+import { expectAccessible, launchBrowser, MOBILE, newPage, signIn, saveShot } from '../support/browser';
 import { api, stack, tokenForRole, useStackEnv } from '../support/helpers';
 import { claimJob, createJob, updateJob } from '../../functions/model/omi/jobs';
 import { importOmi } from '../support/omi-import';
@@ -391,8 +389,6 @@ describe('/omi-data (admin)', () => {
     // the zone descriptions: 2025/1 real, 2024/2 crafted with B12 another area (test/fixtures/omi/README.md)
     await importOmi(MILANO.zone2025, '2025-S1');
     await importOmi(MILANO.zone2024Redrawn, '2024-S2');
-    const shots = path.join(os.tmpdir(), 'omi-shots');
-    mkdirSync(shots, { recursive: true });
     const page = await adminPage('/omi-data');
     await page.getByTestId('omi-filter-comune').fill('milano');
     await page.getByTestId('omi-filter-zona').fill('b13');
@@ -406,14 +402,14 @@ describe('/omi-data (admin)', () => {
     await expectAccessible(page);
     // full page: the sticky header would be drawn where the page is scrolled, over the chart
     const noHeader = 'header { visibility: hidden !important; }';
-    await page.screenshot({ path: path.join(shots, 'omi-zone-history.png'), fullPage: true, style: noHeader });
+    await saveShot(page, 'omi', 'omi-zone-history', { style: noHeader });
 
     await page.getByTestId('omi-filter-zona').fill('b12');
     await trend.getByTestId('omi-zone-trend-note').getByText("Zone OMI ridisegnate dall'Agenzia delle Entrate nel semestre 2025-S1").waitFor();
     expect(await trend.getByTestId('omi-zone-trend-chart').count()).toBe(0); // one semester left: a table, no drawing
     expect(await trend.locator('tbody th[scope="row"]').allTextContents()).toEqual(['2025-S1']);
     await expectAccessible(page);
-    await trend.screenshot({ path: path.join(shots, 'omi-zone-redrawn.png'), style: noHeader });
+    await saveShot(trend, 'omi', 'omi-zone-redrawn', { style: noHeader });
     await page.close();
   });
 });
@@ -431,9 +427,7 @@ describe('re-import and "Cancella Tutti i Dati"', () => {
     await box.getByText('Mostra i comuni').click();
     expect(await box.getByRole('listitem').allInnerTexts()).toEqual(['PIOVERA (AL) · codice ISTAT 1006130 · codice catastale G695']);
     await expectAccessible(page);
-    const shots = path.join(os.tmpdir(), 'omi-shots');
-    mkdirSync(shots, { recursive: true });
-    await page.getByTestId('omi-import-result').screenshot({ path: path.join(shots, 'omi-unmatched.png') });
+    await saveShot(page.getByTestId('omi-import-result'), 'omi', 'omi-unmatched');
     const monza = await api<{ available: boolean; semester?: string }>('POST', '/valuations/evaluate', {
       token: await tokenForRole('admin'),
       body: { address: 'Via Boccaccio 5', province: 'MB', city: 'Monza', surfaceArea: 90 },

@@ -8,10 +8,9 @@
  * to the agent in Gestione Utenti; axe at desktop and at 390 px.
  * Screenshots go to $SCREENSHOTS_DIR when set.
  */
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { expectAccessible, launchBrowser, newPage, signIn, signedInContext, toastWith } from '../support/browser';
+import { expectAccessible, launchBrowser, newPage, signIn, signedInContext, toastWith, saveShot } from '../support/browser';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb } from '../../functions/model/db';
 import { BatchWriter } from '../../functions/model/batch-writer';
@@ -26,10 +25,8 @@ const web = () => stack().webUrl!;
 const PHONE = { width: 390, height: 844 };
 
 async function shot(page: Page, name: string) {
-  const dir = process.env.SCREENSHOTS_DIR;
-  if (!dir) return;
-  await page.screenshot({ path: path.join(dir, `${name}.png`) });
-  await page.screenshot({ path: path.join(dir, `${name}-full.png`), fullPage: true });
+  await saveShot(page, 'requests', name, { fullPage: false });
+  await saveShot(page, 'requests', `${name}-full`);
 }
 
 /**

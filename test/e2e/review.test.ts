@@ -5,15 +5,12 @@
  * option once the seller side is complete, receive the signature while polling (or from a
  * reload of the dossier that learns of it first), then edit the option from /active-options. axe at desktop and at 390 px; screenshots in the temp folder.
  */
-import { mkdirSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { ddb } from '../../functions/model/db';
 import { keys } from '../../functions/model/keys';
-import { DESKTOP, expectAccessible, launchBrowser, signedInContext, toastWith, waitForOrExplain, watchPage } from '../support/browser';
+import { DESKTOP, expectAccessible, launchBrowser, signedInContext, toastWith, waitForOrExplain, watchPage, saveShot } from '../support/browser';
 import { markSigned } from '../support/option';
 import { api, sentMail, stack, tokenForRole, uniqueEmail, useStackEnv } from '../support/helpers';
 import { catastoDelegation, freshSeller, ownedProperty } from '../support/seller';
@@ -27,16 +24,13 @@ import { MILANO } from '../support/omi-samples';
 const PHONE = { width: 390, height: 844 };
 /** element screenshots scroll under the sticky header: hide it for the picture */
 const HIDE_STICKY_HEADER = 'header { visibility: hidden !important; }';
-const SHOTS = path.join(os.tmpdir(), 'review-shots');
 let browser: Browser;
 let admin: BrowserContext;
 const web = () => stack().webUrl!;
 const TABLE = () => stack().env.TABLE_NAME!;
 const toast = (page: Page, text: string) => toastWith(page, text).first();
 
-async function shot(page: Page, name: string) {
-  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
-}
+const shot = (page: Page, name: string) => saveShot(page, 'review', name);
 
 async function submitted(): Promise<{ id: string; email: string }> {
   const id = newId();
@@ -57,7 +51,6 @@ async function reviewPage(id: string, viewport = DESKTOP): Promise<Page> {
 
 beforeAll(async () => {
   useStackEnv();
-  mkdirSync(SHOTS, { recursive: true });
   await importOmi(MILANO.valori2025, '2025-S1');
   await importOmi(MILANO.zone2025, '2025-S1');
   // a second semester: the valuation's zone history has two points to draw
@@ -101,7 +94,7 @@ describe('Istruttoria Immobile (admin)', () => {
     // no smooth scrolling (the element screenshot scrolls to it) and no tooltip under the pointer
     await page.emulateMedia({ reducedMotion: 'reduce' });
     await page.mouse.move(0, 0);
-    await trend.screenshot({ path: path.join(SHOTS, 'review-price-trend.png'), style: HIDE_STICKY_HEADER });
+    await saveShot(trend, 'review', 'review-price-trend', { style: HIDE_STICKY_HEADER });
     await page.emulateMedia({ reducedMotion: null });
     await expectAccessible(page);
 
@@ -189,7 +182,7 @@ describe('Istruttoria Immobile (admin)', () => {
     await expectAccessible(page);
     await shot(page, 'review-390');
     await page.mouse.move(0, 0);
-    await page.getByTestId('valuation-trend').screenshot({ path: path.join(SHOTS, 'review-price-trend-390.png'), style: HIDE_STICKY_HEADER });
+    await saveShot(page.getByTestId('valuation-trend'), 'review', 'review-price-trend-390', { style: HIDE_STICKY_HEADER });
     await page.close();
 
     // /active-options: the new option first, edited through the dialog
@@ -356,7 +349,7 @@ describe('Verifiche di identità da controllare (admin)', () => {
     expect(await item(second).getByLabel('Motivo della decisione').inputValue()).toBe('Stessa persona');
     await page.setViewportSize(PHONE);
     await expectAccessible(page);
-    await item(second).screenshot({ path: path.join(SHOTS, 'identity-review-stale-390.png') });
+    await saveShot(item(second), 'review', 'identity-review-stale-390');
 
     // the admin looks again and rejects the new check
     await item(second).getByLabel('Motivo della decisione').fill('Il documento è scaduto');

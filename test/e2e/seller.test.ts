@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { ddb } from '../../functions/model/db';
 import { keys } from '../../functions/model/keys';
-import { expectAccessible, launchBrowser, signedInContext, toastWith } from '../support/browser';
+import { expectAccessible, launchBrowser, signedInContext, toastWith, saveShot } from '../support/browser';
 import { idTokenFor, signUp, stack, uniqueEmail, useStackEnv } from '../support/helpers';
 import { apiFrom, dossier, fullBody, newClientIp, newId, pngBytes, upload } from '../support/submission';
 
@@ -104,7 +104,7 @@ describe('seller area', () => {
     await page.keyboard.press('Escape');
     await newRequest.waitFor({ state: 'hidden' });
     await expectAccessible(page);
-    await page.screenshot({ path: '/tmp/seller-dashboard-desktop.png', fullPage: true });
+    await saveShot(page, 'seller', 'seller-dashboard-desktop');
 
     // no invitation link at all: the owner's card opens the onboarding all the same, by id
     await page.locator(`[data-testid="seller-property"][data-property-id="${withoutToken}"]`).click();
@@ -138,7 +138,7 @@ describe('seller area', () => {
     await phone.goto(`${web()}/seller-dashboard`);
     await phone.getByTestId('seller-property').first().waitFor();
     await expectAccessible(phone);
-    await phone.screenshot({ path: '/tmp/seller-dashboard-390.png', fullPage: true });
+    await saveShot(phone, 'seller', 'seller-dashboard-390');
 
     // profile: read-only e-mail, name required, name change
     await page.goto(`${web()}/seller-profile`);
@@ -149,7 +149,7 @@ describe('seller area', () => {
     const name = page.getByTestId('seller-profile-name');
     expect(await name.inputValue()).toBe(seller.name);
     await expectAccessible(page);
-    await page.screenshot({ path: '/tmp/seller-profile-desktop.png', fullPage: true });
+    await saveShot(page, 'seller', 'seller-profile-desktop');
     await name.fill('   ');
     await page.getByTestId('seller-profile-save').click();
     await page.getByText('Il nome è obbligatorio').waitFor();
@@ -162,7 +162,7 @@ describe('seller area', () => {
     await phone.goto(`${web()}/seller-profile`);
     await phone.getByTestId('seller-profile-name').waitFor();
     await expectAccessible(phone);
-    await phone.screenshot({ path: '/tmp/seller-profile-390.png', fullPage: true });
+    await saveShot(phone, 'seller', 'seller-profile-390');
     await phone.close();
 
     // account deletion: the dialog lists what goes and what stays; then signed out, on the home page

@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { expectAccessible, launchBrowser, newPage, signIn, signedInContext, toastWith } from '../support/browser';
+import { expectAccessible, launchBrowser, newPage, signIn, signedInContext, toastWith, saveShot } from '../support/browser';
 import { api, signUp, stack, tokenForRole, uniqueEmail } from '../support/helpers';
 
 let browser: Browser;
@@ -60,7 +60,7 @@ describe('/users (admin)', () => {
     const today = new Intl.DateTimeFormat('it-IT', { day: '2-digit', month: '2-digit', year: 'numeric', timeZone: 'Europe/Rome' }).format(new Date());
     expect(await row.locator('time').textContent()).toBe(today);
     await expectAccessible(page);
-    await page.screenshot({ path: '/tmp/users-desktop.png', fullPage: true });
+    await saveShot(page, 'users', 'users-desktop');
 
     await row.getByTestId('user-approve').click();
     await toast(page, 'Agente approvato').waitFor();
@@ -98,7 +98,7 @@ describe('/users (admin)', () => {
     await dialog.getByText('Email non valida').waitFor();
     expect(await page.getByTestId('user-edit-name').getAttribute('aria-invalid')).toBe('true');
     await expectAccessible(page);
-    await page.screenshot({ path: '/tmp/users-edit.png' });
+    await saveShot(page, 'users', 'users-edit', { fullPage: false });
     const newName = `Modificato ${Date.now().toString(36)}`;
     await page.getByTestId('user-edit-name').fill(newName);
     await page.getByTestId('user-edit-email').fill(user.email);
@@ -127,7 +127,7 @@ describe('/users (admin)', () => {
     await page.getByTestId('users-table').waitFor();
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
     await expectAccessible(page);
-    await page.screenshot({ path: '/tmp/users-390.png', fullPage: false });
+    await saveShot(page, 'users', 'users-390', { fullPage: false });
     await page.close();
   });
 });
@@ -141,7 +141,7 @@ describe('pending agent', () => {
     await page.getByText('senza bisogno di uscire').waitFor();
     expect(await page.getByTestId('agent-profile').count()).toBe(0);
     await expectAccessible(page);
-    await page.screenshot({ path: '/tmp/agent-pending.png' });
+    await saveShot(page, 'users', 'agent-pending', { fullPage: false });
     // approved while signed in: "Controlla di nuovo" refreshes the tokens and the agent area opens
     await new Promise((r) => setTimeout(r, 1_100)); // the approval and the sign-in in different seconds (iat)
     const approved = await api('POST', `/users/${agent.sub}/agent-approval`, { token: await tokenForRole('admin'), body: { decision: 'approve' } });

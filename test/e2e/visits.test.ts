@@ -23,7 +23,7 @@ import { AGENT_PASSWORD, freshAgent, type TestAgent } from '../support/agent';
 import { freshSeller, ownedProperty, SELLER_PASSWORD, type Seller } from '../support/seller';
 import { postToBucket } from '../support/submission';
 
-const { shot, fitsPhone } = screenshots('visits-shots');
+const { shot, fitsPhone } = screenshots('visits');
 const web = () => stack().webUrl!;
 let browser: Browser;
 let admin: string;

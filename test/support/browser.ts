@@ -2,7 +2,6 @@
  * Debian Chromium driven by playwright-core, and axe-core checks on the page.
  */
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
@@ -173,16 +172,32 @@ export async function enterSignUpCode(page: Page, email: string, idPrefix: strin
 }
 
 /**
- * Full-page screenshots in the temp folder `folder` (made if missing), and the phone check of
- * a page: at 390 px no horizontal scroll, no serious axe violation, a `-390` screenshot; then
- * back to the desktop width.
+ * A screenshot for a person to look at (no test reads it), taken only when SCREENSHOTS_DIR
+ * names a folder: `SCREENSHOTS_DIR=/tmp/shots npm test -- e2e` writes
+ * `<folder>/<group>/<name>.png`. Without it none is taken: the suite's 91 full-page PNGs
+ * were encoded on every run and thrown away. A locator is still waited for visible, as its
+ * screenshot would have.
  */
-export function screenshots(folder: string) {
-  const dir = path.join(os.tmpdir(), folder);
+export async function saveShot(target: Page | Locator, group: string, name: string, options: { fullPage?: boolean; style?: string } = {}): Promise<void> {
+  const root = process.env.SCREENSHOTS_DIR;
+  const locator = 'waitFor' in target ? target : undefined;
+  if (!root) {
+    await locator?.waitFor({ state: 'visible' });
+    return;
+  }
+  const dir = path.join(root, group);
   mkdirSync(dir, { recursive: true });
-  const shot = async (page: Page, name: string) => {
-    await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage: true });
-  };
+  const file = path.join(dir, `${name}.png`);
+  if (locator) await locator.screenshot({ path: file, style: options.style });
+  else await (target as Page).screenshot({ path: file, fullPage: options.fullPage ?? true, style: options.style });
+}
+
+/**
+ * Screenshots of one group (saveShot), and the phone check of a page: at 390 px no horizontal
+ * scroll, no serious axe violation, a `-390` screenshot; then back to the desktop width.
+ */
+export function screenshots(group: string) {
+  const shot = (page: Page, name: string) => saveShot(page, group, name);
   const fitsPhone = async (page: Page, name: string) => {
     const phone = { width: 390, height: 844 };
     await page.setViewportSize(phone);
