@@ -64,21 +64,25 @@ export function holdOfFile(root: string, file: string): Hold | undefined {
 
 const POLL_MS = 100;
 
-/** The holders recorded in `folder` whose process still runs, by marker name (a marker left by a process that died is removed). */
-function liveHolders(folder: string): Map<string, string> {
-  const live = new Map<string, string>();
+/** Whether the process `pid` still runs. */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** The holders recorded in `folder` whose process still runs (a marker left by a process that died is removed). */
+function liveShared(folder: string): string[] {
+  const live: string[] = [];
   for (const name of readdirSync(folder)) {
-    let alive = true;
-    try {
-      process.kill(Number(name.split('-')[0]), 0);
-    } catch (err) {
-      alive = (err as NodeJS.ErrnoException).code === 'EPERM';
-    }
     const file = path.join(folder, name);
-    if (!alive) rmSync(file, { force: true });
+    if (!alive(Number(name.split('-')[0]))) rmSync(file, { force: true });
     else {
       try {
-        live.set(name, readFileSync(file, 'utf8'));
+        live.push(readFileSync(file, 'utf8'));
       } catch {
         // released meanwhile
       }
@@ -87,38 +91,72 @@ function liveHolders(folder: string): Map<string, string> {
   return live;
 }
 
-/** The order alone holders go in: the time they asked, then the name. */
-const queueKey = (name: string) => `${name.split('-')[1]}-${name}`;
+/** The alone holder (waiting or running), if its process still runs (a lock left by a process that died is removed). */
+function liveAlone(file: string): string | undefined {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+  const [pid, ...who] = text.split('\n');
+  if (alive(Number(pid))) return who.join('\n');
+  rmSync(file, { force: true });
+  return undefined;
+}
 
 /**
  * Takes the lock kept in the folder `dir` (one per stack and run) and returns its release.
  * `who` names the holder in the error of a wait that runs out.
  *
- * Each holder is a file named after its process and the time it asked: `shared/<pid>-<ms>-<uuid>`,
- * or `alone/...` while an alone holder waits or runs. A shared holder writes its marker, then
- * looks for an alone one (if there is one, it takes its marker back and tries again later); an
- * alone holder writes its marker, then waits until no alone holder that asked before it and
- * no shared holder is left. Whichever of the two writes second sees the other, so they never
- * run together; an alone holder waiting keeps new shared holders out, so it is never starved.
+ * A shared holder is a file `shared/<pid>-<uuid>`; the alone holder, waiting or running, is
+ * the one file `alone` (created exclusively, so there is only ever one). A shared holder writes
+ * its marker, then looks for `alone` (if there is one, it takes its marker back and tries again
+ * later); an alone holder creates `alone`, then waits until no shared marker is left. Whichever
+ * of the two writes second sees the other, so they never run together; an alone holder waiting
+ * keeps new shared holders out, so it is never starved. A file left by a process that died is
+ * removed by whoever finds it.
  */
 export async function hold(dir: string, mode: Hold, who: string, timeoutMs: number): Promise<() => void> {
   const shared = path.join(dir, 'shared');
   const alone = path.join(dir, 'alone');
   mkdirSync(shared, { recursive: true });
-  mkdirSync(alone, { recursive: true });
-  const name = `${process.pid}-${String(Date.now()).padStart(15, '0')}-${randomUUID()}`;
-  const mine = path.join(mode === 'shared' ? shared : alone, name);
   const deadline = Date.now() + timeoutMs;
+  const runOut = (holders: string[]) => new Error(`${who}: the shared test data was still held after ${timeoutMs / 1000} s, by ${holders.join(', ')}`);
+
+  if (mode === 'shared') {
+    const mine = path.join(shared, `${process.pid}-${randomUUID()}`);
+    for (;;) {
+      writeFileSync(mine, who);
+      const holder = liveAlone(alone);
+      if (holder === undefined) return () => rmSync(mine, { force: true });
+      rmSync(mine, { force: true });
+      if (Date.now() > deadline) throw runOut([holder]);
+      await sleep(POLL_MS);
+    }
+  }
+  // first the one alone place, then no shared holder left
   for (;;) {
-    writeFileSync(mine, who);
-    const blocking =
-      mode === 'shared'
-        ? [...liveHolders(alone).values()]
-        : [...liveHolders(shared).values(), ...[...liveHolders(alone)].filter(([n]) => queueKey(n) < queueKey(name)).map(([, w]) => w)];
-    if (!blocking.length) return () => rmSync(mine, { force: true });
-    // a shared holder steps back while an alone one waits or runs; an alone one keeps its place
-    if (mode === 'shared' || Date.now() > deadline) rmSync(mine, { force: true });
-    if (Date.now() > deadline) throw new Error(`${who}: the shared test data was still held after ${timeoutMs / 1000} s, by ${blocking.join(', ')}`);
+    try {
+      writeFileSync(alone, `${process.pid}\n${who}`, { flag: 'wx' });
+      break;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    }
+    const holder = liveAlone(alone);
+    if (holder !== undefined) {
+      if (Date.now() > deadline) throw runOut([holder]);
+      await sleep(POLL_MS);
+    }
+  }
+  const release = () => rmSync(alone, { force: true });
+  for (;;) {
+    const holders = liveShared(shared);
+    if (!holders.length) return release;
+    if (Date.now() > deadline) {
+      release();
+      throw runOut(holders);
+    }
     await sleep(POLL_MS);
   }
 }

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -53,27 +53,30 @@ describe('the lock on the stack data', () => {
     (await newcomer)();
   });
 
-  it('runs alone holders one at a time, in the order they asked', async () => {
+  it('runs alone holders one at a time', async () => {
     const first = await hold(dir, 'alone', 'first', 5_000);
-    const second = hold(dir, 'alone', 'second', 5_000);
-    await new Promise((r) => setTimeout(r, 5));
-    const third = hold(dir, 'alone', 'third', 5_000);
-    expect(await settled(second)).toBe(false);
+    const others = [hold(dir, 'alone', 'second', 5_000), hold(dir, 'alone', 'third', 5_000)];
+    expect(await Promise.all(others.map(settled))).toEqual([false, false]);
     first();
-    const releaseSecond = await second;
-    expect(await settled(third)).toBe(false);
-    releaseSecond();
-    (await third)();
-    expect(readdirSync(path.join(dir, 'alone'))).toEqual([]);
+    const next = await Promise.race(others.map((p, i) => p.then((release) => ({ release, i }))));
+    expect(await settled(others[1 - next.i]!)).toBe(false);
+    next.release();
+    (await others[1 - next.i]!)();
+    expect(existsSync(path.join(dir, 'alone'))).toBe(false);
   });
 
-  it('ignores, and removes, the marker of a process that is gone', async () => {
+  it('ignores, and removes, what a process that is gone left, shared or alone', async () => {
     const gone = spawnSync(process.execPath, ['-e', '0']).pid;
     mkdirSync(path.join(dir, 'shared'), { recursive: true });
-    const stale = path.join(dir, 'shared', `${gone}-000000000000001-x`);
+    const stale = path.join(dir, 'shared', `${gone}-x`);
     writeFileSync(stale, 'crashed.test.ts');
     (await hold(dir, 'alone', 'omi', 1_000))();
     expect(existsSync(stale)).toBe(false);
+    writeFileSync(path.join(dir, 'alone'), `${gone}\ncrashed-omi.test.ts`);
+    (await hold(dir, 'shared', 'review', 1_000))();
+    writeFileSync(path.join(dir, 'alone'), `${gone}\ncrashed-omi.test.ts`);
+    (await hold(dir, 'alone', 'omi', 1_000))();
+    expect(existsSync(path.join(dir, 'alone'))).toBe(false);
   });
 
   it('gives up after its time with an error naming who holds the data, leaving no marker of its own', async () => {
@@ -81,7 +84,7 @@ describe('the lock on the stack data', () => {
     await expect(hold(dir, 'alone', 'test/e2e/omi.test.ts', 300)).rejects.toThrow(
       'test/e2e/omi.test.ts: the shared test data was still held after 0.3 s, by test/e2e/kyc.test.ts',
     );
-    expect(readdirSync(path.join(dir, 'alone'))).toEqual([]);
+    expect(existsSync(path.join(dir, 'alone'))).toBe(false);
     a();
   });
 });
