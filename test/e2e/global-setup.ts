@@ -1,11 +1,11 @@
 import type { TestProject } from 'vitest/node';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { startLocalStack, type LocalStack } from '../../infra/local/stack';
 import { freePort } from '../../infra/local/emulators';
 import { startStaticWeb } from '../../infra/local/web-server';
+import { newLockDir } from '../support/data-lock';
 import '../support/context';
 
 /**
@@ -61,7 +61,7 @@ export default async function setup(project: TestProject) {
   shared.e2eStack.users++;
   const { stack, web } = await shared.e2eStack.started;
   // the folder of the lock on the stack's data (test/support/data-lock.ts)
-  const lockDir = (shared.e2eStack.lockDir ??= mkdtempSync(path.join(os.tmpdir(), 'opzione-casa-lock-')));
+  const lockDir = (shared.e2eStack.lockDir ??= newLockDir());
   project.provide('dataLockDir', lockDir);
   project.provide('stack', {
     ports: stack.ports,

@@ -1,8 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+import { rmSync } from 'node:fs';
 import type { TestProject } from 'vitest/node';
 import { startLocalStack, type LocalStack } from '../../infra/local/stack';
+import { newLockDir } from '../support/data-lock';
 import '../support/context';
 
 /**
@@ -19,7 +18,7 @@ export default async function setup(project: TestProject) {
   shared.integrationStack ??= { stack: startLocalStack({ appOrigin: 'http://localhost:5173' }), users: 0 };
   shared.integrationStack.users++;
   const stack = await shared.integrationStack.stack;
-  const lockDir = (shared.integrationStack.lockDir ??= mkdtempSync(path.join(os.tmpdir(), 'opzione-casa-lock-')));
+  const lockDir = (shared.integrationStack.lockDir ??= newLockDir());
   project.provide('dataLockDir', lockDir);
   project.provide('stack', {
     ports: stack.ports,

@@ -174,8 +174,8 @@ export async function enterSignUpCode(page: Page, email: string, idPrefix: strin
 /**
  * A screenshot for a person to look at (no test reads it), taken only when SCREENSHOTS_DIR
  * names a folder: `SCREENSHOTS_DIR=/tmp/shots npm test -- e2e` writes
- * `<folder>/<group>/<name>.png`. Without it none is taken: the suite's 91 full-page PNGs
- * were encoded on every run and thrown away. A locator is still waited for visible, as its
+ * `<folder>/<group>/<name>.png`. Without it none is taken: the suite's 65 or so screenshots,
+ * most of them full-page PNGs, were encoded on every run and thrown away. A locator is still waited for visible, as its
  * screenshot would have.
  */
 export async function saveShot(target: Page | Locator, group: string, name: string, options: { fullPage?: boolean; style?: string } = {}): Promise<void> {

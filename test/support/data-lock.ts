@@ -3,22 +3,24 @@
  * it while the other files keep running (no vitest import here: vitest.config.ts and the
  * sequencer read the rules too).
  *
- * A file holds the data `shared` or `alone`, or does not take the lock:
+ * A file holds the data in `common` (with the other such files) or `alone`, or does not take
+ * the lock:
  * - integration: the files listed in INTEGRATION_ALONE hold it alone; every other file holds
- *   it shared, except those that start emulators of their own (`useOwnStack(`), which never
+ *   it in common, except those that start emulators of their own (`useOwnStack(`), which never
  *   touch the shared stack;
  * - e2e: `omi.test.ts` clears every OMI record and counts exact totals, so it holds the data
  *   alone; the files that import OMI data (`importOmi(`) and read valuations from it hold it
- *   shared; the other pages never read OMI records and run beside it.
+ *   in common; the other pages never read OMI records and run beside it.
  *
  * Before, the alone files were projects of their own run after the others, one at a time: a
  * core stayed idle for their 20 s at the end of each stage. Now they are files of the same
- * project, started after the last file that holds the data shared (test/support/sequencer.ts),
+ * project, started after the last file that holds the data in common (test/support/sequencer.ts),
  * and the lock (taken before a file's own hooks, test/support/worker-setup.ts) makes them wait
- * until no such file runs, and the shared ones wait while an alone file runs.
+ * until no such file runs, and the others wait while an alone file runs.
  */
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
+import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -47,13 +49,13 @@ export const INTEGRATION_ALONE = [
 /** Browser files that need the OMI data to themselves (the Dati OMI pages). */
 export const E2E_ALONE = ['test/e2e/omi.test.ts'];
 
-export type Hold = 'shared' | 'alone';
+export type Hold = 'common' | 'alone';
 
 /** How the file at `relativePath` (from the repository root; `text`: its source) holds the data, if at all. */
 export function holdOf(relativePath: string, text: string): Hold | undefined {
   if (INTEGRATION_ALONE.includes(relativePath) || E2E_ALONE.includes(relativePath)) return 'alone';
-  if (relativePath.startsWith('test/integration/')) return /\buseOwnStack\(/.test(text) ? undefined : 'shared';
-  if (relativePath.startsWith('test/e2e/')) return /\bimportOmi\(/.test(text) ? 'shared' : undefined;
+  if (relativePath.startsWith('test/integration/')) return /\buseOwnStack\(/.test(text) ? undefined : 'common';
+  if (relativePath.startsWith('test/e2e/')) return /\bimportOmi\(/.test(text) ? 'common' : undefined;
   return undefined;
 }
 
@@ -63,6 +65,11 @@ export function holdOfFile(root: string, file: string): Hold | undefined {
 }
 
 const POLL_MS = 100;
+
+/** A fresh folder for the lock of one stack and run (its global setup provides it, and removes it at the end). */
+export function newLockDir(): string {
+  return mkdtempSync(path.join(os.tmpdir(), 'opzione-casa-lock-'));
+}
 
 /** Whether the process `pid` still runs. */
 function alive(pid: number): boolean {
@@ -75,7 +82,7 @@ function alive(pid: number): boolean {
 }
 
 /** The holders recorded in `folder` whose process still runs (a marker left by a process that died is removed). */
-function liveShared(folder: string): string[] {
+function liveCommon(folder: string): string[] {
   const live: string[] = [];
   for (const name of readdirSync(folder)) {
     const file = path.join(folder, name);
@@ -109,23 +116,23 @@ function liveAlone(file: string): string | undefined {
  * Takes the lock kept in the folder `dir` (one per stack and run) and returns its release.
  * `who` names the holder in the error of a wait that runs out.
  *
- * A shared holder is a file `shared/<pid>-<uuid>`; the alone holder, waiting or running, is
- * the one file `alone` (created exclusively, so there is only ever one). A shared holder writes
+ * A common holder is a file `common/<pid>-<uuid>`; the alone holder, waiting or running, is
+ * the one file `alone` (created exclusively, so there is only ever one). A common holder writes
  * its marker, then looks for `alone` (if there is one, it takes its marker back and tries again
- * later); an alone holder creates `alone`, then waits until no shared marker is left. Whichever
+ * later); an alone holder creates `alone`, then waits until no common marker is left. Whichever
  * of the two writes second sees the other, so they never run together; an alone holder waiting
- * keeps new shared holders out, so it is never starved. A file left by a process that died is
+ * keeps new common holders out, so it is never starved. A file left by a process that died is
  * removed by whoever finds it.
  */
 export async function hold(dir: string, mode: Hold, who: string, timeoutMs: number): Promise<() => void> {
-  const shared = path.join(dir, 'shared');
+  const common = path.join(dir, 'common');
   const alone = path.join(dir, 'alone');
-  mkdirSync(shared, { recursive: true });
+  mkdirSync(common, { recursive: true });
   const deadline = Date.now() + timeoutMs;
   const runOut = (holders: string[]) => new Error(`${who}: the shared test data was still held after ${timeoutMs / 1000} s, by ${holders.join(', ')}`);
 
-  if (mode === 'shared') {
-    const mine = path.join(shared, `${process.pid}-${randomUUID()}`);
+  if (mode === 'common') {
+    const mine = path.join(common, `${process.pid}-${randomUUID()}`);
     for (;;) {
       writeFileSync(mine, who);
       const holder = liveAlone(alone);
@@ -135,7 +142,7 @@ export async function hold(dir: string, mode: Hold, who: string, timeoutMs: numb
       await sleep(POLL_MS);
     }
   }
-  // first the one alone place, then no shared holder left
+  // first the one alone place, then no common holder left
   for (;;) {
     try {
       writeFileSync(alone, `${process.pid}\n${who}`, { flag: 'wx' });
@@ -151,7 +158,7 @@ export async function hold(dir: string, mode: Hold, who: string, timeoutMs: numb
   }
   const release = () => rmSync(alone, { force: true });
   for (;;) {
-    const holders = liveShared(shared);
+    const holders = liveCommon(common);
     if (!holders.length) return release;
     if (Date.now() > deadline) {
       release();

@@ -15,7 +15,7 @@ import { holdOfFile, type Hold } from './data-lock.ts';
  * early is what bounds the wait it can cause.
  *
  * A file that needs the stack's data alone (test/support/data-lock.ts) would only wait for the
- * files that hold it shared: it starts after the last of them.
+ * files that hold it in common: it starts after the last of them.
  */
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -37,13 +37,13 @@ export function longestFirst<T>(files: readonly T[], relativePath: (f: T) => str
     .map(({ f }) => f);
 }
 
-/** The order with every `alone` file moved after the last `shared` one (the others keep their places). */
-export function aloneAfterShared<T>(files: readonly T[], holdOf: (f: T) => Hold | undefined): T[] {
+/** The order with every `alone` file moved after the last `common` one (the others keep their places). */
+export function aloneAfterCommon<T>(files: readonly T[], holdOf: (f: T) => Hold | undefined): T[] {
   const holds = files.map(holdOf);
-  const lastShared = holds.lastIndexOf('shared');
-  const early = files.filter((_f, i) => holds[i] === 'alone' && i < lastShared);
+  const lastCommon = holds.lastIndexOf('common');
+  const early = files.filter((_f, i) => holds[i] === 'alone' && i < lastCommon);
   const rest = files.filter((f) => !early.includes(f));
-  const at = rest.indexOf(files[lastShared]!) + 1;
+  const at = rest.indexOf(files[lastCommon]!) + 1;
   return [...rest.slice(0, at), ...early, ...rest.slice(at)];
 }
 
@@ -56,7 +56,7 @@ export default class LongestFirstSequencer extends BaseSequencer {
     const out: TestSpecification[] = [];
     let run: TestSpecification[] = [];
     const flush = () => {
-      out.push(...aloneAfterShared(longestFirst(run, relative, seconds), (f) => holdOfFile(ROOT, f.moduleId)));
+      out.push(...aloneAfterCommon(longestFirst(run, relative, seconds), (f) => holdOfFile(ROOT, f.moduleId)));
       run = [];
     };
     for (const f of sorted) {

@@ -6,7 +6,7 @@
  * and the AWS clients and configuration built from it (pointed at the run's stack, if any).
  */
 import path from 'node:path';
-import { afterAll, beforeAll, inject, vi } from 'vitest';
+import { afterAll, beforeAll, expect, inject, vi } from 'vitest';
 import { resetAws } from '../../functions/lib/aws';
 import { resetConfig } from '../../functions/lib/config';
 import { hold, holdOfFile } from './data-lock';
@@ -27,16 +27,14 @@ else {
   resetAws();
 }
 
-// the stack's data, held shared or alone as test/support/data-lock.ts says, before the file's own hooks
+// the stack's data, held in common or alone as test/support/data-lock.ts says, before the file's own hooks
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const LOCK_WAIT_MS = 8 * 60_000;
 const lockDir = inject('dataLockDir');
 if (lockDir) {
   let release: (() => void) | undefined;
-  // vitest reads the first parameter as fixtures, which must be destructured
-  // eslint-disable-next-line no-empty-pattern
-  beforeAll(async ({}, suite) => {
-    const file = suite.file.filepath;
+  beforeAll(async () => {
+    const file = expect.getState().testPath!;
     const mode = holdOfFile(ROOT, file);
     if (mode) release = await hold(lockDir, mode, path.relative(ROOT, file), LOCK_WAIT_MS);
   }, LOCK_WAIT_MS + 10_000);

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { E2E_ALONE, hold, holdOf, holdOfFile, INTEGRATION_ALONE } from '../support/data-lock';
-import { aloneAfterShared } from '../support/sequencer';
+import { aloneAfterCommon } from '../support/sequencer';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 let dir: string;
@@ -25,26 +25,26 @@ async function settled(p: Promise<unknown>): Promise<boolean> {
 }
 
 describe('the lock on the stack data', () => {
-  it('lets shared holders run together; an alone one waits for all of them, and shared ones wait for it', async () => {
-    const a = await hold(dir, 'shared', 'a', 5_000);
-    const b = await hold(dir, 'shared', 'b', 5_000);
+  it('lets common holders run together; an alone one waits for all of them, and common ones wait for it', async () => {
+    const a = await hold(dir, 'common', 'a', 5_000);
+    const b = await hold(dir, 'common', 'b', 5_000);
     const alone = hold(dir, 'alone', 'omi', 5_000);
     expect(await settled(alone)).toBe(false);
     a();
     expect(await settled(alone)).toBe(false);
     b();
     const releaseAlone = await alone;
-    const later = hold(dir, 'shared', 'c', 5_000);
+    const later = hold(dir, 'common', 'c', 5_000);
     expect(await settled(later)).toBe(false);
     releaseAlone();
     (await later)();
   });
 
-  it('keeps new shared holders out while an alone one waits, so it is not starved', async () => {
-    const a = await hold(dir, 'shared', 'a', 5_000);
+  it('keeps new common holders out while an alone one waits, so it is not starved', async () => {
+    const a = await hold(dir, 'common', 'a', 5_000);
     const alone = hold(dir, 'alone', 'omi', 5_000);
     await settled(alone);
-    const newcomer = hold(dir, 'shared', 'b', 5_000);
+    const newcomer = hold(dir, 'common', 'b', 5_000);
     expect(await settled(newcomer)).toBe(false);
     a();
     const releaseAlone = await alone;
@@ -65,22 +65,22 @@ describe('the lock on the stack data', () => {
     expect(existsSync(path.join(dir, 'alone'))).toBe(false);
   });
 
-  it('ignores, and removes, what a process that is gone left, shared or alone', async () => {
+  it('ignores, and removes, what a process that is gone left, common or alone', async () => {
     const gone = spawnSync(process.execPath, ['-e', '0']).pid;
-    mkdirSync(path.join(dir, 'shared'), { recursive: true });
-    const stale = path.join(dir, 'shared', `${gone}-x`);
+    mkdirSync(path.join(dir, 'common'), { recursive: true });
+    const stale = path.join(dir, 'common', `${gone}-x`);
     writeFileSync(stale, 'crashed.test.ts');
     (await hold(dir, 'alone', 'omi', 1_000))();
     expect(existsSync(stale)).toBe(false);
     writeFileSync(path.join(dir, 'alone'), `${gone}\ncrashed-omi.test.ts`);
-    (await hold(dir, 'shared', 'review', 1_000))();
+    (await hold(dir, 'common', 'review', 1_000))();
     writeFileSync(path.join(dir, 'alone'), `${gone}\ncrashed-omi.test.ts`);
     (await hold(dir, 'alone', 'omi', 1_000))();
     expect(existsSync(path.join(dir, 'alone'))).toBe(false);
   });
 
   it('gives up after its time with an error naming who holds the data, leaving no marker of its own', async () => {
-    const a = await hold(dir, 'shared', 'test/e2e/kyc.test.ts', 5_000);
+    const a = await hold(dir, 'common', 'test/e2e/kyc.test.ts', 5_000);
     await expect(hold(dir, 'alone', 'test/e2e/omi.test.ts', 300)).rejects.toThrow(
       'test/e2e/omi.test.ts: the shared test data was still held after 0.3 s, by test/e2e/kyc.test.ts',
     );
@@ -90,12 +90,12 @@ describe('the lock on the stack data', () => {
 });
 
 describe('who holds the data', () => {
-  it('alone: the listed integration files and the OMI pages; shared: the other integration files and the pages that import OMI data', () => {
+  it('alone: the listed integration files and the OMI pages; common: the other integration files and the pages that import OMI data', () => {
     expect(holdOf('test/integration/reminders.test.ts', '')).toBe('alone');
     expect(holdOf('test/e2e/omi.test.ts', 'importOmi(x)')).toBe('alone');
-    expect(holdOf('test/integration/visits.test.ts', 'await api(...)')).toBe('shared');
+    expect(holdOf('test/integration/visits.test.ts', 'await api(...)')).toBe('common');
     expect(holdOf('test/integration/security-fuzz.test.ts', 'stopOwnStack = await useOwnStack();')).toBeUndefined();
-    expect(holdOf('test/e2e/review.test.ts', "await importOmi(MILANO.valori2025, '2025-S1');")).toBe('shared');
+    expect(holdOf('test/e2e/review.test.ts', "await importOmi(MILANO.valori2025, '2025-S1');")).toBe('common');
     expect(holdOf('test/e2e/users.test.ts', 'await signIn(page)')).toBeUndefined();
     expect(holdOf('test/unit/fees.test.ts', '')).toBeUndefined();
   });
@@ -103,14 +103,14 @@ describe('who holds the data', () => {
   it('reads the files themselves: every listed file exists, the fuzz has its own stack, the review page imports OMI data', () => {
     for (const f of [...INTEGRATION_ALONE, ...E2E_ALONE]) expect(existsSync(path.join(ROOT, f)), f).toBe(true);
     expect(holdOfFile(ROOT, path.join(ROOT, 'test/integration/security-fuzz.test.ts'))).toBeUndefined();
-    expect(holdOfFile(ROOT, path.join(ROOT, 'test/e2e/review.test.ts'))).toBe('shared');
+    expect(holdOfFile(ROOT, path.join(ROOT, 'test/e2e/review.test.ts'))).toBe('common');
     expect(holdOfFile(ROOT, path.join(ROOT, 'test/e2e/voice-widget.test.ts'))).toBeUndefined();
   });
 
-  it('starts an alone file after the last shared one, the others keeping their places', () => {
-    const holds: Record<string, 'shared' | 'alone' | undefined> = { s1: 'shared', a1: 'alone', n1: undefined, s2: 'shared', a2: 'alone', n2: undefined };
-    expect(aloneAfterShared(['s1', 'a1', 'n1', 's2', 'a2', 'n2'], (f) => holds[f])).toEqual(['s1', 'n1', 's2', 'a1', 'a2', 'n2']);
-    expect(aloneAfterShared(['a1', 'n1', 'n2'], (f) => holds[f])).toEqual(['a1', 'n1', 'n2']);
-    expect(aloneAfterShared(['s1', 's2', 'n1'], (f) => holds[f])).toEqual(['s1', 's2', 'n1']);
+  it('starts an alone file after the last common one, the others keeping their places', () => {
+    const holds: Record<string, 'common' | 'alone' | undefined> = { s1: 'common', a1: 'alone', n1: undefined, s2: 'common', a2: 'alone', n2: undefined };
+    expect(aloneAfterCommon(['s1', 'a1', 'n1', 's2', 'a2', 'n2'], (f) => holds[f])).toEqual(['s1', 'n1', 's2', 'a1', 'a2', 'n2']);
+    expect(aloneAfterCommon(['a1', 'n1', 'n2'], (f) => holds[f])).toEqual(['a1', 'n1', 'n2']);
+    expect(aloneAfterCommon(['s1', 's2', 'n1'], (f) => holds[f])).toEqual(['s1', 's2', 'n1']);
   });
 });
