@@ -232,6 +232,17 @@ describe('local gateway token checks (as the JWT authorizer)', () => {
     expect((await api('GET', '/me', { token: fresh })).status).toBe(200);
   });
 
+  it('refuses a token once it expires, though it was accepted before (the gateway keeps verified tokens)', async () => {
+    const claims = decodeJwt(await tokenForRole('seller'));
+    // expires at the start of the second after next: accepted now, refused once that second begins
+    const expiresAt = Math.floor(Date.now() / 1000) + 2;
+    const shortLived = await signWithEmulatorKey({ ...claims, exp: undefined, iat: undefined }, expiresAt);
+    expect((await api('GET', '/me', { token: shortLived })).status).toBe(200);
+    expect((await api('GET', '/me', { token: shortLived })).status).toBe(200);
+    await new Promise((r) => setTimeout(r, expiresAt * 1000 - Date.now() + 50));
+    expect((await api('GET', '/me', { token: shortLived })).status).toBe(401);
+  });
+
   it('rejects a token issued to another app client', async () => {
     const client = new CognitoIdentityProviderClient({ endpoint: stack().urls.cognito, region: 'eu-south-1', credentials: { accessKeyId: 'l', secretAccessKey: 'l' } });
     const other = await client.send(

@@ -65,8 +65,11 @@ let axeSource: string | undefined;
  * scripts, and the tests run under it.
  */
 export async function seriousViolations(page: Page) {
-  axeSource ??= readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
-  await page.evaluate(axeSource);
+  // once per document: a page checked again since its last navigation keeps axe (550 KB to compile again)
+  if (!(await page.evaluate(() => 'axe' in window))) {
+    axeSource ??= readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+    await page.evaluate(axeSource);
+  }
   const result = await page.evaluate(async () => {
     const axe = (window as unknown as { axe: { run: (ctx: Document, opts: unknown) => Promise<{ violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[] }> } }).axe;
     return axe.run(document, { resultTypes: ['violations'] });

@@ -2,6 +2,7 @@
  * Helpers for tests that talk to the local stack: sign in through the Cognito emulator,
  * call the API through the local gateway, read sent mail.
  */
+import http from 'node:http';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import {
@@ -149,6 +150,29 @@ export function edge(viewerIp?: string): Record<string, string> {
   return edgeHeaders(stack().env.ORIGIN_SECRET!, viewerIp);
 }
 
+/** Keep-alive connections to the local gateway, as many at a time as the security fuzz sends. */
+const keepAlive = new http.Agent({ keepAlive: true, maxSockets: 32 });
+
+/**
+ * One HTTP request to the local stack with node:http: the fuzz's 25,500 requests and every
+ * api() call. fetch (undici) costs about 0.2 ms more CPU per request (measured on a local
+ * server, 6,000 requests 16 at a time: 1.46 s against 0.32 s), which the suite paid tens of
+ * thousands of times. A string body is sent as UTF-8, a lone surrogate as U+FFFD (as fetch does).
+ */
+export function httpRequest(url: string, init: { method: string; headers?: Record<string, string>; body?: string }): Promise<{ status: number; text: string }> {
+  const body = init.body === undefined ? undefined : Buffer.from(init.body, 'utf8');
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method: init.method, agent: keepAlive, headers: { ...init.headers, ...(body ? { 'content-length': String(body.length) } : {}) } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
 /**
  * Calls the local API as the SPA does through CloudFront (with the origin secret);
  * `direct: true` calls it as anyone reaching the API endpoint directly would.
@@ -158,7 +182,7 @@ export async function api<T = Record<string, unknown>>(
   path: string,
   opts: { token?: string; body?: unknown; headers?: Record<string, string>; direct?: boolean } = {},
 ): Promise<ApiResult<T>> {
-  const res = await fetch(`${stack().urls.api}/api${path}`, {
+  const { status, text } = await httpRequest(`${stack().urls.api}/api${path}`, {
     method,
     headers: {
       ...(opts.direct ? {} : edge()),
@@ -168,14 +192,13 @@ export async function api<T = Record<string, unknown>>(
     },
     body: opts.body === undefined ? undefined : typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body),
   });
-  const text = await res.text();
   let body: unknown = text;
   try {
     body = text ? JSON.parse(text) : undefined;
   } catch {
     // not JSON
   }
-  return { status: res.status, body: body as T };
+  return { status, body: body as T };
 }
 
 export function uniqueEmail(prefix = 'utente'): string {
