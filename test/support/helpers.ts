@@ -161,15 +161,22 @@ const keepAlive = new http.Agent({ keepAlive: true, maxSockets: 32 });
  */
 export function httpRequest(url: string, init: { method: string; headers?: Record<string, string>; body?: string }): Promise<{ status: number; text: string }> {
   const body = init.body === undefined ? undefined : Buffer.from(init.body, 'utf8');
-  return new Promise((resolve, reject) => {
-    const req = http.request(url, { method: init.method, agent: keepAlive, headers: { ...init.headers, ...(body ? { 'content-length': String(body.length) } : {}) } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
-      res.on('error', reject);
+  const once = (): Promise<{ status: number; text: string }> =>
+    new Promise((resolve, reject) => {
+      const req = http.request(url, { method: init.method, agent: keepAlive, headers: { ...init.headers, ...(body ? { 'content-length': String(body.length) } : {}) } }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+        res.on('error', reject);
+      });
+      req.on('error', (err: NodeJS.ErrnoException) => reject(Object.assign(err, { reusedSocket: req.reusedSocket })));
+      req.end(body);
     });
-    req.on('error', reject);
-    req.end(body);
+  // a kept connection the server closed as idle just as it was reused: the request never
+  // reached the server, so it is sent again once on a new connection (as Node's docs advise)
+  return once().catch((err: NodeJS.ErrnoException & { reusedSocket?: boolean }) => {
+    if (err.reusedSocket && err.code === 'ECONNRESET') return once();
+    throw err;
   });
 }
 
