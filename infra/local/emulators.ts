@@ -314,6 +314,8 @@ export async function startCognito(opts: {
   mailFrom?: string;
   /** a line per code sent (the `npm start` log) */
   log?: (line: string) => void;
+  /** false: the pools live in memory (the test stacks, like DynamoDB's -inMemory); true: written to `dir` (npm start) */
+  persist: boolean;
 }): Promise<Running> {
   const base = path.dirname(require.resolve('cognito-local/package.json'));
   const lib = (p: string) => require(path.join(base, 'lib', p));
@@ -351,6 +353,7 @@ export async function startCognito(opts: {
   };
   const clock = new services.DateClock();
   const dataStoreFactory = new StormDBDataStoreFactory(dataDir);
+  const flushes = keepStoreWrites(dataStoreFactory, opts.persist);
   const cognitoClient = await new CognitoServiceFactoryImpl(
     dataDir,
     dataStoreFactory,
@@ -400,7 +403,52 @@ export async function startCognito(opts: {
   };
   const server = createServer(router, logger, config.ServerConfig, svc);
   const http = (await server.start()) as Server;
-  return { name: 'Cognito (cognito-local)', url: issuer, stop: () => closeServer(http) };
+  return {
+    name: 'Cognito (cognito-local)',
+    url: issuer,
+    stop: async () => {
+      await closeServer(http);
+      await Promise.all(flushes.map((flush) => flush()));
+    },
+  };
+}
+
+/** The part of cognito-local's data store (a StormDB database per pool, and one for app clients) that saves. */
+interface StoreFactory {
+  create(ctx: unknown, id: string, defaults: unknown): Promise<{ db: { save: () => Promise<void> } }>;
+}
+
+/**
+ * cognito-local saves a pool by writing its whole JSON file (every user, every refresh token,
+ * through a replacer function) after each change: a sign-up, a confirmation, a group, every
+ * sign-in. The file grows with the users, so the suite's hundreds of accounts made each write
+ * longer, and two writes of one file could run at once. In memory (`persist` false) a store
+ * writes its file once, when created, and keeps its data in memory from then on; on disk one
+ * write runs at a time, and the changes made while it runs are written together right after it
+ * (a save resolves once a write that began after it has ended). Returns each store's flush, for stop.
+ */
+function keepStoreWrites(factory: StoreFactory, persist: boolean): (() => Promise<void>)[] {
+  const flushes: (() => Promise<void>)[] = [];
+  const create = factory.create.bind(factory);
+  factory.create = async (ctx, id, defaults) => {
+    const store = await create(ctx, id, defaults);
+    const write = store.db.save.bind(store.db);
+    let current: Promise<void> = Promise.resolve();
+    let queued: Promise<void> | undefined;
+    store.db.save = persist
+      ? () =>
+          (queued ??= current
+            .catch(() => undefined)
+            .then(() => {
+              queued = undefined;
+              current = write();
+              return current;
+            }))
+      : () => Promise.resolve();
+    flushes.push(() => (queued ?? current).catch(() => undefined));
+    return store;
+  };
+  return flushes;
 }
 
 /** What cognito-local hands its message sender (the code is in `__code`). */

@@ -154,6 +154,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       track(startCognito({
         port: ports.cognito,
         dir: path.join(root, 'cognito'),
+        persist: opts.dataDir !== undefined,
         lambdaEndpoint: api,
         triggerFunctions: Object.fromEntries(
           (triggers as readonly TriggerDef[])
