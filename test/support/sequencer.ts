@@ -15,7 +15,7 @@ import { holdOfFile, type Hold } from './data-lock.ts';
  * early is what bounds the wait it can cause.
  *
  * A file that needs the stack's data alone (test/support/data-lock.ts) would only wait for the
- * files that hold it in common: it starts after the last of them.
+ * files that hold it in common: it starts where they are expected to have ended.
  */
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -37,14 +37,29 @@ export function longestFirst<T>(files: readonly T[], relativePath: (f: T) => str
     .map(({ f }) => f);
 }
 
-/** The order with every `alone` file moved after the last `common` one (the others keep their places). */
-export function aloneAfterCommon<T>(files: readonly T[], holdOf: (f: T) => Hold | undefined): T[] {
-  const holds = files.map(holdOf);
-  const lastCommon = holds.lastIndexOf('common');
-  const early = files.filter((_f, i) => holds[i] === 'alone' && i < lastCommon);
-  const rest = files.filter((f) => !early.includes(f));
-  const at = rest.indexOf(files[lastCommon]!) + 1;
-  return [...rest.slice(0, at), ...early, ...rest.slice(at)];
+/**
+ * The order with the `alone` files moved to where they are expected to start once every
+ * `common` file has ended: the recorded times played on `workers` workers, each file started
+ * on the first one free (a file with no recorded time counts as 0 s). Started earlier, an alone
+ * file holds a worker while it waits for the lock: the e2e OMI page, started fourth right after
+ * the common kyc, review and a11y files, waited about 20 s for them with its worker idle. When
+ * the common files are expected to end last, the alone ones go last (the integration stage).
+ */
+export function aloneWhenCommonEnds<T>(files: readonly T[], holdOf: (f: T) => Hold | undefined, seconds: (f: T) => number | undefined, workers: number): T[] {
+  const alone = files.filter((f) => holdOf(f) === 'alone');
+  if (!alone.length) return [...files];
+  const rest = files.filter((f) => holdOf(f) !== 'alone');
+  const free = Array.from({ length: Math.max(1, workers) }, () => 0);
+  const starts: number[] = [];
+  let commonEnd = 0;
+  for (const f of rest) {
+    const w = free.indexOf(Math.min(...free));
+    starts.push(free[w]!);
+    free[w]! += seconds(f) ?? 0;
+    if (holdOf(f) === 'common') commonEnd = Math.max(commonEnd, free[w]!);
+  }
+  const at = starts.findIndex((start) => start >= commonEnd);
+  return at < 0 ? [...rest, ...alone] : [...rest.slice(0, at), ...alone, ...rest.slice(at)];
 }
 
 export default class LongestFirstSequencer extends BaseSequencer {
@@ -56,7 +71,8 @@ export default class LongestFirstSequencer extends BaseSequencer {
     const out: TestSpecification[] = [];
     let run: TestSpecification[] = [];
     const flush = () => {
-      out.push(...aloneAfterCommon(longestFirst(run, relative, seconds), (f) => holdOfFile(ROOT, f.moduleId)));
+      const workers = Number(run[0]!.project.config.maxWorkers) || 1;
+      out.push(...aloneWhenCommonEnds(longestFirst(run, relative, seconds), (f) => holdOfFile(ROOT, f.moduleId), (f) => seconds.get(relative(f)), workers));
       run = [];
     };
     for (const f of sorted) {

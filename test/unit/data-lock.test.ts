@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { E2E_ALONE, hold, holdOf, holdOfFile, INTEGRATION_ALONE } from '../support/data-lock';
-import { aloneAfterCommon } from '../support/sequencer';
+import { aloneWhenCommonEnds } from '../support/sequencer';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 let dir: string;
@@ -107,10 +107,21 @@ describe('who holds the data', () => {
     expect(holdOfFile(ROOT, path.join(ROOT, 'test/e2e/voice-widget.test.ts'))).toBeUndefined();
   });
 
-  it('starts an alone file after the last common one, the others keeping their places', () => {
-    const holds: Record<string, 'common' | 'alone' | undefined> = { s1: 'common', a1: 'alone', n1: undefined, s2: 'common', a2: 'alone', n2: undefined };
-    expect(aloneAfterCommon(['s1', 'a1', 'n1', 's2', 'a2', 'n2'], (f) => holds[f])).toEqual(['s1', 'n1', 's2', 'a1', 'a2', 'n2']);
-    expect(aloneAfterCommon(['a1', 'n1', 'n2'], (f) => holds[f])).toEqual(['a1', 'n1', 'n2']);
-    expect(aloneAfterCommon(['s1', 's2', 'n1'], (f) => holds[f])).toEqual(['s1', 's2', 'n1']);
+  it('starts the alone files where the recorded times say the common ones have ended, on as many workers as the project has', () => {
+    const holds: Record<string, 'common' | 'alone' | undefined> = { c1: 'common', c2: 'common', c3: 'common', a1: 'alone', a2: 'alone', n1: undefined, n2: undefined, n3: undefined };
+    const time: Record<string, number> = { c1: 80, c2: 55, c3: 50, n1: 45, n2: 30, n3: 25, a1: 20, a2: 5 };
+    const place = (files: string[], workers: number) => aloneWhenCommonEnds(files, (f) => holds[f], (f) => time[f], workers);
+    // three workers: c1 ends at 80; n1 starts at 50 and n2 at 55, n3 at 80: the alone files go before n3
+    expect(place(['c1', 'c2', 'c3', 'a1', 'n1', 'n2', 'a2', 'n3'], 3)).toEqual(['c1', 'c2', 'c3', 'n1', 'n2', 'a1', 'a2', 'n3']);
+    // one worker: every common file has ended when n1 starts
+    expect(place(['a1', 'c1', 'n1', 'c2', 'n2'], 1)).toEqual(['c1', 'n1', 'c2', 'a1', 'n2']);
+    // the common files end last: the alone ones go last
+    expect(place(['n1', 'a1', 'c1', 'c2'], 2)).toEqual(['n1', 'c1', 'c2', 'a1']);
+    // no common file: at the start; no alone file: unchanged; an unknown time counts as 0 s
+    expect(place(['n1', 'a1', 'n2'], 2)).toEqual(['a1', 'n1', 'n2']);
+    expect(place(['c1', 'n1'], 2)).toEqual(['c1', 'n1']);
+    // x (no time) takes no worker time: n1 starts at 0 beside c2, so a1 goes after it (x at 100 s would put it before)
+    expect(place(['x', 'c2', 'n1', 'a1'], 2)).toEqual(['x', 'c2', 'n1', 'a1']);
+    expect(aloneWhenCommonEnds(['x', 'c2', 'n1', 'a1'], (f) => holds[f], (f) => (f === 'x' ? 100 : time[f]), 2)).toEqual(['x', 'c2', 'a1', 'n1']);
   });
 });
