@@ -14,7 +14,7 @@
  *
  * Before, the alone files were projects of their own run after the others, one at a time: a
  * core stayed idle for their 20 s at the end of each stage. Now they are files of the same
- * project, started after the last file that holds the data in common (test/support/sequencer.ts),
+ * project, started where the files that hold the data in common are expected to have ended (test/support/sequencer.ts),
  * and the lock (taken before a file's own hooks, test/support/worker-setup.ts) makes them wait
  * until no such file runs, and the others wait while an alone file runs.
  */
