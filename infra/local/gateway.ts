@@ -137,8 +137,8 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
    * Tokens whose signature and issuer were verified, by their text: the same bytes verify the
    * same way against the emulator's one key, so a token seen again is not checked with RSA again
    * (under the security fuzz, about 4 % of its process's CPU went to verifying the same few
-   * tokens 25,500 times). Its times are checked on every
-   * request, as jwtVerify does: expired (`exp` not after now) or not yet valid (`nbf` after now) is refused.
+   * tokens 25,500 times). Its times are checked on every request, as jwtVerify does: expired
+   * (`exp` not after now) or not yet valid (`nbf` after now) is refused.
    */
   const verified = new Map<string, JWTPayload>();
   const VERIFIED_KEPT = 1000;

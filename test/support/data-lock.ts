@@ -1,7 +1,7 @@
 /**
  * Which test files need the run's shared data to themselves, and the lock that lets them have
- * it while the other files keep running (no vitest import here: vitest.config.ts and the
- * sequencer read the rules too).
+ * it while the other files keep running (no vitest import here: the sequencer, which
+ * vitest.config.ts loads, reads the rules too).
  *
  * A file holds the data in `common` (with the other such files) or `alone`, or does not take
  * the lock:
@@ -14,9 +14,10 @@
  *
  * Before, the alone files were projects of their own run after the others, one at a time: a
  * core stayed idle for their 20 s at the end of each stage. Now they are files of the same
- * project, started where the files that hold the data in common are expected to have ended (test/support/sequencer.ts),
- * and the lock (taken before a file's own hooks, test/support/worker-setup.ts) makes them wait
- * until no such file runs, and the others wait while an alone file runs.
+ * project, started where the files that hold the data in common are expected to have ended
+ * (test/support/sequencer.ts), and the lock (taken before a file's own hooks,
+ * test/support/worker-setup.ts) makes them wait until no such file runs, and the others wait
+ * while an alone file runs.
  */
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';

@@ -72,7 +72,9 @@ export default class LongestFirstSequencer extends BaseSequencer {
     let run: TestSpecification[] = [];
     const flush = () => {
       const workers = Number(run[0]!.project.config.maxWorkers) || 1;
-      out.push(...aloneWhenCommonEnds(longestFirst(run, relative, seconds), (f) => holdOfFile(ROOT, f.moduleId), (f) => seconds.get(relative(f)), workers));
+      // each file's source is read once, not at every look at its hold
+      const holds = new Map(run.map((f) => [f, holdOfFile(ROOT, f.moduleId)]));
+      out.push(...aloneWhenCommonEnds(longestFirst(run, relative, seconds), (f) => holds.get(f), (f) => seconds.get(relative(f)), workers));
       run = [];
     };
     for (const f of sorted) {
