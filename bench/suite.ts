@@ -28,7 +28,7 @@ const totalS = r1((Date.now() - started) / 1000);
 // tsx prints "[unit + infra] 31.2 s" after each stage and "Total time: ... s" (test/run-all.ts)
 const plain = stripVTControlCharacters(out);
 const stages = Object.fromEntries([...plain.matchAll(/^\[([a-z0-9 +-]+)\] ([\d.]+) s$/gm)].map((m) => [m[1]!, Number(m[2])]));
-const testsS = Number(/^Total time: ([\d.]+) s$/m.exec(plain)?.[1] ?? NaN);
+const testsS = Number(/^Total time: ([\d.]+) s/m.exec(plain)?.[1] ?? NaN);
 const closing = /^Tests: (\d+) passed, (\d+) failed(?:, (\d+) skipped)?$/m.exec(plain);
 let fileSeconds: Record<string, number> = {};
 try {

