@@ -69,6 +69,21 @@ export function machine() {
 }
 
 /**
+ * The machine's CPU time so far, over all cores (os.cpus(): user, nice, system and irq as busy,
+ * idle apart), in seconds. Two readings give what every process used in between: on a machine
+ * running nothing else, the work of what ran.
+ */
+export function machineCpuS(): { busy: number; idle: number } {
+  let busy = 0;
+  let idle = 0;
+  for (const { times } of os.cpus()) {
+    busy += times.user + times.nice + times.sys + times.irq;
+    idle += times.idle;
+  }
+  return { busy: busy / 1000, idle: idle / 1000 };
+}
+
+/**
  * How fast one core of the machine runs JavaScript right now: a fixed workload (200,000
  * JSON.stringify of a small object), the median of five, in ms. Machines of one kind are not
  * equally fast from hour to hour (the security fuzz file alone took 74 s, then 86-92 s two hours
