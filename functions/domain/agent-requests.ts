@@ -113,7 +113,9 @@ function formatPercent(n: number): string {
 
 /** Commission amount = option amount x percent / 100, to the cent (spec 001 section 9). */
 export function commissionAmountOf(optionAmount: number, percent: number): number {
-  return round2((optionAmount * percent) / 100);
+  // in cents first: amount x percent is the cents exactly (18.5 % of 101 € is 1868.5 cents, 18.69 €),
+  // while dividing before rounding lost the half cent (18.68 €)
+  return Math.round(optionAmount * percent) / 100;
 }
 
 /** The amount in cents, as Stripe wants it. */

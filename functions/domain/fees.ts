@@ -19,10 +19,14 @@ export function isOptionDuration(value: number): value is OptionDuration {
   return (OPTION_DURATIONS as readonly number[]).includes(value);
 }
 
-/** Fee in whole euro: value / 100000 x rate, rounded to the euro. */
+/**
+ * Fee in whole euro: value / 100000 x rate, rounded to the euro (a half up). Multiplied first:
+ * value x rate is exact, while value / 100000 is not (100,100 € over 12 months gave
+ * 1501.4999... and 1501 € instead of 1502 €).
+ */
 export function upfrontFee(value: number, months: OptionDuration): number {
   if (!Number.isFinite(value) || value <= 0) return 0;
-  return Math.round((value / 100_000) * FEE_RATE_PER_100K[months]);
+  return Math.round((value * FEE_RATE_PER_100K[months]) / 100_000);
 }
 
 /** The Italian message of a duration that is not 6, 8 or 12 months (every API that takes one). */

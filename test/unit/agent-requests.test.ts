@@ -37,6 +37,9 @@ describe('agent marketplace rules', () => {
     expect(commissionAmountOf(3000, 3)).toBe(90);
     expect(commissionAmountOf(2575, 3)).toBe(77.25);
     expect(commissionAmountOf(3333, 1.5)).toBe(50);
+    // half a cent rounds up: 18.5 % of 101 € is 18.685 € (dividing before rounding gave 18.68)
+    expect(commissionAmountOf(101, 18.5)).toBe(18.69);
+    expect(commissionAmountOf(1001, 2.5)).toBe(25.03); // 25.025
     expect(toCents(77.25)).toBe(7725);
     expect(toCents(0.1 + 0.2)).toBe(30);
     expect(formatEuroCents(77.25)).toBe('77,25 €');

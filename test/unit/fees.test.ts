@@ -35,6 +35,20 @@ describe('up-front fee rule (spec 000 section 9)', () => {
     expect(upfrontFee(50, 8)).toBe(1); // 0.5
   });
 
+  it('rounds a half euro up wherever the division is not exact in binary (every 100 euro up to 2 million)', () => {
+    expect(upfrontFee(100_100, 12)).toBe(1502); // 1501.5 (value / 100000 first gave 1501.4999... and 1501)
+    expect(upfrontFee(100_500, 6)).toBe(704); // 703.5
+    const wrong: string[] = [];
+    for (let value = 100; value <= 2_000_000; value += 100) {
+      for (const months of [6, 8, 12] as const) {
+        // integer arithmetic: value x rate is exact, half up
+        const expected = Math.floor((value * FEE_RATE_PER_100K[months] + 50_000) / 100_000);
+        if (upfrontFee(value, months) !== expected) wrong.push(`${value} € ${months} mesi: ${upfrontFee(value, months)} invece di ${expected}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+
   it('reads a duration from a form or an item: 6, 8, 12 only', () => {
     expect(toOptionDuration(8)).toBe(8);
     expect(toOptionDuration('12')).toBe(12);
