@@ -12,6 +12,7 @@ import { listedOptionItems, optionItemsOfAgent, propertyItemsById } from '../mod
 import { isPropertyId, loadDossier, mapRooms } from '../model/dossier';
 import { AGENT_MESSAGES, type AgentOption, type AgentOptionMedia, type AgentRequestStatus } from '../domain/agent-requests';
 import { isListed, listRequestsOfAgent, readOption, type Item } from '../model/agent-request';
+import { todayInRome } from '../domain/availability';
 
 const numOrNull = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 const num = (v: unknown): number => numOrNull(v) ?? 0;
@@ -66,8 +67,8 @@ async function withProperties(options: Item[], agentId: string): Promise<AgentOp
 }
 
 /** GET /agent/options: every option listed to agents, newest first. */
-export async function listAvailableOptions(agentId: string): Promise<AgentOption[]> {
-  return withProperties(await listedOptionItems(), agentId);
+export async function listAvailableOptions(agentId: string, now = new Date()): Promise<AgentOption[]> {
+  return withProperties(await listedOptionItems(todayInRome(now)), agentId);
 }
 
 /** GET /agent/options/assigned: the options in the caller's charge, newest assignment first. */
@@ -80,10 +81,10 @@ export async function listAssignedOptions(agentId: string): Promise<AgentOption[
  * option listed to agents or in the caller's charge (assigned to them, not closed since);
  * anything else 404 'Opzione non trovata'.
  */
-export async function optionMedia(agentId: string, propertyId: string): Promise<AgentOptionMedia> {
+export async function optionMedia(agentId: string, propertyId: string, now = new Date()): Promise<AgentOptionMedia> {
   if (!isPropertyId(propertyId)) throw new NotFoundError(AGENT_MESSAGES.optionNotFound);
   const option = await readOption(propertyId);
-  if (!option || !(isListed(option) || (option.status === 'assigned' && option.assignedAgentId === agentId))) throw new NotFoundError(AGENT_MESSAGES.optionNotFound);
+  if (!option || !(isListed(option, todayInRome(now)) || (option.status === 'assigned' && option.assignedAgentId === agentId))) throw new NotFoundError(AGENT_MESSAGES.optionNotFound);
   const raw = await loadDossier(propertyId);
   if (!raw) throw new NotFoundError(AGENT_MESSAGES.optionNotFound);
   return { rooms: await mapRooms(raw) };

@@ -14,6 +14,7 @@ import {
   readAgentRequest,
   readOption,
   requestSnapshot,
+  requestsVersionOf,
   saveAgentRequest,
 } from '../model/agent-request';
 import {
@@ -23,6 +24,7 @@ import {
   commissionError,
   type CreateAgentRequestResult,
 } from '../domain/agent-requests';
+import { todayInRome } from '../domain/availability';
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -30,8 +32,11 @@ const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * A new request (pending), or a rejected one asked again (pending with the new commission).
  * The option must be listed and the commission one of the slider's values. Two simultaneous
  * requests of the same agent: the item's condition lets exactly one through; the other is
- * told 'Hai già richiesto questa opzione'. A transaction cancelled by another agent's on the
- * same option is tried again from a fresh read, at most 3 times.
+ * told 'Hai già richiesto questa opzione'. At most MAX_OPEN_REQUESTS_PER_OPTION open requests
+ * on one option, a request asked again included: they are counted after reading the option's
+ * requests version, and the save raises that version only if no other request was saved
+ * meanwhile (model/agent-request.ts). A save that lost to another agent's on the same option
+ * is tried again from a fresh read, at most 5 times.
  */
 export async function requestOption(
   agent: { userId: string; email: string },
@@ -47,30 +52,31 @@ export async function requestOption(
       readAgentRequest(propertyId, agent.userId),
     ]);
     if (!option || !property) throw new NotFoundError(AGENT_MESSAGES.optionNotFound);
-    if (!isListed(option)) throw new ConflictError(AGENT_MESSAGES.optionUnavailable, 'OPTION_UNAVAILABLE');
+    if (!isListed(option, todayInRome(now))) throw new ConflictError(AGENT_MESSAGES.optionUnavailable, 'OPTION_UNAVAILABLE');
     const range = commissionRangeOf(option);
     const problem = commissionError(range.min, range.max, commissionPercentage);
     if (problem) throw new ValidationError(problem, { commissionPercentage: problem });
     if (existing && existing.status !== 'rejected') {
       throw new ConflictError(AGENT_MESSAGES.exists(agentRequestStatusLabel(String(existing.status))), 'REQUEST_EXISTS');
     }
-    if (!existing && (await openRequestCount(propertyId)) >= MAX_OPEN_REQUESTS_PER_OPTION) {
+    // a rejected request asked again opens one more too
+    if ((await openRequestCount(propertyId)) >= MAX_OPEN_REQUESTS_PER_OPTION) {
       throw new ConflictError(AGENT_MESSAGES.tooManyOpen, 'TOO_MANY_REQUESTS');
     }
 
     const profile = await getProfile(agent.userId);
     const snapshot = requestSnapshot(option, property, { name: profile?.fullName || agent.email, email: profile?.email || agent.email }, commissionPercentage);
-    const saved = await saveAgentRequest({ propertyId, agentId: agent.userId, existing, snapshot, at: now.toISOString() });
+    const saved = await saveAgentRequest({ propertyId, agentId: agent.userId, existing, snapshot, at: now.toISOString(), optionVersion: requestsVersionOf(option) });
     switch (saved.outcome) {
       case 'duplicate':
         throw new ConflictError(AGENT_MESSAGES.duplicate, 'DUPLICATE_REQUEST');
-      case 'option_unavailable':
-        throw new ConflictError(AGENT_MESSAGES.optionUnavailable, 'OPTION_UNAVAILABLE');
       case 'property_gone':
         throw new NotFoundError(AGENT_MESSAGES.optionNotFound);
+      case 'option_moved':
       case 'conflict':
-        // another agent's transaction on the same option: read again and retry
-        if (attempt >= 3) throw new ConflictError();
+        // no longer listed (the next read says so), or another agent's request saved on the
+        // same option meanwhile: read again and retry
+        if (attempt >= 5) throw new ConflictError();
         await pause(20 * attempt + Math.random() * 30);
         continue;
     }

@@ -72,9 +72,9 @@ export function assignedToOtherMail(r: RequestMailFacts & { wasApproved: boolean
   });
 }
 
-/** The option an agent asked for is no longer offered (withdrawn or cancelled by an admin, or expired): the request is closed. */
-export function optionClosedMail(r: RequestMailFacts & { wasApproved: boolean; why: 'withdrawn' | 'cancelled' | 'expired' }, appUrl: string): RenderedEmail {
-  const what = { withdrawn: 'è stata ritirata dalle opzioni disponibili', cancelled: 'è stata annullata', expired: 'è scaduta' }[r.why];
+/** The option an agent asked for is no longer offered (withdrawn, cancelled or marked exercised by an admin, or expired): the request is closed. */
+export function optionClosedMail(r: RequestMailFacts & { wasApproved: boolean; why: 'withdrawn' | 'cancelled' | 'expired' | 'exercised' }, appUrl: string): RenderedEmail {
+  const what = { withdrawn: 'è stata ritirata dalle opzioni disponibili', cancelled: 'è stata annullata', expired: 'è scaduta', exercised: 'è stata esercitata' }[r.why];
   return renderSellerMail({
     subject: 'Opzione non più disponibile',
     title: 'Opzione non più disponibile',

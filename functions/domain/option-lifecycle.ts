@@ -65,6 +65,7 @@ export const OPTION_LIFECYCLE_MESSAGES = {
   notify: "L'opzione è già firmata o chiusa: la notifica per la firma non serve più",
   sign: "L'opzione non è più in attesa di firma",
   publish: "Si può pubblicare agli agenti solo un'opzione firmata e non ancora pubblicata",
+  publishExpired: "L'opzione è scaduta: non si può più pubblicare agli agenti",
   withdraw: "Si può ritirare solo un'opzione pubblicata e non ancora assegnata",
   assign: "L'opzione non è più offerta agli agenti",
   expire: "L'opzione non è in corso",
@@ -74,7 +75,7 @@ export const OPTION_LIFECYCLE_MESSAGES = {
   reasonRequired: "Scrivi il motivo dell'annullamento (almeno 5 caratteri)",
   reasonTooLong: 'Il motivo può avere al massimo 500 caratteri',
   actionInvalid: 'Azione non valida',
-} as const satisfies Record<OptionAction | 'editClosed' | 'reasonRequired' | 'reasonTooLong' | 'actionInvalid', string>;
+} as const satisfies Record<OptionAction | 'publishExpired' | 'editClosed' | 'reasonRequired' | 'reasonTooLong' | 'actionInvalid', string>;
 
 export function canApply(state: OptionState, action: OptionAction): boolean {
   return OPTION_TRANSITIONS[action].from.includes(state);

@@ -8,20 +8,22 @@ import { batchGet } from './batch-get';
 import { queryAll, table } from './db';
 import type { Item } from './item';
 import { keys } from './keys';
-import { OPTION_LISTED, OPTION_LISTED_NAMES, OPTION_LISTED_VALUES } from './agent-request';
+import type { OptionState } from '../domain/option-lifecycle';
+import { optionListed } from './agent-request';
 
-/** Every option listed to agents (published, no agent assigned), newest first. */
-export async function listedOptionItems(): Promise<Item[]> {
+/** Every option listed to agents (published, no agent assigned, not past its expiry day `today`), newest first. */
+export async function listedOptionItems(today: string): Promise<Item[]> {
   const q = keys.allOptions();
+  const listed = optionListed(today);
   const options: Item[] = [];
   await queryAll(
     {
       TableName: table(),
       IndexName: q.index,
       KeyConditionExpression: 'gsi2pk = :pk',
-      FilterExpression: OPTION_LISTED,
-      ExpressionAttributeNames: OPTION_LISTED_NAMES,
-      ExpressionAttributeValues: { ':pk': q.pk, ...OPTION_LISTED_VALUES },
+      FilterExpression: listed.expression,
+      ExpressionAttributeNames: listed.names,
+      ExpressionAttributeValues: { ':pk': q.pk, ...listed.values },
       ScanIndexForward: false,
     },
     (item) => {
@@ -31,15 +33,16 @@ export async function listedOptionItems(): Promise<Item[]> {
   return options;
 }
 
-/** The options in an agent's charge, newest assignment first. */
+/** The options in an agent's charge (assigned to them and not closed since: cancelled, expired, exercised), newest assignment first. */
 export async function optionItemsOfAgent(agentId: string): Promise<Item[]> {
   const q = keys.optionsOfAgent(agentId);
   const options: Item[] = [];
   await queryAll(
     { TableName: table(), IndexName: q.index, KeyConditionExpression: 'gsi3pk = :pk', ExpressionAttributeValues: { ':pk': q.pk }, ScanIndexForward: false },
     (item) => {
-      // the index lags the table by a moment; the item itself is the truth
-      if (item.assignedAgentId === agentId) options.push(item);
+      // the index lags the table by a moment; the item itself is the truth. A closed option
+      // keeps its agent (the record of who had it) but is no longer in their charge
+      if (item.assignedAgentId === agentId && item.status === ('assigned' satisfies OptionState)) options.push(item);
     },
   );
   return options;

@@ -6,24 +6,26 @@
 import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, isConditionFailure, table } from './db';
 import { keys } from './keys';
-import { cancellationReasons, closeRequestWrites, toAdminAgentRequest, type AgentMail, type Item } from './agent-request';
+import { cancellationReasons, closeRequestWrites, optionNotExpired, requestsVersionIs, toAdminAgentRequest, type AgentMail, type Item } from './agent-request';
 import type { AdminAgentRequest, PaymentMethod } from '../domain/agent-requests';
 import type { Actor } from '../domain/activity';
+import { todayInRome } from '../domain/availability';
 import { requestActivity } from './activity';
 import { str } from './item';
 import { optionStateCondition } from './option';
 
 export type MarkPaidOutcome =
   | { outcome: 'paid'; request: AdminAgentRequest }
-  /** another agent has the option */
-  | { outcome: 'option_assigned' }
+  /** the option is no longer offered (another agent has it, withdrawn...), or a request was saved on it since `requestsVersion` */
+  | { outcome: 'option_moved' }
   /** the request or another one moved meanwhile (paid by a concurrent delivery, decided...): read again */
   | { outcome: 'moved' };
 
 /**
  * ONE transaction: the request becomes paid (only from payment_pending), the option gets the
- * agent (only if nobody else has it), every request in `closing` becomes rejected (only from
- * the status it was read in) with its agent's e-mail (outbox item `outboxId`).
+ * agent (only if nobody else has it, and only at `requestsVersion`, the option's requests
+ * version read before listing `closing`), every request in `closing` becomes rejected (only
+ * from the status it was read in) with its agent's e-mail (outbox item `outboxId`).
  */
 export async function markRequestPaid(input: {
   target: Item;
@@ -31,11 +33,15 @@ export async function markRequestPaid(input: {
   paymentRef: string;
   at: string;
   closing: readonly { request: Item; outboxId: string; mail: AgentMail }[];
+  requestsVersion: number;
   /** who recorded the payment: the admin (bonifico) or the system (Stripe's webhook) */
   actor: Actor;
 }): Promise<MarkPaidOutcome> {
   const { target, via, paymentRef, at, closing, actor } = input;
   const assign = optionStateCondition('assign');
+  const version = requestsVersionIs(input.requestsVersion);
+  // not past its expiry day: until the daily job expires it, an expired option is not assigned
+  const notExpired = optionNotExpired(todayInRome(new Date(at)));
   const requestId = String(target.id);
   const propertyId = String(target.propertyId);
   const agentId = String(target.agentId);
@@ -58,9 +64,18 @@ export async function markRequestPaid(input: {
         Key: keys.option(propertyId),
         // published -> assigned (domain/option-lifecycle): only an option still offered to agents
         UpdateExpression: 'SET assignedAgentId = :agent, assignedAt = :at, updatedAt = :at, gsi3pk = :g3pk, gsi3sk = :g3sk, #optStatus = :assigned',
-        ConditionExpression: `attribute_exists(pk) AND (attribute_not_exists(assignedAgentId) OR attribute_type(assignedAgentId, :nullType)) AND ${assign.expression}`,
+        ConditionExpression: `attribute_exists(pk) AND (attribute_not_exists(assignedAgentId) OR attribute_type(assignedAgentId, :nullType)) AND ${assign.expression} AND ${version.expression} AND ${notExpired.expression}`,
         ExpressionAttributeNames: assign.names,
-        ExpressionAttributeValues: { ':agent': agentId, ':at': at, ':nullType': 'NULL', ':g3pk': assigned.gsi3pk, ':g3sk': assigned.gsi3sk, ':assigned': 'assigned', ...assign.values },
+        ExpressionAttributeValues: {
+          ':agent': agentId,
+          ':at': at,
+          ...notExpired.values,
+          ':g3pk': assigned.gsi3pk,
+          ':g3sk': assigned.gsi3sk,
+          ':assigned': 'assigned',
+          ...assign.values,
+          ...version.values,
+        },
       },
     },
     {
@@ -95,7 +110,7 @@ export async function markRequestPaid(input: {
   } catch (err) {
     const reasons = cancellationReasons(err);
     if (!reasons.length) throw err;
-    if (reasons[1] === 'ConditionalCheckFailed') return { outcome: 'option_assigned' };
+    if (reasons[1] === 'ConditionalCheckFailed') return { outcome: 'option_moved' };
     return { outcome: 'moved' };
   }
   return { outcome: 'paid', request: toAdminAgentRequest({ ...target, status: 'paid', paidAt: at, paidVia: via, updatedAt: at }) };

@@ -38,7 +38,8 @@ import {
   type OpenAgentRequestStatus,
 } from '../domain/agent-requests';
 import type { RequestMailFacts } from '../domain/agent-mail';
-import type { OptionState } from '../domain/option-lifecycle';
+import { todayInRome } from '../domain/availability';
+import { isPastExpiry, type OptionState } from '../domain/option-lifecycle';
 import type { Actor } from '../domain/activity';
 import { requestActivity } from './activity';
 
@@ -49,15 +50,49 @@ export const REQUEST_ID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]
 
 /**
  * The option is offered to agents: published by an admin after the signature
- * (domain/option-lifecycle) and no agent assigned (spec 001 section 4 said "pending").
- * Stored options carry `assignedAgentId: null` until an agent pays.
+ * (domain/option-lifecycle), no agent assigned (spec 001 section 4 said "pending"), and
+ * `today` (Europe/Rome) not past its expiry day: the daily job expires it, and until it runs
+ * an expired option takes no request, approval or payment. Stored options carry
+ * `assignedAgentId: null` until an agent pays.
  */
-export const OPTION_LISTED = '#optStatus = :optPublished AND (attribute_not_exists(assignedAgentId) OR attribute_type(assignedAgentId, :nullType))';
-export const OPTION_LISTED_VALUES = { ':optPublished': 'published' satisfies OptionState, ':nullType': 'NULL' };
-export const OPTION_LISTED_NAMES = { '#optStatus': 'status' };
+export function optionListed(today: string): { expression: string; names: Record<string, string>; values: Record<string, string> } {
+  const notExpired = optionNotExpired(today);
+  return {
+    expression: `#optStatus = :optPublished AND (attribute_not_exists(assignedAgentId) OR attribute_type(assignedAgentId, :nullType)) AND ${notExpired.expression}`,
+    names: { '#optStatus': 'status' },
+    values: { ':optPublished': 'published' satisfies OptionState, ...notExpired.values },
+  };
+}
 
-export function isListed(option: Item): boolean {
-  return option.status === 'published' && !str(option.assignedAgentId);
+/** The option's expiry day (Europe/Rome) is not before `today`, or it has none (not signed yet). */
+export function optionNotExpired(today: string): { expression: string; values: Record<string, string> } {
+  return {
+    expression: '(attribute_not_exists(expiresAt) OR attribute_type(expiresAt, :nullType) OR expiresAt >= :today)',
+    values: { ':nullType': 'NULL', ':today': today },
+  };
+}
+
+export function isListed(option: Item, today: string): boolean {
+  return option.status === 'published' && !str(option.assignedAgentId) && !isPastExpiry(str(option.expiresAt), today);
+}
+
+/**
+ * The version of the option's requests: saving a request on the option (new, or asked again)
+ * raises it in the same transaction, only if it is still the one read. What closes the
+ * option's open requests (a payment, an admin's withdraw, cancel or exercise, the expiry)
+ * requires the version it read before listing them, so a request saved meanwhile makes it
+ * start again instead of staying open on an option nobody can take; and the cap on open
+ * requests, counted after reading the version, holds in the write.
+ */
+export function requestsVersionOf(option: Item): number {
+  return num(option.requestsVersion);
+}
+
+/** The condition "the option's requests version is still `version`", on the OPTION item. */
+export function requestsVersionIs(version: number): { expression: string; values: Record<string, number> } {
+  return version === 0
+    ? { expression: 'attribute_not_exists(requestsVersion)', values: {} }
+    : { expression: 'requestsVersion = :requestsVersion', values: { ':requestsVersion': version } };
 }
 
 /** The codes of a cancelled TransactWriteItems, one per item ([] for any other error). */
@@ -74,7 +109,7 @@ export type AgentMail = Omit<MailMessage, 'to'>;
  * status it was read in) with its agent's e-mail: for the transaction of what closes it (a
  * payment by another agent, the option withdrawn or cancelled).
  */
-export function closeRequestWrites(other: Item, input: { reason: 'assigned' | 'withdrawn' | 'cancelled' | 'expired'; at: string; outboxId: string; kind: string; mail: AgentMail }) {
+export function closeRequestWrites(other: Item, input: { reason: 'assigned' | 'withdrawn' | 'cancelled' | 'expired' | 'exercised'; at: string; outboxId: string; kind: string; mail: AgentMail }) {
   return [
     {
       Update: {
@@ -276,8 +311,8 @@ export type SaveRequestOutcome =
   | { outcome: 'created' | 'updated'; request: AgentRequestView }
   /** the request item lost its condition: another write of the same agent got there first (or is in flight) */
   | { outcome: 'duplicate' }
-  /** the option is no longer listed */
-  | { outcome: 'option_unavailable' }
+  /** the option changed since it was read: no longer listed, or another request saved on it */
+  | { outcome: 'option_moved' }
   /** the property is missing or being deleted (the guard) */
   | { outcome: 'property_gone' }
   /** cancelled by another transaction on the same option: read again and retry */
@@ -286,8 +321,9 @@ export type SaveRequestOutcome =
 /**
  * The agent's request saved as pending: a new item (`existing` undefined: Put with
  * attribute_not_exists), or the agent's rejected request asked again (Update only from
- * rejected, same id). ONE transaction with the property's guard (index 0) and the check that
- * the option is still listed.
+ * rejected, same id). ONE transaction with the property's guard (index 0) and the option's
+ * requests version raised from `optionVersion`, the one read before counting its open
+ * requests, only while the option is listed.
  */
 export async function saveAgentRequest(input: {
   propertyId: string;
@@ -295,8 +331,11 @@ export async function saveAgentRequest(input: {
   existing: Item | undefined;
   snapshot: RequestSnapshot;
   at: string;
+  optionVersion: number;
 }): Promise<SaveRequestOutcome> {
-  const { propertyId, agentId, existing, snapshot, at } = input;
+  const { propertyId, agentId, existing, snapshot, at, optionVersion } = input;
+  const version = requestsVersionIs(optionVersion);
+  const listed = optionListed(todayInRome(new Date(at)));
   let write;
   let item: Item;
   if (!existing) {
@@ -351,12 +390,13 @@ export async function saveAgentRequest(input: {
   const transaction = guardedTransaction({ propertyId }, [
     write as never,
     {
-      ConditionCheck: {
+      Update: {
         TableName: table(),
         Key: keys.option(propertyId),
-        ConditionExpression: `attribute_exists(pk) AND ${OPTION_LISTED}`,
-        ExpressionAttributeNames: OPTION_LISTED_NAMES,
-        ExpressionAttributeValues: OPTION_LISTED_VALUES,
+        UpdateExpression: 'SET requestsVersion = :nextVersion',
+        ConditionExpression: `attribute_exists(pk) AND ${listed.expression} AND ${version.expression}`,
+        ExpressionAttributeNames: listed.names,
+        ExpressionAttributeValues: { ...listed.values, ...version.values, ':nextVersion': optionVersion + 1 },
       },
     },
   ]);
@@ -366,7 +406,7 @@ export async function saveAgentRequest(input: {
     const reasons = cancellationReasons(err);
     if (!reasons.length) throw err;
     if (reasons[1] === 'ConditionalCheckFailed' || reasons[1] === 'TransactionConflict') return { outcome: 'duplicate' };
-    if (reasons[2] === 'ConditionalCheckFailed') return { outcome: 'option_unavailable' };
+    if (reasons[2] === 'ConditionalCheckFailed') return { outcome: 'option_moved' };
     if (reasons[0] === 'ConditionalCheckFailed') return { outcome: 'property_gone' };
     return { outcome: 'conflict' };
   }
@@ -429,14 +469,15 @@ export async function decideAgentRequest(
     }),
   ];
   if (approve) {
-    // nobody took the option in charge meanwhile
+    // nobody took the option in charge meanwhile, and it is still offered
+    const listed = optionListed(todayInRome(new Date(at)));
     items.push({
       ConditionCheck: {
         TableName: table(),
         Key: keys.option(String(item.propertyId)),
-        ConditionExpression: `attribute_exists(pk) AND ${OPTION_LISTED}`,
-        ExpressionAttributeNames: OPTION_LISTED_NAMES,
-        ExpressionAttributeValues: OPTION_LISTED_VALUES,
+        ConditionExpression: `attribute_exists(pk) AND ${listed.expression}`,
+        ExpressionAttributeNames: listed.names,
+        ExpressionAttributeValues: listed.values,
       },
     });
   }

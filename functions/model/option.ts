@@ -14,15 +14,16 @@ import { requestActivity } from './activity';
 import { pageCount, str, type Item } from './item';
 import { BatchGetCommand, GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, isConditionFailure, queryAll, table } from './db';
-import { ConflictError, NotFoundError } from '../lib/errors';
+import { ConflictError, NotFoundError, ValidationError } from '../lib/errors';
 import { keys } from './keys';
 import { outboxPut } from './outbox';
+import { optionNotExpired, requestsVersionIs } from './agent-request';
 import { guardedTransaction, readProperty, unchangedSince } from './property';
 import { availabilityLinkItems } from './availability';
 import { invitationCondition, invitationLinkItems, type InvitationChange } from './invitation';
 import type { PurchaseOption } from '../domain/requests';
 import { REVIEW_MESSAGES } from '../domain/review/rules';
-import type { OptionListItem } from '../domain/review/schemas';
+import { MIN_ABOVE_MAX_MESSAGE, type OptionListItem } from '../domain/review/schemas';
 import { ONBOARDING_MESSAGES } from '../domain/onboarding/rules';
 import { KYC_MESSAGES } from '../domain/onboarding/kyc';
 import { toDigitalSigners, toSignatureFormat, toSignatureType, type DigitalSignature, type DigitalSigner } from '../domain/onboarding/digital-signature';
@@ -133,6 +134,12 @@ export async function updateOption(propertyId: string, changes: OptionChanges, a
   const at = now.toISOString();
   const before = await readOption(propertyId);
   if (!before) throw new NotFoundError(REVIEW_MESSAGES.optionNotFound);
+  // the minimum against the maximum as they will be stored (a field left out keeps its value);
+  // the write wants the option unchanged since this read
+  const merged = { ...before, ...changes };
+  if (typeof merged.minAgentCommissionPercentage === 'number' && typeof merged.agentCommissionPercentage === 'number' && merged.minAgentCommissionPercentage > merged.agentCommissionPercentage) {
+    throw new ValidationError(MIN_ABOVE_MAX_MESSAGE, { minAgentCommissionPercentage: MIN_ABOVE_MAX_MESSAGE });
+  }
   const names: Record<string, string> = { '#optStatus': 'status' };
   const values: Record<string, unknown> = { ':now': at, ':assigned': 'assigned', ':exercised': 'exercised', ':expired': 'expired', ':cancelled': 'cancelled', ':read': before.updatedAt ?? null };
   const sets = ['updatedAt = :now'];
@@ -217,14 +224,18 @@ export interface OptionTransition {
   note?: string | null;
   /** more writes of the same change (requests closed, mails), after the option and the entry */
   extra?: readonly TransactItem[];
+  /** only if the option's requests version is still this one (model/agent-request.ts): the change closes the requests read at it */
+  requestsVersion?: number;
+  /** only if the option is not past its expiry day (this day, Europe/Rome) */
+  notExpiredOn?: string;
 }
 
 /**
  * A change of the option's state in ONE transaction: the PROPERTY's summary `optionState`
  * (with the property guard), the OPTION item (only from the states the action is allowed in),
  * the activity entry and `extra`. A failed guard is 404 'Immobile non trovato'; the option in
- * another state 409 with the action's Italian reason; a failure among `extra` 409 (changed
- * meanwhile). Returns the state reached.
+ * another state (or at another requests version, or expired) 409 with the action's Italian
+ * reason; a failure among `extra` 409 (changed meanwhile). Returns the state reached.
  */
 export async function transitionOption(t: OptionTransition): Promise<OptionState> {
   const { propertyId, action, at } = t;
@@ -239,6 +250,17 @@ export async function transitionOption(t: OptionTransition): Promise<OptionState
     sets.push(`#set${i} = :set${i}`);
   }
   const removes = (t.remove ?? []).map((field, i) => ((names[`#rm${i}`] = field), `#rm${i}`));
+  const conditions = [`attribute_exists(pk)`, cond.expression];
+  if (t.requestsVersion !== undefined) {
+    const version = requestsVersionIs(t.requestsVersion);
+    conditions.push(version.expression);
+    Object.assign(values, version.values);
+  }
+  if (t.notExpiredOn !== undefined) {
+    const notExpired = optionNotExpired(t.notExpiredOn);
+    conditions.push(notExpired.expression);
+    Object.assign(values, notExpired.values);
+  }
   const T = table();
   try {
     await ddb().send(
@@ -264,7 +286,7 @@ export async function transitionOption(t: OptionTransition): Promise<OptionState
               TableName: T,
               Key: keys.option(propertyId),
               UpdateExpression: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
-              ConditionExpression: `attribute_exists(pk) AND ${cond.expression}`,
+              ConditionExpression: conditions.join(' AND '),
               ExpressionAttributeNames: names,
               ExpressionAttributeValues: values,
             },

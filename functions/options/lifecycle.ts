@@ -1,19 +1,21 @@
 /**
  * The option's state changes that are not the seller's or a payment's (domain/option-lifecycle):
  * the admin's publish, withdraw, mark exercised and cancel (with a reason), and the daily job's
- * expiry. Withdrawing, cancelling and expiring close the agents' open requests on the option
- * (rejected, each agent e-mailed) in the same transaction as the state; a request opened
- * between the read and the write is refused by its own condition (the option must be
- * published), so none stays open on an option nobody can take. Every closing (withdraw,
+ * expiry. Withdrawing, cancelling, expiring and marking exercised close the agents' open
+ * requests on the option (rejected, each agent e-mailed) in the same transaction as the state,
+ * only at the option's requests version read before listing them: a request saved in between
+ * raises that version, and the change starts again from a fresh read and closes it too, so
+ * none stays open on an option nobody can take. Publishing wants the option not past its
+ * expiry day, in the write's condition too. Every closing (withdraw,
  * cancel, expire, exercise) then cancels the visits booked and still to come (their slots
  * free again, seller, agent and back office mailed with the invitation's CANCEL), one visit
  * per transaction whose own condition wants it still booked: a failure is logged, and the
  * visit, whose agent no longer holds the option, is neither reminded nor changeable by them.
  */
 import { config } from '../lib/config';
-import { NotFoundError } from '../lib/errors';
+import { ConflictError, NotFoundError } from '../lib/errors';
 import { logger } from '../lib/logger';
-import { closeRequestWrites, requestsOfOption, toRequestMailFacts } from '../model/agent-request';
+import { closeRequestWrites, requestsOfOption, requestsVersionOf, toRequestMailFacts } from '../model/agent-request';
 import { expiredOptionItems, migrateLegacyOptionStates, readOption, transitionOption } from '../model/option';
 import { deliverOutbox } from '../model/outbox';
 import { readProperty } from '../model/property';
@@ -23,12 +25,13 @@ import type { Item } from '../model/item';
 import { optionClosedMail } from '../domain/agent-mail';
 import { OPEN_AGENT_REQUEST_STATUSES } from '../domain/agent-requests';
 import { SYSTEM_ACTOR, type Actor } from '../domain/activity';
-import type { AdminOptionAction } from '../domain/option-lifecycle';
+import { OPTION_LIFECYCLE_MESSAGES, isPastExpiry, type AdminOptionAction, type OptionState } from '../domain/option-lifecycle';
+import { str } from '../model/item';
 import { todayInRome } from '../domain/availability';
 import { REVIEW_MESSAGES } from '../domain/review/rules';
 import type { OptionTransitionResult } from '../domain/review/schemas';
 
-const CLOSING = { withdraw: 'withdrawn', cancel: 'cancelled', expire: 'expired' } as const;
+const CLOSING = { withdraw: 'withdrawn', cancel: 'cancelled', expire: 'expired', exercise: 'exercised' } as const;
 
 /** The actions after which no agent holds the option: its visits still to come are cancelled. */
 const ENDS_VISITS: ReadonlySet<AdminOptionAction | 'expire'> = new Set(['withdraw', 'cancel', 'expire', 'exercise']);
@@ -50,34 +53,63 @@ async function cancelUpcomingVisits(propertyId: string, actor: Actor, now: Date)
   return cancelled;
 }
 
+/** The open requests of the option and their closing writes (rejected, each agent e-mailed). */
+async function closingOf(propertyId: string, why: (typeof CLOSING)[keyof typeof CLOSING], now: Date) {
+  const at = now.toISOString();
+  const open = (await requestsOfOption(propertyId)).filter((r) => (OPEN_AGENT_REQUEST_STATUSES as readonly string[]).includes(String(r.status)));
+  return open.map((r) => {
+    const outboxId = `agentreq-closed-${String(r.id)}-${now.getTime()}`;
+    const mail = optionClosedMail({ ...toRequestMailFacts(r), wasApproved: r.status === 'payment_pending', why }, config().APP_URL);
+    return { outboxId, writes: closeRequestWrites(r, { reason: why, at, outboxId, kind: 'agent-request-option-closed', mail }) };
+  });
+}
+
+/** Attempts of a closing that met a request saved meanwhile (each reads the option and its requests again). */
+const CLOSING_ATTEMPTS = 5;
+
 async function applyOptionAction(
-  option: Item,
+  read: Item,
   action: AdminOptionAction | 'expire',
   reason: string | undefined,
   actor: Actor,
   now: Date,
 ): Promise<OptionTransitionResult> {
-  const propertyId = String(option.propertyId);
+  const propertyId = String(read.propertyId);
   const at = now.toISOString();
+  const today = todayInRome(now);
   const why = action in CLOSING ? CLOSING[action as keyof typeof CLOSING] : null;
-  const open = why ? (await requestsOfOption(propertyId)).filter((r) => (OPEN_AGENT_REQUEST_STATUSES as readonly string[]).includes(String(r.status))) : [];
-  const closing = open.map((r) => {
-    const outboxId = `agentreq-closed-${String(r.id)}-${now.getTime()}`;
-    const mail = optionClosedMail({ ...toRequestMailFacts(r), wasApproved: r.status === 'payment_pending', why: why! }, config().APP_URL);
-    return { outboxId, writes: closeRequestWrites(r, { reason: why!, at, outboxId, kind: 'agent-request-option-closed', mail }) };
-  });
+  if (action === 'publish' && isPastExpiry(str(read.expiresAt), today)) throw new ConflictError(OPTION_LIFECYCLE_MESSAGES.publishExpired);
   const set: Record<string, unknown> =
     action === 'cancel' ? { cancelledAt: at, cancelReason: reason ?? '' } : action === 'exercise' ? { exercisedAt: at } : action === 'publish' ? { publishedAt: at } : action === 'expire' ? { expiredAt: at } : {};
-  const status = await transitionOption({
-    propertyId,
-    action,
-    actor,
-    at,
-    option,
-    note: action === 'cancel' ? (reason ?? null) : closing.length ? `Richieste degli agenti chiuse: ${closing.length}` : null,
-    set,
-    extra: closing.flatMap((c) => c.writes),
-  });
+  let status: OptionState;
+  let closing: Awaited<ReturnType<typeof closingOf>> = [];
+  for (let attempt = 1; ; attempt++) {
+    // a closing reads the option (its requests version) again, then its requests
+    const option = why ? await readOption(propertyId) : read;
+    if (!option) throw new NotFoundError(REVIEW_MESSAGES.optionNotFound);
+    const version = requestsVersionOf(option);
+    closing = why ? await closingOf(propertyId, why, now) : [];
+    try {
+      status = await transitionOption({
+        propertyId,
+        action,
+        actor,
+        at,
+        option,
+        note: action === 'cancel' ? (reason ?? null) : closing.length ? `Richieste degli agenti chiuse: ${closing.length}` : null,
+        set,
+        extra: closing.flatMap((c) => c.writes),
+        ...(why ? { requestsVersion: version } : {}),
+        ...(action === 'publish' ? { notExpiredOn: today } : {}),
+      });
+      break;
+    } catch (err) {
+      if (!why || !(err instanceof ConflictError) || attempt >= CLOSING_ATTEMPTS) throw err;
+      // a request saved on the option meanwhile: close it too; anything else answers as it is
+      const after = await readOption(propertyId);
+      if (!after || requestsVersionOf(after) === version) throw err;
+    }
+  }
   for (const c of closing) await deliverNow(c.outboxId, deliverOutbox);
   const cancelledVisits = ENDS_VISITS.has(action) ? await cancelUpcomingVisits(propertyId, actor, now) : 0;
   logger.info('Option state changed', { propertyId, action, status, closedRequests: closing.length, cancelledVisits });

@@ -6,11 +6,17 @@
  * stand-in of Stripe, pending agents refused, and who may see an option's photos.
  */
 import http from 'node:http';
-import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { randomUUID } from 'node:crypto';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ddb } from '../../functions/model/db';
 import { resetConfig } from '../../functions/lib/config';
 import { keys } from '../../functions/model/keys';
+import { markRequestPaid } from '../../functions/model/agent-payment';
+import { transitionOption } from '../../functions/model/option';
+import { ConflictError } from '../../functions/lib/errors';
+import { SYSTEM_ACTOR } from '../../functions/domain/activity';
+import { addDays, todayInRome } from '../../functions/domain/availability';
 import {
   AGENT_MESSAGES,
   type AdminAgentRequest,
@@ -198,6 +204,141 @@ describe('the request state machine', () => {
     const res = await api<Answer<object>>('POST', `/agent/requests/${id}/payment`, { token: other.token });
     expect(res.status).toBe(404);
     expect(res.body.message).toBe(AGENT_MESSAGES.requestNotFound);
+  });
+});
+
+describe('rules that hold in the write, not only in a read before it', () => {
+  /** `n` open requests of agents that only exist in the table (the count is what is tested). */
+  async function seedOpenRequests(propertyId: string, n: number): Promise<string[]> {
+    const agentIds = Array.from({ length: n }, () => `seed-${randomUUID()}`);
+    for (const agentId of agentIds) {
+      await ddb().send(
+        new PutCommand({
+          TableName: TABLE(),
+          Item: { ...keys.agentRequest(propertyId, agentId), entity: 'agentRequest', id: randomUUID(), propertyId, agentId, status: 'pending', agentEmail: `${agentId}@example.it` },
+        }),
+      );
+    }
+    return agentIds;
+  }
+
+  it('a rejected request asked again counts toward the 40 open requests of an option', async () => {
+    const option = await listedOption();
+    const agent = await freshAgent();
+    const first = await request(agent, option.propertyId, 3);
+    expect(first.status, JSON.stringify(first.body)).toBe(201);
+    expect((await decide(first.body.request.id, 'reject')).status).toBe(200);
+    const seeded = await seedOpenRequests(option.propertyId, 40);
+    const again = await request(agent, option.propertyId, 4);
+    expect(again.status, JSON.stringify(again.body)).toBe(409);
+    expect(again.body).toMatchObject({ error: 'TOO_MANY_REQUESTS', message: AGENT_MESSAGES.tooManyOpen });
+    expect((await requestItem(option.propertyId, agent.userId))!.status).toBe('rejected');
+    // one closed: the agent may ask again
+    await ddb().send(new DeleteCommand({ TableName: TABLE(), Key: keys.agentRequest(option.propertyId, seeded[0]!) }));
+    expect((await request(agent, option.propertyId, 4)).status).toBe(201);
+  });
+
+  it('a request saved after a payment read the open ones makes the payment start again, and it is closed too', async () => {
+    const option = await listedOption();
+    const [a, late] = [await freshAgent('Agente A'), await freshAgent('Agente tardivo')];
+    const idA = await approvedRequest(a, option, 3);
+    // the payment's read: the option (its requests version) and no other open request
+    const read = await optionItem(option.propertyId);
+    const target = (await requestItem(option.propertyId, a.userId))!;
+    // another agent's request is saved before the payment's write
+    expect((await request(late, option.propertyId, 4)).status).toBe(201);
+    const stale = await markRequestPaid({
+      target,
+      via: 'bonifico',
+      paymentRef: 'test',
+      at: new Date().toISOString(),
+      closing: [],
+      requestsVersion: Number(read.requestsVersion ?? 0),
+      actor: SYSTEM_ACTOR,
+    });
+    expect(stale.outcome).toBe('option_moved');
+    expect(await optionItem(option.propertyId)).toMatchObject({ status: 'published', assignedAgentId: null });
+    expect((await requestItem(option.propertyId, a.userId))!.status).toBe('payment_pending');
+    // the use case reads again: paid, and the late request closed with its mail
+    const paid = await decide(idA, 'paid');
+    expect(paid.status, JSON.stringify(paid.body)).toBe(200);
+    expect(await requestItem(option.propertyId, late.userId)).toMatchObject({ status: 'rejected', rejectedReason: 'assigned' });
+    await expect.poll(async () => (await mailsTo(late.email)).length).toBeGreaterThan(0);
+  });
+
+  it('a request saved after a withdrawal read the open ones makes it start again, and it is closed too', async () => {
+    const option = await listedOption();
+    const late = await freshAgent();
+    const read = await optionItem(option.propertyId);
+    expect((await request(late, option.propertyId, 3)).status).toBe(201);
+    // the write at the version read before the request: refused
+    await expect(
+      transitionOption({ propertyId: option.propertyId, action: 'withdraw', actor: SYSTEM_ACTOR, at: new Date().toISOString(), option: read, requestsVersion: Number(read.requestsVersion ?? 0) }),
+    ).rejects.toBeInstanceOf(ConflictError);
+    expect((await optionItem(option.propertyId)).status).toBe('published');
+    // the admin's withdrawal reads again and closes it
+    const withdrawn = await api<Answer<{ status: string; closedRequests: number }>>('POST', `/admin/options/${option.propertyId}/transitions`, { token: admin, body: { action: 'withdraw' } });
+    expect(withdrawn.status, JSON.stringify(withdrawn.body)).toBe(200);
+    expect(withdrawn.body).toMatchObject({ status: 'signed', closedRequests: 1 });
+    expect(await requestItem(option.propertyId, late.userId)).toMatchObject({ status: 'rejected', rejectedReason: 'withdrawn' });
+  });
+
+  it('marking an option exercised closes its open requests and tells their agents; none can pay', async () => {
+    const option = await listedOption();
+    const [waiting, approved] = [await freshAgent('Agente in attesa'), await freshAgent('Agente approvato')];
+    expect((await request(waiting, option.propertyId, 3)).status).toBe(201);
+    const idApproved = await approvedRequest(approved, option, 4);
+    const exercised = await api<Answer<{ status: string; closedRequests: number }>>('POST', `/admin/options/${option.propertyId}/transitions`, { token: admin, body: { action: 'exercise' } });
+    expect(exercised.status, JSON.stringify(exercised.body)).toBe(200);
+    expect(exercised.body).toMatchObject({ status: 'exercised', closedRequests: 2 });
+    for (const agent of [waiting, approved]) {
+      expect(await requestItem(option.propertyId, agent.userId)).toMatchObject({ status: 'rejected', rejectedReason: 'exercised' });
+      await expect.poll(async () => (await mailsTo(agent.email)).some((m) => (m.body.text ?? m.body.html ?? '').includes('è stata esercitata'))).toBe(true);
+    }
+    const pay = await api<Answer<object>>('POST', `/agent/requests/${idApproved}/payment`, { token: approved.token });
+    expect(pay.status).toBe(409);
+    expect((await adminList('payment_pending')).body.items.some((r) => r.id === idApproved)).toBe(false);
+  });
+
+  it('an option past its expiry day takes no request, approval, payment or publication before the daily job expires it', async () => {
+    const option = await listedOption();
+    const [payer, waiting, newcomer] = [await freshAgent(), await freshAgent(), await freshAgent()];
+    const idPayer = await approvedRequest(payer, option, 3);
+    const created = await request(waiting, option.propertyId, 3);
+    expect(created.status).toBe(201);
+    const yesterday = addDays(todayInRome(), -1);
+    await ddb().send(new UpdateCommand({ TableName: TABLE(), Key: keys.option(option.propertyId), UpdateExpression: 'SET expiresAt = :d', ExpressionAttributeValues: { ':d': yesterday } }));
+
+    const asked = await request(newcomer, option.propertyId, 3);
+    expect(asked.status).toBe(409);
+    expect(asked.body.message).toBe(AGENT_MESSAGES.optionUnavailable);
+    expect((await available(newcomer)).body.items.some((o) => o.propertyId === option.propertyId)).toBe(false);
+    expect((await decide(created.body.request.id, 'approve')).status).toBe(409);
+    const paid = await decide(idPayer, 'paid');
+    expect(paid.status).toBe(409);
+    expect(paid.body).toMatchObject({ error: 'OPTION_UNAVAILABLE' });
+    expect(await optionItem(option.propertyId)).toMatchObject({ status: 'published', assignedAgentId: null });
+    expect((await requestItem(option.propertyId, payer.userId))!.status).toBe('payment_pending');
+    expect((await media(newcomer, option.propertyId)).status).toBe(404);
+
+    // withdrawn, it cannot be published again
+    expect((await api('POST', `/admin/options/${option.propertyId}/transitions`, { token: admin, body: { action: 'withdraw' } })).status).toBe(200);
+    const published = await api<Answer<object>>('POST', `/admin/options/${option.propertyId}/transitions`, { token: admin, body: { action: 'publish' } });
+    expect(published.status).toBe(409);
+    expect(published.body.message).toBe("L'opzione è scaduta: non si può più pubblicare agli agenti");
+    expect((await optionItem(option.propertyId)).status).toBe('signed');
+  });
+
+  it('an option cancelled after its assignment leaves the agent\'s options in charge', async () => {
+    const option = await listedOption();
+    const agent = await freshAgent();
+    const id = await approvedRequest(agent, option, 3);
+    expect((await decide(id, 'paid')).status).toBe(200);
+    await expect.poll(async () => (await assigned(agent)).body.items.some((o) => o.propertyId === option.propertyId)).toBe(true);
+    const cancelled = await api('POST', `/admin/options/${option.propertyId}/transitions`, { token: admin, body: { action: 'cancel', reason: 'Venditore deceduto' } });
+    expect(cancelled.status, JSON.stringify(cancelled.body)).toBe(200);
+    expect((await assigned(agent)).body.items.some((o) => o.propertyId === option.propertyId)).toBe(false);
+    expect((await media(agent, option.propertyId)).status).toBe(404);
   });
 });
 

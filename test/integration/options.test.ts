@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ddb } from '../../functions/model/db';
 import { keys } from '../../functions/model/keys';
 import type { PurchaseOption } from '../../functions/domain/requests';
-import type { OptionList, OptionListItem } from '../../functions/domain/review/schemas';
+import { MIN_ABOVE_MAX_MESSAGE, type OptionList, type OptionListItem } from '../../functions/domain/review/schemas';
 import { api, stack, tokenForRole, uniqueEmail, useStackEnv } from '../support/helpers';
 import { apiFrom, fullBody, newClientIp, newId } from '../support/submission';
 
@@ -70,12 +70,23 @@ describe('PATCH /admin/options/{propertyId}', () => {
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body).toMatchObject({ id: o.id, status: 'created', agentCommissionPercentage: 4.5, salePricePercentage: 12.5, minAgentCommissionPercentage: 0, propertyValue: 300_000 });
     expect(await stored(o.propertyId)).toMatchObject({ status: 'created', agentCommissionPercentage: 4.5, salePricePercentage: 12.5, minAgentCommissionPercentage: 0 });
-    expect((await update(o.propertyId, { minAgentCommissionPercentage: 100 })).status).toBe(200);
+    expect((await update(o.propertyId, { minAgentCommissionPercentage: 4.5 })).status).toBe(200);
     const activity = (await api<{ activity: { kind: string; note: string | null }[] }>('GET', `/admin/properties/${o.propertyId}`, { token: admin })).body.activity;
     expect(activity.filter((e) => e.kind === 'option.updated').map((e) => e.note)).toEqual([
       'condivisione agente: 3% → 4,5%; prezzo di vendita: 10% → 12,5%; condivisione minima: 2% → 0%',
-      'condivisione minima: 0% → 100%',
+      'condivisione minima: 0% → 4,5%',
     ]);
+  });
+
+  it('refuses a minimum above the maximum as they would be stored (a field left out keeps its value) and writes nothing', async () => {
+    const o = await withOption();
+    const before = await stored(o.propertyId);
+    for (const body of [{ minAgentCommissionPercentage: 8 }, { agentCommissionPercentage: 1 }, { agentCommissionPercentage: 5, minAgentCommissionPercentage: 6 }]) {
+      const res = await update(o.propertyId, body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(res.body.message).toBe(MIN_ABOVE_MAX_MESSAGE);
+      expect(await stored(o.propertyId)).toEqual(before);
+    }
   });
 
   it('refuses values out of 0..100 with the spec messages and writes nothing', async () => {
