@@ -11,6 +11,7 @@
  *   booked --outcome (agent, after the start)--> done
  */
 import { ROME_TIME_ZONE, romeInstant } from './rome-time';
+import { formatDate } from './format';
 
 export { romeInstant };
 import * as z from 'zod';
@@ -57,7 +58,11 @@ export const VISIT_MESSAGES = {
   noteTooLong: 'La nota può avere al massimo 1000 caratteri',
   interestRequired: "Indica l'interesse del visitatore",
   slotInvalid: 'Fascia oraria non valida',
+  afterExpiry: (expiresAt: string) => `La visita deve svolgersi entro la scadenza dell'opzione (${formatDate(`${expiresAt}T12:00:00Z`)}): scegli una fascia fino a quel giorno`,
 } as const;
+
+/** A slot of day `date` falls within the option, which runs to `expiresAt` included (none: not signed yet, no limit). */
+export const isWithinOption = (date: string, expiresAt: string | null | undefined) => !expiresAt || date <= expiresAt;
 
 /** Until when the agent may cancel or move the visit (ISO). */
 export function cutoffOf(v: { date: string; start: string }): string {

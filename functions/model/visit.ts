@@ -112,14 +112,15 @@ export async function bookedVisitItemsOn(date: string): Promise<Item[]> {
 // ---- writes --------------------------------------------------------------------------------
 
 /** The OPTION is in this agent's charge (assigned to them). */
-function optionOfAgent(propertyId: string, agentId: string): TransactItem {
+/** The option is in the agent's charge; with `slotDate`, it also runs until that day (its expiry day is not before it). */
+function optionOfAgent(propertyId: string, agentId: string, slotDate?: string): TransactItem {
   return {
     ConditionCheck: {
       TableName: table(),
       Key: keys.option(propertyId),
-      ConditionExpression: '#s = :assigned AND assignedAgentId = :agent',
+      ConditionExpression: `#s = :assigned AND assignedAgentId = :agent${slotDate === undefined ? '' : ' AND (attribute_not_exists(expiresAt) OR attribute_type(expiresAt, :nullType) OR expiresAt >= :slotDate)'}`,
       ExpressionAttributeNames: { '#s': 'status' },
-      ExpressionAttributeValues: { ':assigned': 'assigned', ':agent': agentId },
+      ExpressionAttributeValues: { ':assigned': 'assigned', ':agent': agentId, ...(slotDate === undefined ? {} : { ':nullType': 'NULL', ':slotDate': slotDate }) },
     },
   };
 }
@@ -191,12 +192,15 @@ export async function bookVisit(c: Change & { agentId: string; slot: Item; visit
     ...c.visit,
   };
   // index 0 the guard; 1 the option in the agent's charge; 2 the slot; 3 the visit
-  await send(c, [optionOfAgent(c.propertyId, c.agentId), takeSlot(c.slot, String(c.visit.id), c.at), { Put: { TableName: table(), Item: visit, ConditionExpression: 'attribute_not_exists(pk)' } }], undefined, (i) =>
+  await send(c, [optionOfAgent(c.propertyId, c.agentId, String(c.slot.date)), takeSlot(c.slot, String(c.visit.id), c.at), { Put: { TableName: table(), Item: visit, ConditionExpression: 'attribute_not_exists(pk)' } }], undefined, (i) =>
     i === 1 ? new ConflictError(VISIT_MESSAGES.notAssigned) : i === 2 ? new ConflictError(VISIT_MESSAGES.slotTaken) : new ConflictError(),
   );
 }
 
-/** The agent moves a booked visit to `slot`: the old slot freed, the new one taken, the visit's time and sequence. */
+/**
+ * The agent moves a booked visit to `slot`: the old slot freed, the new one taken, the visit's
+ * time and sequence; the reminder of the old time no longer counts (the new day gets its own).
+ */
 export async function moveVisit(c: Change & { agentId: string; visit: Item; slot: Item }): Promise<void> {
   const v = c.visit;
   const idx = keys.visitIndexes({ id: String(v.id), propertyId: c.propertyId, agentId: c.agentId, date: String(c.slot.date), start: String(c.slot.start) });
@@ -206,7 +210,8 @@ export async function moveVisit(c: Change & { agentId: string; visit: Item; slot
       TableName: table(),
       Key: keys.visit(c.propertyId, String(v.id)),
       UpdateExpression:
-        'SET slotId = :slot, #date = :date, #start = :start, #end = :end, #seq = if_not_exists(#seq, :zero) + :one, updatedAt = :at, gsi1sk = :g1, gsi3pk = :g3pk, gsi3sk = :g3sk',
+        'SET slotId = :slot, #date = :date, #start = :start, #end = :end, #seq = if_not_exists(#seq, :zero) + :one, updatedAt = :at, gsi1sk = :g1, gsi3pk = :g3pk, gsi3sk = :g3sk ' +
+        'REMOVE reminderSentAt',
       ConditionExpression: '#status = :booked AND slotId = :oldSlot AND agentId = :agent',
       ExpressionAttributeNames: { '#date': 'date', '#start': 'start', '#end': 'end', '#seq': 'sequence', '#status': 'status' },
       ExpressionAttributeValues: {
@@ -227,7 +232,7 @@ export async function moveVisit(c: Change & { agentId: string; visit: Item; slot
     },
   };
   // 1 option; 2 visit; 3 old slot; 4 new slot
-  await send(c, [optionOfAgent(c.propertyId, c.agentId), update, freeSlot(c.propertyId, v, c.at), takeSlot(c.slot, String(v.id), c.at)], undefined, (i) =>
+  await send(c, [optionOfAgent(c.propertyId, c.agentId, String(c.slot.date)), update, freeSlot(c.propertyId, v, c.at), takeSlot(c.slot, String(v.id), c.at)], undefined, (i) =>
     i === 1 ? new ConflictError(VISIT_MESSAGES.notAssigned) : i === 4 ? new ConflictError(VISIT_MESSAGES.slotTaken) : new ConflictError(VISIT_MESSAGES.notBooked),
   );
 }

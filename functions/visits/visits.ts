@@ -24,6 +24,7 @@ import {
   INTEREST_LABELS,
   isBeforeCutoff,
   isBookable,
+  isWithinOption,
   VISIT_MESSAGES as M,
   type AgentDeal,
   type SellerVisits,
@@ -70,25 +71,27 @@ export async function agentDeal(propertyId: string, agentId: string, now = new D
     hasKeys: option.hasKeys === true,
     expiresAt: str(option.expiresAt),
     freeSlots: slots
-      .filter((s) => s.isBooked !== true && isBookable({ date: String(s.date), start: String(s.start) }, now))
+      .filter((s) => s.isBooked !== true && isBookable({ date: String(s.date), start: String(s.start) }, now) && isWithinOption(String(s.date), str(option.expiresAt)))
       .map(toFreeSlot)
       .sort((a, b) => `${a.date}T${a.start}`.localeCompare(`${b.date}T${b.start}`)),
     visits: visits.filter((v) => v.agentId === agentId).map(toVisit),
   };
 }
 
-async function bookableSlot(propertyId: string, slotId: string, now: Date): Promise<Item> {
+async function bookableSlot(propertyId: string, slotId: string, option: Item, now: Date): Promise<Item> {
   const slot = await findSlot(propertyId, slotId, todayInRome(now));
   if (!slot) throw new NotFoundError(M.slotNotFound);
   if (slot.isBooked === true) throw new ConflictError(M.slotTaken);
   if (!isBookable({ date: String(slot.date), start: String(slot.start) }, now)) throw new ConflictError(M.slotTooSoon);
+  const expiresAt = str(option.expiresAt);
+  if (!isWithinOption(String(slot.date), expiresAt)) throw new ConflictError(M.afterExpiry(expiresAt!));
   return slot;
 }
 
 /** POST /agent/options/{propertyId}/visits {slotId}: one booking per slot (the slot's own condition). */
 export async function bookVisitAsAgent(propertyId: string, agent: AgentCaller, slotId: string, now = new Date()): Promise<Visit> {
-  const { property } = await requireDealOf(propertyId, agent.userId);
-  const slot = await bookableSlot(propertyId, slotId, now);
+  const { property, option } = await requireDealOf(propertyId, agent.userId);
+  const slot = await bookableSlot(propertyId, slotId, option, now);
   const at = now.toISOString();
   const id = randomUUID();
   const visit: Item = {
@@ -120,20 +123,20 @@ export async function bookVisitAsAgent(propertyId: string, agent: AgentCaller, s
   return toVisit(visit);
 }
 
-async function agentsBookedVisit(propertyId: string, visitId: string, agentId: string, now: Date): Promise<{ property: Item; visit: Item }> {
-  const { property } = await requireDealOf(propertyId, agentId);
+async function agentsBookedVisit(propertyId: string, visitId: string, agentId: string, now: Date): Promise<{ property: Item; option: Item; visit: Item }> {
+  const { property, option } = await requireDealOf(propertyId, agentId);
   const visit = await readVisit(propertyId, visitId);
   if (!visit || visit.agentId !== agentId) throw new NotFoundError(M.visitNotFound);
   if (visit.status !== 'booked') throw new ConflictError(M.notBooked);
   if (!isBeforeCutoff({ date: String(visit.date), start: String(visit.start) }, now)) throw new ConflictError(M.pastCutoff);
-  return { property, visit };
+  return { property, option, visit };
 }
 
 /** PUT /agent/options/{propertyId}/visits/{visitId} {slotId}: moved to another free slot, before the cut-off. */
 export async function moveVisitAsAgent(propertyId: string, visitId: string, agent: AgentCaller, slotId: string, now = new Date()): Promise<Visit> {
-  const { property, visit } = await agentsBookedVisit(propertyId, visitId, agent.userId, now);
+  const { property, option, visit } = await agentsBookedVisit(propertyId, visitId, agent.userId, now);
   if (visit.slotId === slotId) throw new ConflictError(M.sameSlot);
-  const slot = await bookableSlot(propertyId, slotId, now);
+  const slot = await bookableSlot(propertyId, slotId, option, now);
   const at = now.toISOString();
   const sequence = (typeof visit.sequence === 'number' ? visit.sequence : 0) + 1;
   const facts = {

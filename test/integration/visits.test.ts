@@ -175,6 +175,26 @@ describe('the agent in charge', () => {
     }
   });
 
+  it("a slot after the option's expiry day is neither offered nor bookable, nor a visit moved to it", async () => {
+    const d = await assignedDeal();
+    const expiresAt = addDays(todayInRome(), 10);
+    await ddb().send(new UpdateCommand({ TableName: TABLE(), Key: keys.option(d.propertyId), UpdateExpression: 'SET expiresAt = :d', ExpressionAttributeValues: { ':d': expiresAt } }));
+    const lastDay = await slot(d.propertyId, expiresAt, '10:00', '11:00');
+    const after = await slot(d.propertyId, addDays(expiresAt, 1), '10:00', '11:00');
+    const offered = (await deal(d)).body.freeSlots.map((f) => f.id);
+    expect(offered).toContain(lastDay);
+    expect(offered).not.toContain(after);
+    const refused = await book(d, after);
+    expect(refused.status).toBe(409);
+    expect(refused.body.message).toBe(VISIT_MESSAGES.afterExpiry(expiresAt));
+    expect((await slotItem(d.propertyId, addDays(expiresAt, 1), after)).isBooked).toBe(false);
+    const visit = await book(d, lastDay);
+    expect(visit.status, JSON.stringify(visit.body)).toBe(201);
+    const moved = await api<Answer<Visit>>('PUT', `/agent/options/${d.propertyId}/visits/${visit.body.id}`, { token: d.agent.token, body: { slotId: after } });
+    expect(moved.status).toBe(409);
+    expect((await slotItem(d.propertyId, expiresAt, lastDay)).visitId).toBe(visit.body.id);
+  });
+
   it('records the outcome only after the visit started, once', async () => {
     const d = await assignedDeal();
     const date = addDays(todayInRome(), 9);
@@ -260,6 +280,19 @@ describe('the reminder the day before', () => {
     await remindTomorrowsVisits(dayBefore);
     const mails = await mailsAbout(v.id, 'Promemoria: visita domani');
     expect(mails.map((m) => m.destination.to[0]).sort()).toEqual([d.agent.email, (await dossierOf(d.propertyId)).property.email].sort());
+  });
+
+  it('a visit moved after its reminder is reminded again the day before its new date', async () => {
+    const d = await assignedDeal();
+    const date = addDays(todayInRome(), 30);
+    const later = addDays(date, 3);
+    const v = (await book(d, await slot(d.propertyId, date, '12:00', '13:00'))).body;
+    expect((await remindTomorrowsVisits(romeInstant(addDays(date, -1), '08:00'))).failed).toBe(0);
+    expect((await mailsAbout(v.id, 'Promemoria: visita domani')).length).toBe(2);
+    const moved = await api<Answer<Visit>>('PUT', `/agent/options/${d.propertyId}/visits/${v.id}`, { token: d.agent.token, body: { slotId: await slot(d.propertyId, later, '12:00', '13:00') } });
+    expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+    expect((await remindTomorrowsVisits(romeInstant(addDays(later, -1), '08:00'))).failed).toBe(0);
+    expect((await mailsAbout(v.id, 'Promemoria: visita domani')).length).toBe(4);
   });
 });
 
