@@ -28,6 +28,8 @@ export interface VisitMailFacts {
   cutoffAt: string;
   reason?: string | null;
   outcome?: { interest: InterestLevel; note: string } | null;
+  /** a reminder sent on the visit's own day (the run of the day before missed it) */
+  sameDay?: boolean;
 }
 
 const when = (f: { date: string; start: string; end: string }) => `${formatSlotDate(f.date)}, ${f.start}–${f.end}`;
@@ -38,7 +40,7 @@ const SUBJECTS: Record<VisitEvent, (f: VisitMailFacts) => string> = {
   moved: (f) => `Visita spostata: ${place(f)}, ${when(f)}`,
   cancelled: (f) => `Visita annullata: ${place(f)}, ${when(f)}`,
   declined: (f) => `Visita rifiutata dal venditore: ${place(f)}, ${when(f)}`,
-  reminder: (f) => `Promemoria: visita domani, ${place(f)}, ${f.start}–${f.end}`,
+  reminder: (f) => `Promemoria: visita ${f.sameDay ? 'oggi' : 'domani'}, ${place(f)}, ${f.start}–${f.end}`,
   done: (f) => `Esito della visita: ${place(f)}`,
   optionClosed: (f) => `Visita annullata: ${place(f)}, ${when(f)}`,
 };
@@ -55,7 +57,7 @@ function lead(event: VisitEvent, to: VisitRecipient, f: VisitMailFacts): string 
     case 'declined':
       return `${to === 'seller' ? 'hai rifiutato' : 'il venditore ha rifiutato'} la visita all'immobile in ${place(f)}${f.reason ? `: ${f.reason}` : '.'}`;
     case 'reminder':
-      return `domani c'è la visita all'immobile in ${place(f)}.`;
+      return `${f.sameDay ? 'oggi' : 'domani'} c'è la visita all'immobile in ${place(f)}.`;
     case 'done':
       return `${agent} ha registrato l'esito della visita all'immobile in ${place(f)}.`;
     case 'optionClosed':

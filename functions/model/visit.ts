@@ -111,7 +111,6 @@ export async function bookedVisitItemsOn(date: string): Promise<Item[]> {
 
 // ---- writes --------------------------------------------------------------------------------
 
-/** The OPTION is in this agent's charge (assigned to them). */
 /** The option is in the agent's charge; with `slotDate`, it also runs until that day (its expiry day is not before it). */
 function optionOfAgent(propertyId: string, agentId: string, slotDate?: string): TransactItem {
   return {

@@ -18,6 +18,7 @@ import { bookedVisitItemsOn, bookVisit, cancelVisitOfClosedOption, closeVisit, f
 import { SYSTEM_ACTOR, type Actor, type ActivityKind } from '../domain/activity';
 import { addDays, todayInRome } from '../domain/availability';
 import { salePriceOf } from '../domain/review/rules';
+import { romeDayStart } from '../domain/rome-time';
 import { factsOf, sellerNameOf, visitMails } from '../lib/visit-mails';
 import {
   hasStarted,
@@ -247,9 +248,12 @@ export async function declineVisit(propertyId: string, visitId: string, userId: 
   return toVisit({ ...visit, status: 'declined', declineReason: reason });
 }
 
-/** The reminder mails of a visit tomorrow (seller and agent), with the invitation. */
-function visitReminderMails(property: Item, visit: Item, at: string) {
-  const facts = factsOf(property, { date: String(visit.date), start: String(visit.start), end: String(visit.end), agentName: String(visit.agentName), agentEmail: String(visit.agentEmail) });
+/** The reminder mails of a visit tomorrow, or today (`sameDay`), for the seller and the agent, with the invitation. */
+function visitReminderMails(property: Item, visit: Item, at: string, sameDay: boolean) {
+  const facts = {
+    ...factsOf(property, { date: String(visit.date), start: String(visit.start), end: String(visit.end), agentName: String(visit.agentName), agentEmail: String(visit.agentEmail) }),
+    sameDay,
+  };
   return visitMails('reminder', facts, property, { id: String(visit.id), sequence: typeof visit.sequence === 'number' ? visit.sequence : 0 }, at, ['seller', 'agent']);
 }
 
@@ -257,11 +261,18 @@ function visitReminderMails(property: Item, visit: Item, at: string) {
  * The daily reminder: every visit still booked for tomorrow (Europe/Rome) on an option still
  * in its agent's charge gets its seller's and agent's mail, once (the visit's own condition);
  * one whose option its agent no longer holds (a cancellation the closing could not make) is
- * cancelled instead, everyone told. One visit's failure is logged and the others go on.
+ * cancelled instead, everyone told. A visit of today not started yet and not reminded, booked
+ * or moved before today, gets its reminder now ("oggi"): the run of the day before missed it
+ * (a run that failed or came late, or the night daylight saving time starts, when a daily run at
+ * a fixed UTC time skips a day of Rome). One visit's failure is logged and the others go on.
  */
 export async function remindTomorrowsVisits(now = new Date()): Promise<{ due: number; sent: number; cancelled: number; failed: number }> {
-  const tomorrow = addDays(todayInRome(now), 1);
-  const due = await bookedVisitItemsOn(tomorrow);
+  const today = todayInRome(now);
+  const tomorrow = addDays(today, 1);
+  const missed = (await bookedVisitItemsOn(today)).filter(
+    (v) => !v.reminderSentAt && !hasStarted({ date: String(v.date), start: String(v.start) }, now) && String(v.updatedAt ?? v.createdAt ?? '') < romeDayStart(today),
+  );
+  const due = [...missed, ...(await bookedVisitItemsOn(tomorrow))];
   const at = now.toISOString();
   let sent = 0;
   let cancelled = 0;
@@ -277,7 +288,7 @@ export async function remindTomorrowsVisits(now = new Date()): Promise<{ due: nu
         cancelled++;
         continue;
       }
-      const mails = visitReminderMails(property, visit, at);
+      const mails = visitReminderMails(property, visit, at, visit.date === today);
       if (await recordVisitReminder(visit, at, mails)) {
         sent++;
         await deliver(mails);
@@ -287,6 +298,6 @@ export async function remindTomorrowsVisits(now = new Date()): Promise<{ due: nu
       logger.error('Visit reminder not sent', { visitId: visit.id, error: err as Error });
     }
   }
-  logger.info('Visit reminders', { day: tomorrow, due: due.length, sent, cancelled, failed });
+  logger.info('Visit reminders', { day: tomorrow, missedToday: missed.length, due: due.length, sent, cancelled, failed });
   return { due: due.length, sent, cancelled, failed };
 }

@@ -282,6 +282,32 @@ describe('the reminder the day before', () => {
     expect(mails.map((m) => m.destination.to[0]).sort()).toEqual([d.agent.email, (await dossierOf(d.propertyId)).property.email].sort());
   });
 
+  it('the night daylight saving time starts, a daily run at a fixed UTC time skips a day of Rome: the visit of that day is reminded on the day, once', async () => {
+    const d = await assignedDeal();
+    // runs at 22:30 UTC: Saturday 27 March 2027 is 23:30 in Rome, Sunday 28 March already 00:30 of Monday 29
+    const day = '2027-03-29';
+    const v = (await book(d, await slot(d.propertyId, day, '10:00', '11:00'))).body;
+    expect((await remindTomorrowsVisits(new Date('2027-03-27T22:30:00Z'))).failed).toBe(0);
+    expect(await mailsAbout(v.id, 'Promemoria')).toHaveLength(0);
+    expect((await remindTomorrowsVisits(new Date('2027-03-28T22:30:00Z'))).failed).toBe(0);
+    const mails = await mailsAbout(v.id, 'Promemoria: visita oggi');
+    expect(mails).toHaveLength(2);
+    expect(mails[0]!.body.text).toContain("oggi c'è la visita");
+    // the next run, and one after the visit started, send nothing more
+    await remindTomorrowsVisits(new Date('2027-03-29T06:00:00Z'));
+    expect(await mailsAbout(v.id, 'Promemoria')).toHaveLength(2);
+  });
+
+  it('a visit booked today for today gets no reminder: its booking mail came today', async () => {
+    const d = await assignedDeal();
+    const start = new Date(Date.now() + 3 * 3_600_000);
+    const hhmm = (t: Date) => new Intl.DateTimeFormat('it-IT', { timeZone: 'Europe/Rome', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(t);
+    if (hhmm(start) >= '23:00' || todayInRome(start) !== todayInRome()) return; // late evening: no slot left today
+    const v = (await book(d, await slot(d.propertyId, todayInRome(start), hhmm(start), '23:59'))).body;
+    await remindTomorrowsVisits(new Date());
+    expect(await mailsAbout(v.id, 'Promemoria')).toHaveLength(0);
+  });
+
   it('a visit moved after its reminder is reminded again the day before its new date', async () => {
     const d = await assignedDeal();
     const date = addDays(todayInRome(), 30);
