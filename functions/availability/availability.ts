@@ -22,8 +22,10 @@ import type { Caller } from '../lib/auth';
 import { ConflictError, NotFoundError, ValidationError } from '../lib/errors';
 import { isRunningOption } from '../domain/option-lifecycle';
 import { logger } from '../lib/logger';
+import { validationError } from '../lib/http';
 import {
   AVAILABILITY_MESSAGES,
+  availabilitySaveSchema,
   isQuotaReached,
   monthOf,
   slotIssues,
@@ -80,6 +82,7 @@ export function availabilityState(raw: RawDossier & { option: Item }, now = new 
     property: { address: String(p.address ?? ''), city: typeof p.city === 'string' && p.city ? p.city : null },
     minMonthlySlots: minMonthlySlotsOf(raw.option),
     today: todayInRome(now),
+    expiresAt: typeof raw.option.expiresAt === 'string' && raw.option.expiresAt ? raw.option.expiresAt : null,
     slots: raw.slots.map(mapSlot).sort((a, b) => a.date.localeCompare(b.date) || a.start.localeCompare(b.start)),
     quotas: raw.quotas.map(toMonthQuota).sort((a, b) => a.year - b.year || a.month - b.month),
   };
@@ -140,6 +143,10 @@ export function planSave(raw: RawDossier, days: readonly AvailabilityDay[]): Pla
 export async function saveAvailability(propertyId: string, caller: Caller, days: readonly AvailabilityDay[], now = new Date()): Promise<AvailabilityState> {
   const { raw } = await openOwned(propertyId, caller);
   const option = raw.option;
+  // the route checked the days against today; the option's expiry day is known here
+  const expiresAt = typeof option.expiresAt === 'string' && option.expiresAt ? option.expiresAt : null;
+  const withinOption = availabilitySaveSchema({ today: () => todayInRome(now), expiresAt: () => expiresAt }).safeParse({ days });
+  if (!withinOption.success) throw validationError(withinOption.error);
   const minMonthlySlots = minMonthlySlotsOf(option);
   const plan = planSave(raw, days);
   const quotaItems = new Map(raw.quotas.map((q) => [quotaMonthOf(q), q]));

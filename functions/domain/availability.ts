@@ -39,6 +39,7 @@ export const AVAILABILITY_MESSAGES = {
   dateInvalid: 'Data non valida (formato aaaa-mm-gg)',
   datePast: 'Non puoi inserire disponibilità per un giorno passato',
   dateTooFar: `Puoi inserire disponibilità al massimo per i prossimi ${MAX_DAYS_AHEAD} giorni`,
+  afterExpiry: "Puoi inserire disponibilità solo fino al giorno di scadenza dell'opzione",
   dateTwice: 'Ogni giorno può comparire una sola volta',
   timeInvalid: 'Orario non valido (formato HH:mm)',
   endAfterStart: "L'orario di fine deve essere successivo a quello di inizio",
@@ -112,13 +113,15 @@ export interface SaveSchemaOptions {
   today: () => string;
   /** the booked slots of a day (the page knows them; the server checks them against the stored ones) */
   booked?: (date: string) => readonly SlotTime[];
+  /** the option's expiry day (yyyy-MM-dd, the last day it runs; none: no limit): no slot after it */
+  expiresAt?: () => string | null;
 }
 
 /**
  * The body of a save: the days it replaces, each with its slots. Errors carry their field
  * path (`days.0.slots.1.end`) so the page shows them next to the input.
  */
-export function availabilitySaveSchema({ today, booked }: SaveSchemaOptions) {
+export function availabilitySaveSchema({ today, booked, expiresAt }: SaveSchemaOptions) {
   const day = z.object(
     {
       date: z.string({ error: AVAILABILITY_MESSAGES.dateInvalid }).trim().refine(isIsoDate, AVAILABILITY_MESSAGES.dateInvalid),
@@ -145,12 +148,14 @@ export function availabilitySaveSchema({ today, booked }: SaveSchemaOptions) {
       if (total > MAX_SLOTS_PER_SAVE) ctx.addIssue({ code: 'custom', message: AVAILABILITY_MESSAGES.tooManySlots, path: ['days'] });
       const now = today();
       const last = addDays(now, MAX_DAYS_AHEAD);
+      const expiry = expiresAt?.() ?? null;
       const seen = new Set<string>();
       body.days.forEach((d, i) => {
         if (seen.has(d.date)) ctx.addIssue({ code: 'custom', message: AVAILABILITY_MESSAGES.dateTwice, path: ['days', i, 'date'] });
         seen.add(d.date);
         if (!isIsoDate(d.date)) return; // reported on its own field
         if (d.date < now) ctx.addIssue({ code: 'custom', message: AVAILABILITY_MESSAGES.datePast, path: ['days', i, 'date'] });
+        else if (expiry && d.date > expiry) ctx.addIssue({ code: 'custom', message: AVAILABILITY_MESSAGES.afterExpiry, path: ['days', i, 'date'] });
         else if (d.date > last) ctx.addIssue({ code: 'custom', message: AVAILABILITY_MESSAGES.dateTooFar, path: ['days', i, 'date'] });
         for (const issue of slotIssues(d.slots, booked?.(d.date) ?? [])) {
           ctx.addIssue({ code: 'custom', message: issue.message, path: ['days', i, 'slots', issue.index, 'start'] });
@@ -194,6 +199,8 @@ export interface AvailabilityState {
   minMonthlySlots: number;
   /** today in Europe/Rome by the server's clock: earlier days are disabled */
   today: string;
+  /** the option's expiry day (the last day it runs): later days are disabled; null before the signature gives it */
+  expiresAt: string | null;
   /** every slot of the option, by date and start */
   slots: DossierSlot[];
   /** the months that have slots, oldest first */

@@ -100,9 +100,11 @@ describe('GET /seller/availability/{token} and /seller/properties/{propertyId}/a
       property: { address: 'Via Giuseppe Verdi 12', city: 'Milano' },
       minMonthlySlots: 4,
       today: todayInRome(),
+      expiresAt: (await ddb().send(new GetCommand({ TableName: TABLE(), Key: keys.option(propertyId), ConsistentRead: true }))).Item!.expiresAt,
       slots: [],
       quotas: [],
     });
+    expect(res.body.expiresAt).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     expect((await getOwn(propertyId, seller.token)).body).toEqual(res.body);
   });
 
@@ -268,6 +270,20 @@ describe('PUT /seller/properties/{propertyId}/availability', () => {
       expect(res.body.fields?.[field], `${name}: ${JSON.stringify(res.body)}`).toBe(message);
     }
     expect(await stored(propertyId)).toEqual({ slots: [], quotas: [] });
+  });
+
+  it("refuses a day after the option's expiry day and writes nothing; the expiry day itself is saved", async () => {
+    const { seller, propertyId } = await availabilityLink();
+    const expiresAt = dayIn(1, 10);
+    await ddb().send(new UpdateCommand({ TableName: TABLE(), Key: keys.option(propertyId), UpdateExpression: 'SET expiresAt = :d', ExpressionAttributeValues: { ':d': expiresAt } }));
+    expect((await getOwn(propertyId, seller.token)).body.expiresAt).toBe(expiresAt);
+    const after = await save(propertyId, seller.token, [{ date: expiresAt, slots: [slot('09:00', '10:00')] }, { date: dayIn(1, 11), slots: [slot('09:00', '10:00')] }]);
+    expect(after.status).toBe(400);
+    expect(after.body.fields).toEqual({ 'days.1.date': AVAILABILITY_MESSAGES.afterExpiry });
+    expect((await stored(propertyId)).slots).toHaveLength(0);
+    const lastDay = await save(propertyId, seller.token, [{ date: expiresAt, slots: [slot('09:00', '10:00')] }]);
+    expect(lastDay.status, JSON.stringify(lastDay.body)).toBe(200);
+    expect((await stored(propertyId)).slots).toHaveLength(1);
   });
 
   it('never removes a booked slot and refuses a slot overlapping it', async () => {

@@ -75,6 +75,15 @@ describe('the save schema', () => {
     expect(issues({ days: [one('2026-11-23'), one('2027-11-23')] })).toEqual({});
   });
 
+  it("refuses a day after the option's expiry day, and takes the expiry day itself", () => {
+    const withExpiry = (body: unknown) => {
+      const r = availabilitySaveSchema({ today: () => '2026-11-23', expiresAt: () => '2027-02-28' }).safeParse(body);
+      return r.success ? {} : Object.fromEntries(r.error.issues.map((i) => [i.path.join('.'), i.message]));
+    };
+    expect(withExpiry({ days: [one('2027-02-28')] })).toEqual({});
+    expect(withExpiry({ days: [one('2027-02-28'), one('2027-03-01')] })).toEqual({ 'days.1.date': M.afterExpiry });
+  });
+
   it('gives one Italian message per field', () => {
     expect(issues({ days: [] })).toEqual({ days: M.atLeastOneSlot });
     expect(issues({ days: [{ date: '2026-12-01', slots: [] }] })).toEqual({ 'days.0.slots': M.atLeastOneSlot });

@@ -101,6 +101,19 @@ describe('monthly availability', () => {
     expect(availabilityReminderApplies({ ...signed, status: 'cancelled' }, at(10))).toBe(false);
   });
 
+  it("asks for no slots in a month after the option's expiry day, nor once that day is past", () => {
+    const signed = { paymentType: 'rateale', hasKeys: false, status: 'published', signedAt: '2026-08-28T10:00:00Z' };
+    // 19 February: March is asked for; the option runs to 28 February
+    const feb19 = new Date('2027-02-19T10:00:00Z');
+    expect(availabilityMonth(feb19).key).toBe('2027-03');
+    expect(availabilityReminderApplies({ ...signed, expiresAt: '2027-02-28' }, feb19)).toBe(false);
+    expect(availabilityReminderApplies({ ...signed, expiresAt: '2027-03-01' }, feb19)).toBe(true);
+    // the 10th: February asked for, the option still running
+    expect(availabilityReminderApplies({ ...signed, expiresAt: '2027-02-28' }, new Date('2027-02-10T10:00:00Z'))).toBe(true);
+    // 1 March: past its expiry day, the daily job has not closed it yet
+    expect(availabilityReminderApplies({ ...signed, expiresAt: '2027-02-28' }, new Date('2027-03-01T07:00:00Z'))).toBe(false);
+  });
+
   it('reaches the quota with slots >= the minimum, or when the quota item says so', () => {
     expect(quotaReached(3, 4)).toBe(false);
     expect(quotaReached(4, 4)).toBe(true);

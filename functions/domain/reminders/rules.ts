@@ -17,7 +17,7 @@
  * Each reminder may be sent only inside its window: a run that was missed catches up the
  * next day, but a reminder long overdue (older items when the job first runs) is not sent.
  */
-import { FINAL_OPTION_STATES } from '../option-lifecycle';
+import { FINAL_OPTION_STATES, isPastExpiry } from '../option-lifecycle';
 import { addDays, isQuotaReached, monthOf, todayInRome } from '../availability';
 import { formatMonthYear } from '../format';
 
@@ -145,6 +145,8 @@ export interface AvailabilityFacts {
   status?: unknown;
   signedAt?: unknown;
   availabilityLinkSentAt?: unknown;
+  /** the option's expiry day (the last day it runs) */
+  expiresAt?: unknown;
 }
 
 /** Options that no longer need anything from the seller (the lifecycle's final states, and the legacy 'completed'). */
@@ -152,12 +154,17 @@ export const CLOSED_OPTION_STATUSES: readonly string[] = [...FINAL_OPTION_STATES
 
 /**
  * True when a signed 'rateale' option (the seller keeps the keys and gives visit slots) may
- * get this month's availability reminder: open, signed, and its link (or the signature)
- * at least AVAILABILITY_GRACE_DAYS old.
+ * get this month's availability reminder: open, signed, its link (or the signature) at least
+ * AVAILABILITY_GRACE_DAYS old, and still running in the month asked for (availabilityMonth):
+ * no slots are asked for a month after its expiry day, nor once that day is past (before the
+ * daily job closes it).
  */
 export function availabilityReminderApplies(o: AvailabilityFacts, now: Date): boolean {
   if (o.paymentType !== 'rateale' || o.hasKeys === true) return false;
   if (typeof o.status === 'string' && CLOSED_OPTION_STATUSES.includes(o.status)) return false;
+  if (typeof o.expiresAt === 'string' && o.expiresAt) {
+    if (isPastExpiry(o.expiresAt, todayInRome(now)) || availabilityMonth(now).key > monthOf(o.expiresAt)) return false;
+  }
   const signed = time(typeof o.signedAt === 'string' ? o.signedAt : null);
   if (signed === null) return false;
   const since = time(typeof o.availabilityLinkSentAt === 'string' ? o.availabilityLinkSentAt : null) ?? signed;

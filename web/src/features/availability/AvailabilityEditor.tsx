@@ -51,16 +51,20 @@ function arrayError(e: unknown): string | undefined {
 }
 
 /**
- * The calendar (multiple days; past days and days beyond MAX_DAYS_AHEAD disabled; months
- * whose quota is reached shaded green; days with saved slots dotted), the time slots of each
- * selected day, and the save: the selected days' free slots are replaced by what the form
- * holds (booked ones stay), quotas come back from the server.
+ * The calendar (multiple days; past days, days beyond MAX_DAYS_AHEAD and days after the
+ * option's expiry disabled; months whose quota is reached shaded green; days with saved slots
+ * dotted), the time slots of each selected day, and the save: the selected days' free slots
+ * are replaced by what the form holds (booked ones stay), quotas come back from the server.
  */
 export function AvailabilityEditor({ state }: { state: AvailabilityState }) {
   const propertyId = state.propertyId;
   const queryClient = useQueryClient();
   const today = useMemo(() => parseISO(state.today), [state.today]);
-  const lastDay = useMemo(() => parseISO(addDays(state.today, MAX_DAYS_AHEAD)), [state.today]);
+  // the earlier of the two limits: MAX_DAYS_AHEAD from today, and the option's expiry day
+  const lastDay = useMemo(() => {
+    const ahead = addDays(state.today, MAX_DAYS_AHEAD);
+    return parseISO(state.expiresAt && state.expiresAt < ahead ? state.expiresAt : ahead);
+  }, [state.today, state.expiresAt]);
   const [month, setMonth] = useState(today);
 
   const byDate = useMemo(() => {
@@ -76,7 +80,10 @@ export function AvailabilityEditor({ state }: { state: AvailabilityState }) {
   const upcoming = useMemo(() => state.slots.filter((s) => s.date >= state.today), [state.slots, state.today]);
   const savedDates = useMemo(() => new Set(upcoming.map((s) => s.date)), [upcoming]);
 
-  const schema = useMemo(() => availabilitySaveSchema({ today: () => state.today, booked: bookedOf }), [state.today, bookedOf]);
+  const schema = useMemo(
+    () => availabilitySaveSchema({ today: () => state.today, booked: bookedOf, expiresAt: () => state.expiresAt }),
+    [state.today, state.expiresAt, bookedOf],
+  );
   const form = useForm<FormValues>({ resolver: zodResolver(schema), defaultValues: { days: [] } });
   const { control, register, handleSubmit, setError, reset, watch, formState } = form;
   const days = useFieldArray({ control, name: 'days' });
