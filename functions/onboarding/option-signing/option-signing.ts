@@ -180,7 +180,9 @@ export async function confirmSignedOption(
 /**
  * Who must have signed a digitally signed option: the seller (the delegator of the
  * delegations, step 3, with their codice fiscale) and every co-owner, with the codice fiscale
- * the seller gives for them. A missing one is a 400 naming what is missing.
+ * the seller gives for them. A missing one is a 400 naming what is missing; so is a code
+ * already taken by the seller or another co-owner (one certificate would count for two, and
+ * the seller alone could stand for a co-owner who never signed).
  */
 function requiredOptionSigners(raw: RawDossier, given: readonly CoOwnerFiscalCode[]): RequiredSigner[] {
   const seller = raw.delegations.map((d) => delegatorSigner(toDelegationRecord(d))).find((s) => s !== null);
@@ -189,10 +191,15 @@ function requiredOptionSigners(raw: RawDossier, given: readonly CoOwnerFiscalCod
   };
   if (!seller) return refuse(DS.sellerFiscalCodeUnknown);
   const byId = new Map(given.map((g) => [g.coOwnerId, g.fiscalCode]));
+  const taken = new Set([seller.fiscalCode.trim().toUpperCase()]);
   const coOwners = raw.coOwners.map((c) => {
     const name = str(c.fullName) ?? str(c.email) ?? 'un comproprietario';
     const fiscalCode = byId.get(coOwnerIdOf(c));
-    return fiscalCode ? { name, fiscalCode } : refuse(DS.coOwnerFiscalCode(name));
+    if (!fiscalCode) return refuse(DS.coOwnerFiscalCode(name));
+    const code = fiscalCode.trim().toUpperCase();
+    if (taken.has(code)) return refuse(DS.fiscalCodeTwice(name));
+    taken.add(code);
+    return { name, fiscalCode };
   });
   return [seller, ...coOwners];
 }
