@@ -1,12 +1,13 @@
 import { createHash } from 'node:crypto';
-import { CopyObjectCommand, DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectTaggingCommand } from '@aws-sdk/client-s3';
+import { CopyObjectCommand, DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { s3 } from './aws/s3';
 import { requireConfig } from './config';
 import { logger } from './logger';
 
 /**
- * The private media bucket: HeadObject to check what the browser uploaded, PutObjectTagging
- * to make a draft permanent. The upload itself is a presigned POST made by ./presigned-upload.ts.
+ * The private media bucket: HeadObject to check what the browser uploaded, CopyObject to keep
+ * an upload under a key no upload form names. The upload itself is a presigned POST made by
+ * ./presigned-upload.ts.
  */
 
 const isMissing = (err: unknown) => {
@@ -26,14 +27,15 @@ export async function headMedia(key: string): Promise<{ contentType: string; siz
 }
 
 /**
- * Makes an upload permanent: removes its tags, the draft tag among them (./draft-uploads.ts),
- * so the bucket's lifecycle rule no longer expires it. An empty tag set rather than
- * DeleteObjectTagging: same result, and the local S3 implements only this one. False when
- * there is no such object.
+ * Copies an object of the media bucket to `to`, without its tags: the copy of a draft is no
+ * draft (./draft-uploads.ts), so the bucket's lifecycle keeps it. False when `from` is missing.
  */
-export async function keepUpload(key: string): Promise<boolean> {
+export async function copyWithoutTags(from: string, to: string): Promise<boolean> {
+  const Bucket = requireConfig('MEDIA_BUCKET');
   try {
-    await s3().send(new PutObjectTaggingCommand({ Bucket: requireConfig('MEDIA_BUCKET'), Key: key, Tagging: { TagSet: [] } }));
+    await s3().send(
+      new CopyObjectCommand({ Bucket, Key: to, CopySource: `${Bucket}/${from.split('/').map(encodeURIComponent).join('/')}`, MetadataDirective: 'COPY', TaggingDirective: 'REPLACE' }),
+    );
     return true;
   } catch (err) {
     if (isMissing(err)) return false;
@@ -135,10 +137,11 @@ export async function sealEvidence(uploadKey: string, evidenceKey: string, maxBy
 
 /** Deletes objects of the media bucket (best effort: a failure is logged, never thrown). */
 export async function deleteMediaObjects(keysToDelete: readonly (string | null | undefined)[], why: string): Promise<void> {
+  const keys = keysToDelete.filter((k): k is string => typeof k === 'string' && k !== '');
+  if (!keys.length) return;
   const Bucket = requireConfig('MEDIA_BUCKET');
   await Promise.all(
-    keysToDelete
-      .filter((k): k is string => typeof k === 'string' && k !== '')
+    keys
       .map((Key) => s3().send(new DeleteObjectCommand({ Bucket, Key })).catch((e: unknown) => logger.error('Media object left behind', { key: Key, why, error: e as Error }))),
   );
 }

@@ -12,7 +12,7 @@ import { readProperty } from './property';
 import { newToken, tokenExpiryFields } from './tokens';
 import { valuationItem } from './valuation';
 import type { MailMessage } from '../lib/mail';
-import { mediaKindOf, parseMediaKey } from '../domain/property/media';
+import { mediaKindOf } from '../domain/property/media';
 import { propertyAttributes, type PropertySubmission } from '../domain/property/schema';
 import type { ValuationResult } from '../domain/valuation';
 
@@ -31,6 +31,8 @@ export interface SubmittedMedia {
   key: string;
   contentType: string;
   size: number;
+  /** the name the person gave the file (the key's own name carries a random part) */
+  fileName: string;
 }
 
 /**
@@ -96,7 +98,6 @@ export async function storeSubmission(input: {
     ...media.map((m, position) => {
       const room = rooms[m.roomIndex]!;
       const id = randomUUID();
-      const parsed = parseMediaKey(m.key)!;
       return {
         Put: {
           TableName: T,
@@ -107,7 +108,7 @@ export async function storeSubmission(input: {
             propertyId,
             roomId: room.id,
             key: m.key,
-            fileName: parsed.fileName,
+            fileName: m.fileName,
             contentType: m.contentType,
             kind: mediaKindOf(m.contentType),
             size: m.size,

@@ -2,14 +2,15 @@ import { config } from '../lib/config';
 import { ValidationError } from '../lib/errors';
 import { logger } from '../lib/logger';
 import { DRAFT_LINKABLE_HOURS } from '../lib/draft-uploads';
-import { headMedia, keepUpload, mapLimit } from '../lib/media-storage';
+import { copyWithoutTags, deleteMediaObjects, headMedia, mapLimit } from '../lib/media-storage';
+import { uploadNonce } from '../lib/presigned-upload';
 import { requireUploadBytes } from '../lib/upload-check';
 import { deliverOutbox } from '../model/outbox';
 import { isSubmissionTaken, storeSubmission, submittedProperty } from '../model/property-submission';
 import { sourceNames } from '../model/source';
 import { valueSubmission, type Valuator } from '../model/valuation';
 import { FIXED_SUBMISSION_ITEMS, MAX_UPLOAD_BYTES, TRANSACTION_MAX_ITEMS } from '../domain/property/limits';
-import { EMPTY_FILE_MESSAGE, mediaKindOf, ONLY_MEDIA_MESSAGE, parseMediaKey, TOO_LARGE_MESSAGE } from '../domain/property/media';
+import { EMPTY_FILE_MESSAGE, mediaKey, mediaKindOf, ONLY_MEDIA_MESSAGE, parseMediaKey, TOO_LARGE_MESSAGE } from '../domain/property/media';
 import { withRoomNames } from '../domain/property/rooms';
 import { propertyAttributes, type PropertySubmission } from '../domain/property/schema';
 import type { SubmissionResult } from '../domain/property/submission';
@@ -40,6 +41,8 @@ interface CheckedMedia {
   key: string;
   contentType: string;
   size: number;
+  /** the upload's file name, as the person gave it (made safe) */
+  fileName: string;
 }
 
 /**
@@ -64,26 +67,38 @@ async function checkUploads(s: PropertySubmission, now: Date): Promise<CheckedMe
   });
   const first = Object.values(fields)[0];
   if (first) throw new ValidationError(first, fields);
-  const checked = refs.map((r, i) => ({ ...r, contentType: heads[i]!.contentType, size: heads[i]!.size }));
+  const checked = refs.map((r, i) => ({ ...r, contentType: heads[i]!.contentType, size: heads[i]!.size, fileName: parseMediaKey(r.key)?.fileName ?? r.key }));
   // their bytes: a text renamed .jpg, an SVG... is deleted, and nothing is linked
-  await requireUploadBytes(checked.map((m) => ({ key: m.key, contentType: m.contentType, name: parseMediaKey(m.key)?.fileName ?? m.key, field: m.path })));
+  await requireUploadBytes(checked.map((m) => ({ key: m.key, contentType: m.contentType, name: m.fileName, field: m.path })));
   return checked;
 }
 
 /**
- * The uploads stop being drafts (their tag removed) BEFORE the transaction that links them:
- * a stored request never points at an object the lifecycle could delete. If the transaction
- * then fails, they stay (a retry links them); putting the tag back could race with a
- * concurrent submission of the same draft that already linked them.
+ * The checked uploads copied, before the transaction that links them, under keys no upload
+ * form names (the same room, a random part: a wizard form lives 10 minutes and posting it
+ * again after the submission would change linked bytes and make them a draft again), without
+ * the draft tag, and their bytes checked again there: the request links exactly what was
+ * checked. A failure deletes every copy made; the drafts are left to the bucket's lifecycle.
  */
-async function keepUploads(checked: readonly CheckedMedia[]): Promise<void> {
-  const kept = await mapLimit(checked, 8, (m) => keepUpload(m.key));
-  const fields: Record<string, string> = {};
-  checked.forEach((m, i) => {
-    if (!kept[i]) fields[m.path] = MEDIA_MISSING_MESSAGE;
+async function sealUploads(checked: readonly CheckedMedia[]): Promise<CheckedMedia[]> {
+  const sealed = checked.map((m) => {
+    const parsed = parseMediaKey(m.key)!;
+    return { ...m, key: mediaKey(parsed.propertyId, parsed.roomId, `${uploadNonce()}-${m.fileName}`) };
   });
-  const first = Object.values(fields)[0];
-  if (first) throw new ValidationError(first, fields);
+  try {
+    const copied = await mapLimit(checked, 8, (m, i) => copyWithoutTags(m.key, sealed[i]!.key));
+    const fields: Record<string, string> = {};
+    checked.forEach((m, i) => {
+      if (!copied[i]) fields[m.path] = MEDIA_MISSING_MESSAGE;
+    });
+    const first = Object.values(fields)[0];
+    if (first) throw new ValidationError(first, fields);
+    await requireUploadBytes(sealed.map((m) => ({ key: m.key, contentType: m.contentType, name: m.fileName, field: m.path })));
+  } catch (err) {
+    await deleteMediaObjects(sealed.map((m) => m.key), 'submission refused');
+    throw err;
+  }
+  return sealed;
 }
 
 function leadEmailInput(
@@ -124,9 +139,10 @@ interface SubmitOptions {
  *    video of at most 20 MB (HeadObject), uploaded less than DRAFT_LINKABLE_HOURS before, whose
  *    first bytes are really an image or a video (a mismatch is deleted from the bucket);
  * 3. the valuation runs when it can; its failure is logged and never blocks;
- * 4. the uploads stop being drafts (tag removed: the bucket keeps them), then
- *    ONE TransactWriteItems stores the property (every field), its rooms, its media, the
- *    invitation, the first valuation and the lead e-mail outbox item: all or nothing;
+ * 4. the uploads are copied under keys no upload form names, without the draft tag, and
+ *    checked again there (sealUploads), then ONE TransactWriteItems stores the property (every
+ *    field), its rooms, its media (the copies), the invitation, the first valuation and the
+ *    lead e-mail outbox item: all or nothing; the drafts are deleted after it;
  * 5. the lead e-mail is sent right after; a failure leaves it pending for the scheduled retry.
  */
 export async function submitProperty(s: PropertySubmission, opts: SubmitOptions = {}): Promise<SubmissionResult> {
@@ -177,7 +193,7 @@ export async function submitProperty(s: PropertySubmission, opts: SubmitOptions 
     }
   }
 
-  await keepUploads(checked);
+  const sealed = await sealUploads(checked);
   try {
     await storeSubmission({
       sourceName,
@@ -185,11 +201,13 @@ export async function submitProperty(s: PropertySubmission, opts: SubmitOptions 
       ownerId: opts.ownerId,
       now,
       rooms,
-      media: checked,
+      media: sealed,
       valuation,
       lead: { outboxId, mail: { to: [config().BACKOFFICE_EMAIL], ...mail } },
     });
   } catch (err) {
+    // nothing links this attempt's copies
+    await deleteMediaObjects(sealed.map((m) => m.key), 'submission not stored');
     // Two identical submissions at once: the other one won; answer its result.
     if (isSubmissionTaken(err)) {
       const other = await existingResult(propertyId);
@@ -198,6 +216,8 @@ export async function submitProperty(s: PropertySubmission, opts: SubmitOptions 
     logger.error('Submission transaction failed: nothing stored', { propertyId, error: err as Error });
     throw err;
   }
+  // the drafts: nothing links them any more (a failure leaves them to the bucket's lifecycle)
+  await deleteMediaObjects(checked.map((m) => m.key), 'uploads linked as copies');
   logger.info('Property submitted', { propertyId, rooms: rooms.length, media: mediaCount, valuation: valuation?.available ?? null });
 
   try {

@@ -245,7 +245,7 @@ describe('IP hashes are salted per deployment (api stack)', () => {
   });
 });
 
-describe('a submission may untag its drafts, and nothing more (api stack)', () => {
+describe('a submission may copy its drafts, and nothing more (api stack)', () => {
   let template: Template;
   let stacks: ReturnType<typeof buildApp>;
   beforeAll(() => {
@@ -254,16 +254,16 @@ describe('a submission may untag its drafts, and nothing more (api stack)', () =
   });
   afterAll(() => stacks.dispose());
 
-  it('grants the submission routes s3:PutObjectTagging on media objects, without s3:PutObject', () => {
+  it('grants the submission routes s3:PutObject on media objects (the copies it links), without s3:PutObjectTagging (a copy carries no tag)', () => {
     for (const id of ['submitProperty', 'submitOwnProperty']) {
       const def = (routes as readonly RouteDef[]).find((r) => r.id === id)!;
-      expect(def.iam.media, id).toContain('PutObjectTagging');
+      expect(def.iam.media, id).toContain('PutObject');
       const statements = statementsOfRole(template, roleIdOf(template, functionIdOf(template, def)));
-      const tagging = statements.filter((s) => [s.Action].flat().includes('s3:PutObjectTagging'));
-      expect(tagging, id).toHaveLength(1);
-      expect(JSON.stringify(tagging[0]!.Resource)).toContain('MediaBucket');
-      expect(JSON.stringify(tagging[0]!.Resource)).toContain('/*');
-      expect(statements.flatMap((s) => [s.Action].flat()), id).not.toContain('s3:PutObject');
+      const put = statements.filter((s) => [s.Action].flat().includes('s3:PutObject'));
+      expect(put, id).toHaveLength(1);
+      expect(JSON.stringify(put[0]!.Resource)).toContain('MediaBucket');
+      expect(JSON.stringify(put[0]!.Resource)).toContain('/*');
+      expect(statements.flatMap((s) => [s.Action].flat()), id).not.toContain('s3:PutObjectTagging');
     }
   });
 });

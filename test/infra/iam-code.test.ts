@@ -54,11 +54,12 @@ describe('a media prefix is where the code keeps its keys', () => {
 
 describe('the bundle reading itself', () => {
   it('follows renamed imports, transaction items, presigned POSTs and missing-object checks', async () => {
-    // submitProperty: commands imported under several names, a transaction, HeadObject with a 404 check, the draft tag removal
+    // submitProperty: commands imported under several names, a transaction, HeadObject with a 404 check, the drafts' copies
     const submit = await sdkCallsOf({ id: 'submitProperty', handler: 'properties/submit-property' });
-    expect(submit.commands).toEqual(expect.arrayContaining(['@aws-sdk/lib-dynamodb:TransactWriteCommand', '@aws-sdk/client-s3:HeadObjectCommand']));
+    expect(submit.commands).toEqual(expect.arrayContaining(['@aws-sdk/lib-dynamodb:TransactWriteCommand', '@aws-sdk/client-s3:HeadObjectCommand', '@aws-sdk/client-s3:CopyObjectCommand']));
     expect([...submit.derived.table]).toEqual(expect.arrayContaining(['PutItem', 'UpdateItem']));
-    expect([...submit.derived.media]).toEqual(expect.arrayContaining(['GetObject', 'ListBucket', 'PutObjectTagging']));
+    expect([...submit.derived.media]).toEqual(expect.arrayContaining(['GetObject', 'ListBucket', 'PutObject']));
+    expect([...submit.derived.media]).not.toContain('PutObjectTagging');
     // the wizard's presigned POST carries the draft tag
     const upload = await sdkCallsOf({ id: 'createUpload', handler: 'properties/create-upload' });
     expect([...upload.derived.media].sort()).toEqual(['PutObject', 'PutObjectTagging']);

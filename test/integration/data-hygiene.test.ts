@@ -58,7 +58,7 @@ describe('wizard uploads are drafts until a submission links them', () => {
     expect(await tagsOf(res.body.key)).toEqual(DRAFT);
   });
 
-  it('after a submission its files are no longer drafts; the files of an abandoned draft still are', async () => {
+  it('after a submission the files it links are no drafts (its copies) and its uploads are gone; the files of an abandoned draft still are drafts', async () => {
     const draftId = newId();
     const roomId = newId();
     const kept = [
@@ -71,7 +71,11 @@ describe('wizard uploads are drafts until a submission links them', () => {
 
     const res = await apiFrom(ip, 'POST', '/properties', fullBody(draftId, [{ id: roomId, type: 'cucina', media: kept.map((f) => ({ key: f.key })) }]));
     expect(res.status).toBe(201);
-    for (const f of kept) expect(await tagsOf(f.key)).toEqual({});
+    const linked = (await dossier(draftId)).filter((i) => i.entity === 'media').map((i) => String(i.key));
+    expect(linked).toHaveLength(2);
+    for (const key of linked) expect(await tagsOf(key)).toEqual({});
+    for (const f of kept) expect(linked).not.toContain(f.key);
+    for (const f of kept) await expect(tagsOf(f.key)).rejects.toMatchObject({ $metadata: { httpStatusCode: 404 } });
     expect(await tagsOf(abandoned.key)).toEqual(DRAFT);
     expect(await dossier(abandonedId)).toEqual([]);
   });
@@ -91,7 +95,8 @@ describe('wizard uploads are drafts until a submission links them', () => {
     // within the window the same draft is linked
     const soon = new Date(Date.now() + (DRAFT_LINKABLE_HOURS * 60 - 5) * 60_000);
     await expect(submitProperty(body, { now: soon })).resolves.toMatchObject({ propertyId: draftId, status: 'submitted' });
-    expect(await tagsOf(file.key)).toEqual({});
+    const linked = (await dossier(draftId)).find((i) => i.entity === 'media')!;
+    expect(await tagsOf(String(linked.key))).toEqual({});
   });
 });
 

@@ -26,7 +26,7 @@ beforeAll(async () => {
   admin = await tokenForRole('admin');
 });
 
-/** Submits a request through the wizard route: `rooms` each with PNG files uploaded first. */
+/** Submits a request through the wizard route: `rooms` each with PNG files uploaded first; `keys`: the media it links. */
 async function submit(overrides: Record<string, unknown> = {}, rooms: { type: string; files: number }[] = []): Promise<{ id: string; roomIds: string[]; keys: string[] }> {
   const id = newId();
   // each request from its own client address: the wizard's per-IP limit is 10 an hour
@@ -47,7 +47,10 @@ async function submit(overrides: Record<string, unknown> = {}, rooms: { type: st
   }
   const res = await apiFrom(ip, 'POST', '/properties', { ...fullBody(id, roomBodies), ...overrides });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return { id, roomIds, keys: mediaKeys };
+  // what the request links: the submission's copies of the uploads (the uploads themselves are gone)
+  const linked = (await dossier(id)).filter((i) => i.entity === 'media').map((i) => String(i.key));
+  expect(linked).toHaveLength(mediaKeys.length);
+  return { id, roomIds, keys: linked };
 }
 
 const list = (query = '', token = admin) => api<RequestList & Err>('GET', `/admin/properties${query}`, { token });

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { HeadObjectCommand } from '@aws-sdk/client-s3';
+import { GetObjectCommand, GetObjectTaggingCommand, HeadObjectCommand } from '@aws-sdk/client-s3';
 import { ddb } from '../../functions/model/db';
 import { s3 } from '../../functions/lib/aws/s3';
 import { keys } from '../../functions/model/keys';
@@ -9,7 +9,7 @@ import { GENERIC_ERROR_MESSAGE } from '../../functions/lib/errors';
 import { MEDIA_MISSING_MESSAGE } from '../../functions/properties/property-submission';
 import { MESSAGES, RATE_LIMITS } from '../../functions/domain/property';
 import { sentMail, stack, useStackEnv } from '../support/helpers';
-import { apiFrom, awayFromWindowEdge, dossier, fullBody, invitationsOf, mp4Bytes, newClientIp, newId, outboxOf, pngBytes, upload } from '../support/submission';
+import { apiFrom, awayFromWindowEdge, dossier, fullBody, invitationsOf, mp4Bytes, newClientIp, newId, outboxOf, pngBytes, postToBucket, upload, type UploadForm } from '../support/submission';
 
 beforeAll(() => useStackEnv());
 
@@ -32,6 +32,7 @@ describe('POST /properties: a full submission with photos and videos', () => {
   const bedroom = newId();
   const bedroom2 = newId();
   let keysUploaded: string[] = [];
+  let kitchenForm: UploadForm;
   let body: ReturnType<typeof fullBody>;
   let first: { status: number; body: Record<string, unknown> };
 
@@ -40,6 +41,7 @@ describe('POST /properties: a full submission with photos and videos', () => {
     const mp4 = await upload(ip, draftId, bedroom, 'giro camera.mp4', 'video/mp4', mp4Bytes());
     const png2 = await upload(ip, draftId, bedroom2, 'camera2.png', 'image/png', pngBytes(2, 2));
     keysUploaded = [png.key, mp4.key, png2.key];
+    kitchenForm = png;
     body = fullBody(draftId, [
       { id: kitchen, type: 'cucina', media: [{ key: png.key }] },
       { id: bedroom, type: 'camera_da_letto', media: [{ key: mp4.key }] },
@@ -69,10 +71,34 @@ describe('POST /properties: a full submission with photos and videos', () => {
       [bedroom2, 'Camera da letto 2', 'camera_da_letto'],
     ]);
     const media = items.filter((i) => i.entity === 'media');
-    expect(media.map((m) => m.key).sort()).toEqual([...keysUploaded].sort());
+    // each upload linked as a copy in its room under a key no upload form names, with the upload's name
+    expect(media.map((m) => [m.roomId, m.fileName]).sort()).toEqual(
+      [
+        [kitchen, 'Cucina_luminosa.png'],
+        [bedroom, 'giro_camera.mp4'],
+        [bedroom2, 'camera2.png'],
+      ].sort(),
+    );
+    for (const m of media) {
+      expect(m.key).toMatch(new RegExp(`^${draftId}/${String(m.roomId)}/\\d{13}_[0-9a-f]{24}-${String(m.fileName).replace('.', '\\.')}$`));
+      expect(keysUploaded).not.toContain(m.key);
+    }
     const video = media.find((m) => m.roomId === bedroom)!;
     expect(video).toMatchObject({ kind: 'video', contentType: 'video/mp4', size: mp4Bytes().length });
     expect(video.sk).toBe(`MEDIA#${bedroom}#${video.id}`);
+  });
+
+  it('links copies that are no drafts and deletes the uploads: posting a form again after the submission changes nothing linked', async () => {
+    const media = (await dossier(draftId)).filter((i) => i.entity === 'media');
+    const Bucket = stack().env.MEDIA_BUCKET!;
+    for (const m of media) expect((await s3().send(new GetObjectTaggingCommand({ Bucket, Key: String(m.key) }))).TagSet ?? []).toEqual([]);
+    for (const key of keysUploaded) await expect(s3().send(new HeadObjectCommand({ Bucket, Key: key }))).rejects.toMatchObject({ $metadata: { httpStatusCode: 404 } });
+    // the kitchen's form, still within its 10 minutes, posted again with other bytes
+    const posted = await postToBucket(kitchenForm, pngBytes(9, 9, [1, 2, 3]), 'Cucina luminosa.png');
+    expect(posted.status).toBeLessThan(300);
+    const linked = media.find((m) => m.roomId === kitchen)!;
+    const bytes = Buffer.from(await (await s3().send(new GetObjectCommand({ Bucket, Key: String(linked.key) }))).Body!.transformToByteArray());
+    expect(bytes.equals(pngBytes())).toBe(true);
   });
 
   it('stores every field the wizard collects', async () => {
@@ -140,13 +166,16 @@ describe('POST /properties: a full submission with photos and videos', () => {
     expect(await invitationsOf(draftId)).toHaveLength(1);
   });
 
-  it('keeps the uploaded objects in the private bucket under the spec paths', async () => {
-    for (const key of keysUploaded) {
-      expect(key).toMatch(new RegExp(`^${draftId}/[0-9a-f-]{36}/\\d{13}_[A-Za-z0-9._-]+$`));
-      const head = await s3().send(new HeadObjectCommand({ Bucket: stack().env.MEDIA_BUCKET, Key: key }));
-      expect(Number(head.ContentLength)).toBeGreaterThan(0);
-    }
+  it('keeps the linked objects in the private bucket under the spec paths', async () => {
+    for (const key of keysUploaded) expect(key).toMatch(new RegExp(`^${draftId}/[0-9a-f-]{36}/\\d{13}_[A-Za-z0-9._-]+$`));
     expect(keysUploaded[0]).toMatch(/_Cucina_luminosa\.png$/);
+    const linked = (await dossier(draftId)).filter((i) => i.entity === 'media');
+    expect(linked).toHaveLength(3);
+    for (const m of linked) {
+      const head = await s3().send(new HeadObjectCommand({ Bucket: stack().env.MEDIA_BUCKET, Key: String(m.key) }));
+      expect(Number(head.ContentLength)).toBe(m.size);
+      expect(head.ContentType).toBe(m.contentType);
+    }
   });
 
   it('sends the lead e-mail to the back office (HTML and text) and marks the outbox item sent', async () => {

@@ -71,7 +71,11 @@ describe('wizard submission', () => {
     const again = await apiFrom<Answer>(ip, 'POST', '/properties', fullBody(draftId, [{ id: roomId, type: 'cucina', media: [{ key: good.key }] }]));
     expect(again.status, JSON.stringify(again.body)).toBe(201);
     const media = (await dossier(draftId)).filter((i) => i.entity === 'media');
-    expect(media).toEqual([expect.objectContaining({ key: good.key, contentType: 'image/jpeg', kind: 'image' })]);
+    // linked as its copy (a key no upload form names), the upload gone
+    expect(media).toEqual([expect.objectContaining({ fileName: 'cucina.jpg', contentType: 'image/jpeg', kind: 'image' })]);
+    expect(media[0]!.key).not.toBe(good.key);
+    expect(await exists(String(media[0]!.key))).toBe(true);
+    expect(await exists(good.key)).toBe(false);
   });
 
   it('refuses SVG: no form for image/svg+xml, and SVG bytes sent as image/png are deleted', async () => {
