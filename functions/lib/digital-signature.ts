@@ -9,6 +9,7 @@
 import type * as Asn1js from 'asn1js';
 import type * as Pkijs from 'pkijs';
 import { fiscalCodeOfSerialNumber, type DigitalSigner, type SignatureFormat, type SignatureRefusal } from '../domain/onboarding/digital-signature';
+import { changesBeyondSignatures } from './pdf-revisions';
 
 /**
  * A verified signer (domain/onboarding/digital-signature.ts DigitalSigner): name from givenName +
@@ -147,7 +148,8 @@ function pdfDate(value: string | undefined): Date | null {
 /**
  * PAdES: every signature dictionary (a /ByteRange with its /Contents in the same object), in
  * file order, each verified over its two byte ranges. The file must be the expected PDF plus
- * incremental updates, and the last signature must cover everything but its own /Contents.
+ * incremental updates that only add signatures (./pdf-revisions.ts), and the last signature
+ * must cover everything but its own /Contents.
  */
 function readPades(file: Uint8Array, expected: Uint8Array): SignerToCheck[] | SignatureRefusal {
   const text = latin1(file);
@@ -185,6 +187,8 @@ function readPades(file: Uint8Array, expected: Uint8Array): SignerToCheck[] | Si
     data.set(file.subarray(c, c + d), b);
     for (const index of e.cms.signerInfos.keys()) signers.push({ cms: e.cms, index, data: data.buffer, pdfTime: e.pdfTime });
   }
+  // what the signed updates add: signatures only, never a change of the document shown
+  if (changesBeyondSignatures(file, expected.length) !== null) return { code: 'pdf-changed' };
   return signers;
 }
 

@@ -5,9 +5,11 @@
  * are made once (infra/local/digital-signing.ts, ECDSA P-256).
  */
 import { X509Certificate } from 'node:crypto';
-import { PDFDocument } from 'pdf-lib';
+import { deflateSync } from 'node:zlib';
+import { PDFDocument, PDFName, PDFRef } from 'pdf-lib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { verifySignedDocument, type VerifyResult } from '../../functions/lib/digital-signature';
+import { changesBeyondSignatures } from '../../functions/lib/pdf-revisions';
 import { renderDocumentPdf } from '../../functions/lib/pdf';
 import { fileTypeRefusal, sniffFileType } from '../../functions/domain/file-type';
 import {
@@ -237,6 +239,127 @@ describe('PAdES (signed PDF)', () => {
     expect(refusal(await verify(await signPades(pdf, expired, { signingTime: SIGNED })))).toEqual({ code: 'certificate-expired', signer: 'Luca Verdi' });
     expect(refusal(await verify(await signPades(pdf, mario, { signingTime: new Date(NOW.getTime() + HOUR) })))).toEqual({ code: 'signing-time', signer: 'Mario Rossi' });
     expect(refusal(await verify(await signPades(pdf, stranger, { signingTime: SIGNED })))).toEqual({ code: 'untrusted', signer: 'Paolo Neri' });
+  });
+});
+
+/**
+ * An incremental update appended to `pdf` before it is signed, as any PDF tool writes one: the
+ * objects, a classic cross-reference section and a trailer with /Prev (the signature then covers it).
+ */
+async function withUpdate(base: Uint8Array, objects: (doc: PDFDocument, fresh: () => number) => [number, string][]): Promise<Uint8Array> {
+  const doc = await PDFDocument.load(base, { updateMetadata: false });
+  const text = latin1(base);
+  const prev = Number(/startxref\s+(\d+)\s*%%EOF\s*$/.exec(text)![1]);
+  // new object numbers from the trailer's /Size (pdf-lib does not count its object and xref streams)
+  let next = Math.max(Number(/\/Size\s+(\d+)/.exec(text.slice(text.lastIndexOf('/Size') - 1))![1]), doc.context.largestObjectNumber + 1);
+  const fresh = () => next++;
+  let update = '\n';
+  const offsets: [number, number][] = [];
+  for (const [number, body] of objects(doc, fresh)) {
+    offsets.push([number, base.length + update.length]);
+    update += `${number} 0 obj\n${body}\nendobj\n`;
+  }
+  const xrefAt = base.length + update.length;
+  update += `xref\n0 1\n0000000000 65535 f\r\n${offsets.map(([n, o]) => `${n} 1\n${String(o).padStart(10, '0')} 00000 n\r\n`).join('')}`;
+  const size = Math.max(doc.context.largestObjectNumber, ...offsets.map(([n]) => n)) + 1;
+  update += `trailer\n<< /Size ${size} /Root ${doc.context.trailerInfo.Root!.toString()} /Prev ${prev} >>\nstartxref\n${xrefAt}\n%%EOF\n`;
+  return new Uint8Array(Buffer.concat([base, Buffer.from(update, 'latin1')]));
+}
+
+const firstPage = (doc: PDFDocument) => doc.getPages()[0]!;
+const stream = (content: string) => `<< /Length ${content.length} >>\nstream\n${content}\nendstream`;
+const FAKE_TERMS = 'BT /F1 24 Tf 72 700 Td (Premio: 1 euro) Tj ET';
+
+describe('PAdES: what the signed updates may change (functions/lib/pdf-revisions.ts)', () => {
+  it("refuses an update that rewrites a page's content stream, even signed by everyone (pdf-changed)", async () => {
+    const changed = await withUpdate(pdf, (doc) => {
+      const contents = firstPage(doc).node.get(PDFName.of('Contents'));
+      const ref = contents instanceof PDFRef ? contents : (doc.context.lookup(contents) as unknown as { get: (i: number) => PDFRef }).get(0);
+      return [[ref.objectNumber, stream(FAKE_TERMS)]];
+    });
+    const signed = await signPades(await signPades(changed, mario, { signingTime: SIGNED }), anna, { signingTime: new Date(SIGNED.getTime() + HOUR) });
+    expect(refusal(await verify(signed))).toEqual({ code: 'pdf-changed' });
+    expect(changesBeyondSignatures(signed, pdf.length)).toMatch(/\(senza tipo\) ridefinito/);
+  });
+
+  it('refuses a page pointed at new content, a page added, an annotation over the text (pdf-changed)', async () => {
+    const cases: ((doc: PDFDocument, fresh: () => number) => [number, string][])[] = [
+      // the page's /Contents replaced by a new stream
+      (doc, fresh) => {
+        const page = firstPage(doc);
+        const node = page.node.clone(doc.context);
+        const content = fresh();
+        node.set(PDFName.of('Contents'), PDFRef.of(content));
+        return [[content, stream(FAKE_TERMS)], [page.ref.objectNumber, node.toString()]];
+      },
+      // a free-text annotation on the page
+      (doc, fresh) => {
+        const page = firstPage(doc);
+        const node = page.node.clone(doc.context);
+        const annot = fresh();
+        node.set(PDFName.of('Annots'), doc.context.obj([PDFRef.of(annot)]));
+        return [[annot, '<< /Type /Annot /Subtype /FreeText /Rect [50 600 550 760] /Contents (Premio: 1 euro) /DA (/Helv 24 Tf 0 g) >>'], [page.ref.objectNumber, node.toString()]];
+      },
+      // the same annotation written inside the page's /Annots
+      (doc) => {
+        const page = firstPage(doc);
+        return [[page.ref.objectNumber, page.node.toString().replace(/>>\s*$/, '/Annots [<< /Subtype /FreeText /Rect [50 600 550 760] /Contents (Premio: 1 euro) >>] >>')]];
+      },
+      // a third page: the page tree changed
+      (doc, fresh) => {
+        const pages = doc.catalog.get(PDFName.of('Pages')) as PDFRef;
+        const tree = (doc.context.lookup(pages) as unknown as { clone: (c: unknown) => { set: (k: PDFName, v: unknown) => void; toString: () => string } }).clone(doc.context);
+        const page = fresh();
+        tree.set(PDFName.of('Kids'), doc.context.obj([...doc.getPages().map((p) => p.ref), PDFRef.of(page)]));
+        tree.set(PDFName.of('Count'), doc.context.obj(3));
+        return [[page, `<< /Type /Page /Parent ${pages.toString()} /MediaBox [0 0 595 842] >>`], [pages.objectNumber, tree.toString()]];
+      },
+    ];
+    const reasons = [/\(\/Page\): \/Contents cambiato/, /annotazione \/FreeText/, /\/Annots non fatto di riferimenti/, /\/Page nuovo|\(\/Pages\) ridefinito/];
+    for (const [i, objects] of cases.entries()) {
+      const signed = await signPades(await withUpdate(pdf, objects), mario, { signingTime: SIGNED });
+      expect(refusal(await verify(signed)), `case ${i}`).toEqual({ code: 'pdf-changed' });
+      // refused for what the case changed
+      expect(changesBeyondSignatures(signed, pdf.length), `case ${i}`).toMatch(reasons[i]!);
+    }
+  });
+
+  it('reads a page redefined inside a compressed object stream (pdf-changed), and refuses one it cannot read', async () => {
+    const inStream = (doc: PDFDocument, fresh: () => number, filter: string, encode: (b: Buffer) => Buffer) => {
+      const page = firstPage(doc);
+      const node = page.node.clone(doc.context);
+      node.set(PDFName.of('MediaBox'), doc.context.obj([0, 0, 300, 300]));
+      const body = node.toString();
+      const header = `${page.ref.objectNumber} 0 `;
+      const data = encode(Buffer.from(header + body, 'latin1'));
+      const number = fresh();
+      return [[number, `<< /Type /ObjStm /N 1 /First ${header.length} /Filter ${filter} /Length ${data.length} >>\nstream\n${data.toString('latin1')}\nendstream`]] as [number, string][];
+    };
+    const flate = await signPades(await withUpdate(pdf, (doc, fresh) => inStream(doc, fresh, '/FlateDecode', (b) => deflateSync(b))), mario, { signingTime: SIGNED });
+    expect(refusal(await verify(flate))).toEqual({ code: 'pdf-changed' });
+    expect(changesBeyondSignatures(flate, pdf.length)).toMatch(/\(\/Page\): \/MediaBox cambiato/);
+    const unknown = await signPades(await withUpdate(pdf, (doc, fresh) => inStream(doc, fresh, '/LZWDecode', (b) => b)), mario, { signingTime: SIGNED });
+    expect(refusal(await verify(unknown))).toEqual({ code: 'pdf-changed' });
+    expect(changesBeyondSignatures(unknown, pdf.length)).toBe('flusso di oggetti non leggibile');
+  });
+
+  it('accepts what signing tools add besides the signature: the document information and a visible signature appearance', async () => {
+    const updated = await withUpdate(pdf, (doc, fresh) => {
+      const info = doc.context.trailerInfo.Info as PDFRef;
+      const n = fresh();
+      return [
+        [info.objectNumber, '<< /Producer (Firma digitale) /ModDate (D:20250601100000Z) >>'],
+        [n, `<< /Type /XObject /Subtype /Form /BBox [0 0 200 50] /Length ${'BT ET'.length} >>\nstream\nBT ET\nendstream`],
+      ];
+    });
+    const result = await verify(await signPades(updated, mario, { signingTime: SIGNED }));
+    expect(result.ok, JSON.stringify(result)).toBe(true);
+  });
+
+  it('names the refusal in Italian', () => {
+    expect(signatureRefusalMessage({ code: 'pdf-changed' })).toBe(
+      'Il PDF firmato contiene modifiche al documento oltre alla firma: firma il documento scaricato senza modificarlo, oppure carica il file .p7m',
+    );
   });
 });
 

@@ -38,6 +38,7 @@ export interface DigitalSignature {
 export type SignatureRefusal =
   | { code: 'not-signed' } // not a CMS SignedData, a PDF without a signature dictionary, unreadable
   | { code: 'content-mismatch' } // the signed content is not byte for byte the expected document
+  | { code: 'pdf-changed' } // (PAdES) an update the signature covers changes the document beyond adding a signature
   | { code: 'bad-signature' } // digest or signature does not verify; (PAdES) a malformed byte range or bytes after the last signature
   | { code: 'not-signing-certificate'; signer: string } // keyUsage without nonRepudiation (contentCommitment)
   | { code: 'certificate-expired'; signer: string } // certificate not valid at the signing time
@@ -47,6 +48,7 @@ export type SignatureRefusal =
 export const DIGITAL_SIGNATURE_MESSAGES = {
   'not-signed': 'Il file non contiene una firma digitale leggibile: carica il file .p7m o il PDF firmato digitalmente',
   'content-mismatch': 'Il documento firmato non è quello generato per questo immobile: firma il documento scaricato senza modificarlo',
+  'pdf-changed': 'Il PDF firmato contiene modifiche al documento oltre alla firma: firma il documento scaricato senza modificarlo, oppure carica il file .p7m',
   'bad-signature': 'La firma digitale non è valida: il file è stato modificato dopo la firma',
   'not-signing-certificate': (signer: string) => `Il certificato di ${signer} non è un certificato di firma digitale`,
   'certificate-expired': (signer: string) => `Il certificato di ${signer} non era valido al momento della firma`,
