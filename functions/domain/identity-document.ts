@@ -14,6 +14,7 @@ export const DOCUMENT_TEXT_MESSAGES = {
   mrzInvalid: 'La zona a lettura ottica del documento non è valida',
   mrzExpired: 'Il documento è scaduto',
   numberNotFound: 'Il numero del documento indicato non si legge sul documento: controlla il numero o rifai la foto con più luce',
+  mrzOtherDocument: 'Il retro caricato è di un altro documento: il numero della zona a lettura ottica non è quello indicato',
   surnameNotFound: 'Il cognome non si legge sul documento: fotografa il documento intero, ben leggibile',
 } as const;
 
@@ -224,7 +225,8 @@ export interface DocumentTextInput {
  *    expire today or later (mrzExpired);
  * 3. numberNotFound: the typed number (matchKey, at least MIN_NUMBER_LENGTH characters) is
  *    neither inside all the text joined (matchKey: spaces and line breaks do not matter) nor
- *    the MRZ's document number;
+ *    the MRZ's document number; mrzOtherDocument: found, but a valid MRZ names another
+ *    document (the back of another card, e.g. a valid one behind an expired front);
  * 4. surnameNotFound: no word of `surnames` (two or more letters, particles aside) is a whole
  *    word of the text (matchKey) or a word of the MRZ's surname.
  */
@@ -244,6 +246,7 @@ export function documentTextRefusal({ lines, documentNumber, surnames, today }: 
   const mrzNumber = mrz ? matchKey(mrz.result.documentNumber ?? mrz.result.fields.documentNumber ?? '') : '';
   const numberFound = number.length >= MIN_NUMBER_LENGTH && (allText.includes(number) || number === mrzNumber);
   if (!numberFound) return refuse('numberNotFound');
+  if (mrzNumber && number !== mrzNumber) return refuse('mrzOtherDocument');
 
   const wanted = surnameWords(surnames);
   const textWords = new Set(lines.flatMap(wordKeys));

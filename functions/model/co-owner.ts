@@ -4,12 +4,12 @@
  * SellerCoOwner mapping, the reads of a co-owner's link and the writes of the co-owners step,
  * each composed with the property guard (model/property.ts) at index 0 of its transaction.
  */
-import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ddb, isConditionFailure, table } from './db';
+import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { ddb, isConditionFailure, queryAll, table } from './db';
 import { str, type Item } from './item';
 import { keys } from './keys';
 import { outboxPut } from './outbox';
-import { guardedTransaction, guardFailure, propertyCondition, sendGuarded, stepCompletion, type PropertyGuard, type TransactItem } from './property';
+import { guardedTransaction, guardFailure, sendGuarded, stepCompletion, type PropertyGuard, type TransactItem } from './property';
 import { tokenExpiryFields } from './tokens';
 import { ConflictError, NotFoundError, TooManyRequestsError } from '../lib/errors';
 import { dailyQuotaUpdate, exceedsQuota, type DailyQuota } from './rate-limit';
@@ -70,6 +70,24 @@ export interface CoOwnerInvitation {
 }
 
 /** The COINVITE item of a token (strongly consistent), or undefined. */
+/** The ids of a property's co-owners (strongly consistent). */
+export async function coOwnerIdsOf(propertyId: string): Promise<string[]> {
+  const ids: string[] = [];
+  await queryAll(
+    {
+      TableName: table(),
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: { ':pk': keys.property(propertyId).pk, ':prefix': keys.dossierPrefixes.coOwner },
+      ProjectionExpression: 'id',
+      ConsistentRead: true,
+    },
+    (item) => {
+      ids.push(String(item.id));
+    },
+  );
+  return ids;
+}
+
 export async function readCoOwnerInvitation(token: string): Promise<CoOwnerInvitation | undefined> {
   const res = await ddb().send(new GetCommand({ TableName: table(), Key: keys.coOwnerInvitation(token), ConsistentRead: true }));
   const i = res.Item;
@@ -242,27 +260,30 @@ export async function recordCoOwnerInvitations(
   }
 }
 
-/** 'Salta (Proprietà Singola)': property.singleOwner = true, guarded by the owner (else 404). */
-export async function declareSingleOwner(guard: { propertyId: string; owner: string }, at: string): Promise<void> {
+/**
+ * 'Salta (Proprietà Singola)': property.singleOwner = true, the co-owners read (`stored`)
+ * deleted and the seller's share removed, in ONE transaction guarded by the owner (else 404).
+ */
+export async function declareSingleOwner(guard: { propertyId: string; owner: string }, stored: readonly Item[], at: string): Promise<void> {
   // completes the step (a reopening is closed again); once the option exists only while reopened
   const g: PropertyGuard = { ...guard, step: 'coOwners' };
-  const condition = propertyCondition(g);
   const done = stepCompletion('coOwners', at);
-  try {
-    await ddb().send(
-      new UpdateCommand({
-        TableName: table(),
-        Key: keys.property(guard.propertyId),
-        UpdateExpression: `SET singleOwner = :t, singleOwnerAt = :at, updatedAt = :at, ${done.set} REMOVE ${done.remove}`,
-        ...condition,
-        ExpressionAttributeNames: { ...condition.ExpressionAttributeNames, ...done.names },
-        ExpressionAttributeValues: { ...condition.ExpressionAttributeValues, ':t': true, ':at': at, ...done.values },
-      }),
-    );
-  } catch (err) {
-    if (isConditionFailure(err)) throw await guardFailure(g, propertyNotFound);
-    throw err;
-  }
+  await sendGuarded(
+    g,
+    [
+      {
+        Update: {
+          TableName: table(),
+          Key: keys.property(guard.propertyId),
+          UpdateExpression: `SET singleOwner = :t, singleOwnerAt = :at, updatedAt = :at, ${done.set} REMOVE sellerShare, ${done.remove}`,
+          ExpressionAttributeNames: done.names,
+          ExpressionAttributeValues: { ':t': true, ':at': at, ...done.values },
+        },
+      },
+      ...stored.map((c) => ({ Delete: { TableName: table(), Key: { pk: c.pk, sk: c.sk } } })),
+    ],
+    propertyNotFound,
+  );
 }
 
 /** A co-owner's identity check as stored on the COOWNER item. */
@@ -271,6 +292,10 @@ export interface CoOwnerIdentityWrite {
   coOwnerId: string;
   /** the invited e-mail: the COOWNER item must still have it */
   email: string;
+  /** the co-owner's name the document was compared with: the COOWNER item must still have it */
+  checkedFullName: string;
+  /** the property's other co-owners: none may hold the same document */
+  otherCoOwnerIds: readonly string[];
   /** 'review': 60-70 % or not completed by the engine, in the admins' queue */
   status: 'verified' | 'rejected' | 'review';
   reason: string;
@@ -288,9 +313,12 @@ export interface CoOwnerIdentityWrite {
 }
 
 /**
- * Stores the outcome on the COOWNER item (still the invited e-mail) with the property guard
- * (exists, not being deleted) in one transaction; the owner's IDENTITY item is never touched.
- * Either condition failing is 404 'Proprietà non trovata o link scaduto'.
+ * Stores the outcome on the COOWNER item (still the invited e-mail and the name the document
+ * was compared with) with the property guard (exists, not being deleted) in one transaction,
+ * with checks that neither the owner's IDENTITY item nor another co-owner holds the same
+ * document number (the seller cannot pass a co-owner's check with their own document); the
+ * owner's IDENTITY item is never written. A failed guard or another e-mail is 404 'Proprietà
+ * non trovata o link scaduto'; another name 409 (check again); a document taken 409.
  */
 export async function saveCoOwnerIdentity(w: CoOwnerIdentityWrite): Promise<void> {
   // a co-owner's check belongs to the co-owners step, open until the signature (the option may be
@@ -312,9 +340,10 @@ export async function saveCoOwnerIdentity(w: CoOwnerIdentityWrite): Promise<void
                 'documentBackSha256 = :backSha, identityEngine = :engine, updatedAt = :now' +
                 // in the admins' queue while in review (sparse index, oldest first); any other outcome leaves it, and a new check replaces a decided one
                 (review ? ', gsi2pk = :qpk, gsi2sk = :qsk REMOVE identityReview' : ' REMOVE gsi2pk, gsi2sk, identityReview'),
-              ConditionExpression: 'attribute_exists(pk) AND email = :email',
+              ConditionExpression: 'attribute_exists(pk) AND email = :email AND fullName = :checkedName',
               ExpressionAttributeValues: {
                 ...(review ? { ':qpk': review.gsi2pk, ':qsk': review.gsi2sk } : {}),
+                ':checkedName': w.checkedFullName,
                 ':status': w.status,
                 ':reason': w.reason,
                 ':now': w.now,
@@ -334,12 +363,27 @@ export async function saveCoOwnerIdentity(w: CoOwnerIdentityWrite): Promise<void
               },
             },
           },
+          // the same document is nobody else's among the property's owners
+          ...[keys.identity(w.propertyId), ...w.otherCoOwnerIds.map((id) => keys.coOwner(w.propertyId, id))].map((Key) => ({
+            ConditionCheck: {
+              TableName: table(),
+              Key,
+              ConditionExpression: 'attribute_not_exists(documentNumber) OR documentNumber <> :documentNumber',
+              ExpressionAttributeValues: { ':documentNumber': w.documentNumber },
+            },
+          })),
         ]),
       ),
     );
   } catch (err) {
     if (isConditionFailure(err, 0)) throw await guardFailure(guard, () => new NotFoundError(KYC_MESSAGES.tokenNotFound));
-    if (isConditionFailure(err, 1)) throw new NotFoundError(KYC_MESSAGES.tokenNotFound);
+    if (isConditionFailure(err, 1)) {
+      const now = await readCoOwner(w.propertyId, w.coOwnerId);
+      if (now && now.email === w.email && now.fullName !== w.checkedFullName) throw new ConflictError(M.coOwnerRenamed);
+      throw new NotFoundError(KYC_MESSAGES.tokenNotFound);
+    }
+    // index 2 the owner's identity, then the other co-owners
+    if (Array.from({ length: 1 + w.otherCoOwnerIds.length }, (_, i) => 2 + i).some((i) => isConditionFailure(err, i))) throw new ConflictError(M.coOwnerDocumentTaken);
     throw err;
   }
 }

@@ -6,7 +6,7 @@
  * touches the owner's IDENTITY item; different people set nothing; bad input is a 400 in
  * Italian that writes nothing.
  */
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ddb } from '../../functions/model/db';
 import { keys } from '../../functions/model/keys';
@@ -14,6 +14,8 @@ import type { IdentityCheckResult, IdentityFileKind } from '../../functions/doma
 import type { CoOwnerKycState, SellerKycState } from '../../functions/domain/onboarding/kyc';
 import type { PresignedUpload } from '../../functions/domain/uploads';
 import { newToken } from '../../functions/model/tokens';
+import { saveCoOwnerIdentity } from '../../functions/model/co-owner';
+import { ONBOARDING_MESSAGES } from '../../functions/domain/onboarding/rules';
 import { api, stack, uniqueEmail, useStackEnv } from '../support/helpers';
 import { apiFrom, fullBody, newClientIp, newId, postToBucket } from '../support/submission';
 import { documentFront, facePhoto } from '../support/faces';
@@ -127,6 +129,62 @@ describe("the co-owner's identity check", () => {
     expect(post.body.message).toBe(NOT_FOUND);
     expect(await get(keys.coOwner(id, coOwnerId))).toEqual(before);
     expect((await get(keys.coOwner(expired.id, expired.coOwnerId)))!.verifiedAt).toBeNull();
+  });
+
+  it("refuses a document the owner or another co-owner already used (409) and stores nothing: the seller cannot pass a co-owner's check as himself", async () => {
+    for (const holder of ['owner', 'co-owner'] as const) {
+      const { id, coOwnerId, coToken } = await invited();
+      if (holder === 'owner') await put({ ...keys.identity(id), entity: 'identity', propertyId: id, status: 'verified', documentNumber: ANNA_ROSSI.number, verifiedAt: at() });
+      else await put({ ...keys.coOwner(id, 'altro'), entity: 'coOwner', propertyId: id, id: 'altro', email: 'altro@example.it', fullName: 'Altro Rossi', share: 10, documentNumber: ANNA_ROSSI.number, verifiedAt: at() });
+      const faceKey = await upload(coOwner, coToken, 'face', facePhoto('person-a'));
+      const documentFrontKey = await upload(coOwner, coToken, 'documentFront', await documentFront('person-a', ANNA_ROSSI));
+      const before = await get(keys.coOwner(id, coOwnerId));
+      const res = await api<Answer<IdentityCheckResult>>('POST', verifyPath(coToken), { token: coOwner.token, body: { documentNumber: ANNA_ROSSI.number, faceKey, documentFrontKey } });
+      expect(res.status, `${holder}: ${JSON.stringify(res.body)}`).toBe(409);
+      expect(res.body.message).toBe(ONBOARDING_MESSAGES.coOwnerDocumentTaken);
+      expect(await get(keys.coOwner(id, coOwnerId))).toEqual(before);
+    }
+  });
+
+  it("the owner's own account never opens a co-owner's link, even invited at the owner's address", async () => {
+    const { id } = await invited();
+    const coOwnerId = newId();
+    const token = newToken();
+    await put({ ...keys.coOwner(id, coOwnerId), entity: 'coOwner', propertyId: id, id: coOwnerId, email: owner.email, fullName: 'Mario Rossi', share: 10, invitedAt: at(), verifiedAt: null });
+    await put({ ...keys.coOwnerInvitation(token), entity: 'coOwnerInvitation', propertyId: id, coOwnerId, email: owner.email, createdAt: at(), expiresAt: Math.floor(Date.now() / 1000) + 3600 });
+    const state = await kyc<object>(token, owner);
+    expect(state.status).toBe(404);
+    expect(state.body.message).toBe(NOT_FOUND);
+    const up = await api<Answer<object>>('POST', uploadsPath(token), { token: owner.token, body: { kind: 'face', fileName: 'volto.jpg', contentType: 'image/jpeg', size: 100 } });
+    expect(up.status).toBe(404);
+  });
+
+  it("a co-owner renamed while the check runs is not stored as verified under the new name (409: check again)", async () => {
+    const { id, coOwnerId } = await invited();
+    await ddb().send(new UpdateCommand({ TableName: TABLE(), Key: keys.coOwner(id, coOwnerId), UpdateExpression: 'SET fullName = :n', ExpressionAttributeValues: { ':n': 'Anna Bianchi' } }));
+    const before = await get(keys.coOwner(id, coOwnerId));
+    const write = saveCoOwnerIdentity({
+      propertyId: id,
+      coOwnerId,
+      email: coOwner.email,
+      // the name the document was compared with, read before the rename
+      checkedFullName: 'Anna Rossi',
+      otherCoOwnerIds: [],
+      status: 'verified',
+      reason: 'ok',
+      confidence: 90,
+      documentType: 'carta_identita',
+      documentNumber: ANNA_ROSSI.number,
+      fullName: null,
+      faceKey: `${id}/evidence/identity/volto.jpg`,
+      documentFrontKey: `${id}/evidence/identity/fronte.jpg`,
+      documentBackKey: null,
+      sha256: { facePhoto: 'a'.repeat(64), documentFront: 'b'.repeat(64), documentBack: null },
+      engine: 'local',
+      now: at(),
+    });
+    await expect(write).rejects.toMatchObject({ message: ONBOARDING_MESSAGES.coOwnerRenamed });
+    expect(await get(keys.coOwner(id, coOwnerId))).toEqual(before);
   });
 
   it('does not verify different people', async () => {

@@ -10,6 +10,7 @@ import { ddb } from '../../functions/model/db';
 import { keys } from '../../functions/model/keys';
 import type { RequestDossier } from '../../functions/domain/requests';
 import type { SellerCoOwner, SellerDelegation } from '../../functions/domain/onboarding/schemas';
+import { ONBOARDING_MESSAGES } from '../../functions/domain/onboarding/rules';
 import type { PresignedUpload } from '../../functions/domain/uploads';
 import { api, sentMail, stack, tokenForRole, useStackEnv } from '../support/helpers';
 import { dossier, postToBucket } from '../support/submission';
@@ -47,7 +48,7 @@ async function pdfText(bytes: Uint8Array): Promise<string> {
   return out.join('\n');
 }
 
-let owner: { token: string; userId: string };
+let owner: { token: string; userId: string; email: string };
 let other: { token: string; userId: string };
 let propertyId: string;
 
@@ -174,6 +175,32 @@ describe('co-owners', () => {
     expect(res.status).toBe(200);
     const p = (await ddb().send(new GetCommand({ TableName: TABLE(), Key: keys.property(id), ConsistentRead: true }))).Item!;
     expect(p.singleOwner).toBe(true);
+  });
+
+  it("'Salta (Proprietà Singola)' after saving co-owners removes them and the seller's share: no co-owner beside single ownership", async () => {
+    const id = await ownedProperty(owner.userId);
+    const saved = await api('PUT', `${base(id)}/co-owners`, { token: owner.token, body: { sellerShare: 50, coOwners: [{ email: 'anna@example.it', fullName: 'Anna Rossi', share: 50 }] } });
+    expect(saved.status).toBe(200);
+    expect(await items(id, 'coOwner')).toHaveLength(1);
+    expect((await api('POST', `${base(id)}/co-owners/skip`, { token: owner.token, body: {} })).status).toBe(200);
+    expect(await items(id, 'coOwner')).toEqual([]);
+    const p = await propertyItem(id);
+    expect(p.singleOwner).toBe(true);
+    expect(p.sellerShare).toBeUndefined();
+  });
+
+  it("refuses a co-owner at the seller's own address (the account's or the request's), and writes nothing", async () => {
+    const id = await ownedProperty(owner.userId);
+    const contact = String((await propertyItem(id)).email);
+    for (const email of [owner.email, contact.toUpperCase()]) {
+      const res = await api<Answer<object>>('PUT', `${base(id)}/co-owners`, {
+        token: owner.token,
+        body: { sellerShare: 50, coOwners: [{ email: 'luca@example.it', fullName: 'Luca Verdi', share: 25 }, { email, fullName: 'Maria Rossi', share: 25 }] },
+      });
+      expect(res.status, email).toBe(400);
+      expect(res.body).toMatchObject({ message: ONBOARDING_MESSAGES.coOwnerIsSeller, fields: { 'coOwners.1.email': ONBOARDING_MESSAGES.coOwnerIsSeller } });
+    }
+    expect(await items(id, 'coOwner')).toEqual([]);
   });
 });
 

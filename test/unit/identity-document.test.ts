@@ -78,6 +78,7 @@ describe('DOCUMENT_TEXT_MESSAGES', () => {
       mrzInvalid: 'La zona a lettura ottica del documento non è valida',
       mrzExpired: 'Il documento è scaduto',
       numberNotFound: 'Il numero del documento indicato non si legge sul documento: controlla il numero o rifai la foto con più luce',
+      mrzOtherDocument: 'Il retro caricato è di un altro documento: il numero della zona a lettura ottica non è quello indicato',
       surnameNotFound: 'Il cognome non si legge sul documento: fotografa il documento intero, ben leggibile',
     });
   });
@@ -169,6 +170,14 @@ describe('documentTextRefusal', () => {
     expect(check({ documentNumber: 'CA10234BD', lines: FRONT.map((l) => l.replace('CA10234BD', 'CAIO234BD')) })).toBeNull();
     // on the back only (the MRZ's document number)
     expect(check({ documentNumber: 'CA10234BD', lines: BACK })).toBeNull();
+  });
+
+  it("refuses the back of another card: the front's number typed, a valid MRZ of another document (mrzOtherDocument)", () => {
+    // an expired card's front, the back of someone else's valid card
+    const otherBack = td1Mrz({ ...ROSSI, number: 'CB55555XY', expiryDate: '2032-01-01' });
+    expect(check({ lines: [...FRONT, ...otherBack] })).toEqual({ code: 'mrzOtherDocument', message: M.mrzOtherDocument });
+    // the card's own back passes
+    expect(check({ lines: [...FRONT, ...td1Mrz(ROSSI)] })).toBeNull();
   });
 
   it('refuses a number not on the document, or too short to be one', () => {

@@ -22,10 +22,15 @@ import { declareSingleOwner, recordCoOwnerInvitations, replaceCoOwners as writeC
  * a co-owner kept (same e-mail) keeps id, invitation and identity check, unless the name
  * changed: then the check starts again (model/co-owner.ts replaceCoOwners).
  */
-export async function replaceCoOwners(propertyId: string, userId: string, body: ReplaceCoOwnersBody, now = new Date()): Promise<SavedCoOwners> {
+export async function replaceCoOwners(propertyId: string, caller: { userId: string; email: string }, body: ReplaceCoOwnersBody, now = new Date()): Promise<SavedCoOwners> {
+  const userId = caller.userId;
   const warning = shareWarning(ownershipShares(body.sellerShare, body.coOwners));
   if (warning) throw new ValidationError(warning, { coOwners: warning });
   const raw = await requireOwnedDossier(propertyId, userId);
+  // the seller's own addresses (the account's, the request's): a co-owner invited there would be the seller
+  const own = new Set([caller.email, String(raw.property.email ?? '')].map((e) => e.trim().toLowerCase()).filter(Boolean));
+  const seller = body.coOwners.findIndex((c) => own.has(c.email.trim().toLowerCase()));
+  if (seller >= 0) throw new ValidationError(M.coOwnerIsSeller, { [`coOwners.${seller}.email`]: M.coOwnerIsSeller });
   const existing = new Map(raw.coOwners.map(toCoOwner).map((c) => [c.email.toLowerCase(), c]));
   const next: SellerCoOwner[] = body.coOwners.map((c) => {
     const old = existing.get(c.email);
@@ -96,9 +101,13 @@ export async function inviteCoOwners(
   };
 }
 
-/** POST .../co-owners/skip: 'Salta (Proprietà Singola)' (property.singleOwner = true). */
+/**
+ * POST .../co-owners/skip: 'Salta (Proprietà Singola)' (property.singleOwner = true): the
+ * co-owners saved before are removed with their shares in the same write, so their links stop
+ * working and the option never lists them beside a declaration of single ownership.
+ */
 export async function skipCoOwners(propertyId: string, userId: string, now = new Date()): Promise<{ singleOwner: true }> {
-  await requireOwnedDossier(propertyId, userId);
-  await declareSingleOwner({ propertyId, owner: userId }, now.toISOString());
+  const raw = await requireOwnedDossier(propertyId, userId);
+  await declareSingleOwner({ propertyId, owner: userId }, raw.coOwners, now.toISOString());
   return { singleOwner: true };
 }
