@@ -32,7 +32,7 @@ async function freshSeller(name = 'Venditore Test') {
   return { sub: res.UserSub!, email, token };
 }
 
-/** Submits a request through the wizard route with PNG files per room; returns its id and S3 keys. */
+/** Submits a request through the wizard route with PNG files per room; returns its id and the S3 keys it links. */
 async function submit(rooms: number[] = [], overrides: Record<string, unknown> = {}): Promise<{ id: string; keys: string[] }> {
   const id = newId();
   const ip = newClientIp();
@@ -50,7 +50,10 @@ async function submit(rooms: number[] = [], overrides: Record<string, unknown> =
   }
   const res = await apiFrom(ip, 'POST', '/properties', { ...fullBody(id, roomBodies), ...overrides });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return { id, keys: mediaKeys };
+  // what the request links: the submission's copies of the uploads (the uploads themselves are gone)
+  const linked = (await dossier(id)).filter((i) => i.entity === 'media').map((i) => String(i.key));
+  expect(linked).toHaveLength(mediaKeys.length);
+  return { id, keys: linked };
 }
 
 /** Links a property to a seller as the invitation claim does: userId and the seller index. */
