@@ -28,7 +28,12 @@ export type DropObject =
 
 const JOB_ID = /^[A-Za-z0-9-]{8,64}$/;
 
-export function classifyDropKey(key: string, etag = ''): DropObject {
+/**
+ * `sequencer`: the S3 event's, the same for every delivery of one event and new for every new
+ * PUT: a file dropped again at the same key with the same bytes (after "Cancella Tutti i Dati")
+ * is a new job, while a redelivered event finds its job.
+ */
+export function classifyDropKey(key: string, etag = '', sequencer = ''): DropObject {
   const clear = /^clears\/([^/]+)\.json$/.exec(key);
   if (clear) return JOB_ID.test(clear[1]!) ? { kind: 'clear', jobId: clear[1]! } : { kind: 'ignored', reason: 'job non valido' };
   const upload = /^imports\/([^/]+)\/([^/]+)\/([^/]+)$/.exec(key);
@@ -37,6 +42,6 @@ export function classifyDropKey(key: string, etag = ''): DropObject {
   }
   const fileName = key.split('/').pop() ?? key;
   if (!/\.csv$/i.test(fileName)) return { kind: 'ignored', reason: 'non è un file .csv' };
-  const jobId = `drop-${createHash('sha256').update(`${key}|${etag}`).digest('hex').slice(0, 24)}`;
+  const jobId = `drop-${createHash('sha256').update(`${key}|${etag}|${sequencer}`).digest('hex').slice(0, 24)}`;
   return { kind: 'import', jobId, semester: semesterFromFileName(fileName), fileName };
 }

@@ -19,7 +19,7 @@ export const handler = trigger('omiImport', async (event: S3Event): Promise<void
     const bucket = record.s3.bucket.name;
     const key = decodeEventKey(record.s3.object.key);
     const etag = (record.s3.object.eTag ?? '').replace(/"/g, '');
-    const target = classifyDropKey(key, etag);
+    const target = classifyDropKey(key, etag, record.s3.object.sequencer ?? '');
     if (target.kind === 'ignored') {
       logger.info('OMI drop: object ignored', { key, reason: target.reason });
       continue;

@@ -447,16 +447,26 @@ describe('OMI import: idempotent and exact when a run dies mid-file', () => {
     expect((await quotations({ semestre: sem })).body.total).toBe(446);
   });
 
-  it('a file dropped straight into the bucket is imported with its own job', async () => {
+  it('a file dropped straight into the bucket is imported with its own job, and dropped again (same key, same bytes) with a new one', async () => {
     const content = readFileSync(VALORI_2024, 'latin1').replace('Semestre 2024/2', 'Semestre 2021/1');
-    await s3().send(new PutObjectCommand({ Bucket: OMI_BUCKET(), Key: 'manuale/QI_999_1_20211_VALORI.csv', Body: Buffer.from(content, 'latin1') }));
-    let job: OmiJob | undefined;
-    for (let i = 0; i < 300 && job?.status !== 'completed'; i++) {
-      await new Promise((r) => setTimeout(r, 100));
-      job = (await api<{ items: OmiJob[] }>('GET', '/omi/jobs', { token: await admin() })).body.items.find((j) => j.fileName === 'QI_999_1_20211_VALORI.csv');
-    }
-    expect(job).toMatchObject({ status: 'completed', semester: '2021-S1', rowsRead: 446, inserted: 446 });
-    expect(job!.id).toMatch(/^drop-/);
+    const drop = () => s3().send(new PutObjectCommand({ Bucket: OMI_BUCKET(), Key: 'manuale/QI_999_1_20211_VALORI.csv', Body: Buffer.from(content, 'latin1') }));
+    const completed = async (except: string[]) => {
+      let job: OmiJob | undefined;
+      for (let i = 0; i < 300 && job?.status !== 'completed'; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        job = (await api<{ items: OmiJob[] }>('GET', '/omi/jobs', { token: await admin() })).body.items.find((j) => j.fileName === 'QI_999_1_20211_VALORI.csv' && !except.includes(j.id));
+      }
+      return job;
+    };
+    await drop();
+    const first = await completed([]);
+    expect(first).toMatchObject({ status: 'completed', semester: '2021-S1', rowsRead: 446, inserted: 446 });
+    expect(first!.id).toMatch(/^drop-/);
+    // the same file again: a new job reads it (before, the job of the first drop answered "already done")
+    await drop();
+    const second = await completed([first!.id]);
+    expect(second).toMatchObject({ status: 'completed', semester: '2021-S1', rowsRead: 446, inserted: 0 });
+    expect(second!.id).toMatch(/^drop-/);
   });
 });
 
