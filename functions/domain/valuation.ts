@@ -53,9 +53,11 @@ const MIN_CORRECTION = -100;
 /** Notes list the first 4 features (spec 001 section 9). */
 const NOTES_FEATURES = 4;
 
+// whole percentages: the estimate, its e-mail and the page show them as such
 const correction = (label: string) =>
   z
     .number({ error: `${label}: inserisci un numero` })
+    .int(`${label}: inserisci un numero intero`)
     .min(MIN_CORRECTION, `${label}: il valore minimo è ${MIN_CORRECTION}`)
     .max(0, `${label}: la correzione non può essere positiva`);
 
@@ -85,6 +87,7 @@ export const evaluatePropertySchema = z.object({
   noElevatorCorrection: correction('Correzione assenza ascensore').nullish(),
   cautiousDiscount: z
     .number({ error: 'Il ribasso prudenziale deve essere un numero' })
+    .int('Il ribasso prudenziale deve essere un numero intero')
     .min(MIN_CAUTIOUS_DISCOUNT, 'Il ribasso prudenziale deve essere tra -50 e 0')
     .max(0, 'Il ribasso prudenziale deve essere tra -50 e 0')
     .nullish(),

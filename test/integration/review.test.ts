@@ -104,6 +104,9 @@ describe('POST /admin/properties/{id}/valuations', () => {
     for (const [body, message] of [
       [{ cautiousDiscount: -60 }, 'Il ribasso prudenziale deve essere tra -50 e 0'],
       [{ cautiousDiscount: 5 }, 'Il ribasso prudenziale deve essere tra -50 e 0'],
+      // whole percentages: -7.5 was applied, shown "-8%" on the page and "7.5%" in the e-mail
+      [{ cautiousDiscount: -7.5 }, 'Il ribasso prudenziale deve essere un numero intero'],
+      [{ noBalconyCorrection: -2.5 }, 'Correzione assenza balcone: inserisci un numero intero'],
       [{ groundFloorCorrection: 3 }, 'Correzione piano terra: la correzione non può essere positiva'],
       [{ linkZona: 'zona con spazi' }, 'Zona OMI non valida'],
     ] as const) {

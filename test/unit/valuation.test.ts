@@ -240,6 +240,8 @@ describe('valuation rules', () => {
         'Correzione piano terra: la correzione non può essere positiva',
       ]),
     );
+    const fractions = evaluatePropertySchema.safeParse({ province: 'MI', city: 'Milano', surfaceArea: 80, cautiousDiscount: -7.5, noElevatorCorrection: -6.5 });
+    expect(fractions.error?.issues.map((i) => i.message)).toEqual(['Correzione assenza ascensore: inserisci un numero intero', 'Il ribasso prudenziale deve essere un numero intero']);
     expect(evaluatePropertySchema.parse({ province: 'mi', city: 'Milano', surfaceArea: '80' })).toMatchObject({
       province: 'MI', surfaceArea: 80, omiCategory: 'abitazioni_civili', address: '',
     });

@@ -5,9 +5,11 @@ import type { PurchaseOption } from '../requests';
 import { ADMIN_OPTION_ACTIONS, OPTION_LIFECYCLE_MESSAGES } from '../option-lifecycle';
 import { DEFAULT_CAUTIOUS_DISCOUNT, DEFAULT_CORRECTIONS, REVIEW_MESSAGES } from './rules';
 
+// whole percentages: the estimate, its e-mail and the page show them as such
 const correction = (label: string, fallback: number) =>
   z
     .number({ error: `${label}: inserisci un numero` })
+    .int(`${label}: inserisci un numero intero`)
     .min(-100, `${label}: il valore minimo è -100`)
     .max(0, `${label}: la correzione non può essere positiva`)
     .default(fallback);
@@ -18,6 +20,7 @@ const flag = z.boolean({ error: 'Indica se applicare la correzione (sì o no)' }
 export const createValuationSchema = z.object({
   cautiousDiscount: z
     .number({ error: 'Il ribasso prudenziale deve essere un numero' })
+    .int('Il ribasso prudenziale deve essere un numero intero')
     .min(-50, 'Il ribasso prudenziale deve essere tra -50 e 0')
     .max(0, 'Il ribasso prudenziale deve essere tra -50 e 0')
     .default(DEFAULT_CAUTIOUS_DISCOUNT),
