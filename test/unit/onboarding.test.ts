@@ -3,6 +3,9 @@ import {
   coOwnerBadge,
   fiscalCodeCheckChar,
   isValidFiscalCode,
+  fiscalCodeFitsName,
+  givenNameCode,
+  surnameCode,
   normalizeFiscalCode,
   onboardingState,
   ownershipShares,
@@ -108,6 +111,35 @@ describe('codice fiscale', () => {
 
   it('is normalized to uppercase, max 16', () => {
     expect(normalizeFiscalCode(' rssmra85t10a562s99 ')).toBe('RSSMRA85T10A562S');
+  });
+});
+
+describe("the codice fiscale's letters of a name", () => {
+  it('codes surnames and given names as the codice fiscale does', () => {
+    expect(surnameCode('Rossi')).toBe('RSS');
+    expect(surnameCode('Fo')).toBe('FOX');
+    expect(surnameCode("D'Amico")).toBe('DMC');
+    expect(surnameCode('De Luca')).toBe('DLC');
+    expect(surnameCode('Rè')).toBe('REX');
+    expect(givenNameCode('Mario')).toBe('MRA');
+    expect(givenNameCode('Anna')).toBe('NNA');
+    // four consonants or more: the 1st, 3rd and 4th
+    expect(givenNameCode('Gianfranco')).toBe('GFR');
+    expect(givenNameCode('Anna Maria')).toBe('NMR');
+  });
+
+  it("fits a name written either way, split anywhere, and refuses someone else's code", () => {
+    const rossi = 'RSSMRA80A01H501U';
+    for (const name of ['Mario Rossi', 'Rossi Mario', '  mario   rossi ']) expect(fiscalCodeFitsName(rossi, name), name).toBe(true);
+    expect(fiscalCodeFitsName('RSSNMR85M41F205X', 'Anna Maria Rossi')).toBe(true);
+    expect(fiscalCodeFitsName('DLCGNN70A01F205X', 'Giovanni De Luca')).toBe(true);
+    expect(fiscalCodeFitsName('bncnna85m41f205x', 'Anna Bianchi')).toBe(true);
+    expect(fiscalCodeFitsName(rossi, 'Anna Bianchi')).toBe(false);
+    expect(fiscalCodeFitsName(rossi, 'Luca Rossi')).toBe(false);
+    // Mario and Maria share their letters: the sex is in the birth day's digits
+    expect(fiscalCodeFitsName(rossi, 'Maria Rossi')).toBe(true);
+    // one word: no surname and name to compare
+    expect(fiscalCodeFitsName(rossi, 'Rossi')).toBe(false);
   });
 });
 

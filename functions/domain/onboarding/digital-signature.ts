@@ -58,6 +58,7 @@ export const DIGITAL_SIGNATURE_MESSAGES = {
   /** the option: the seller's codice fiscale is the delegations' (step 3) */
   sellerFiscalCodeUnknown: 'Genera prima le deleghe: il codice fiscale del venditore è quello indicato nelle deleghe',
   coOwnerFiscalCode: (name: string) => `Inserisci un codice fiscale valido per ${name}`,
+  fiscalCodeNotOfName: (name: string) => `Il codice fiscale indicato per ${name} non corrisponde al suo nome e cognome`,
   fiscalCodeTwice: (name: string) => `Il codice fiscale indicato per ${name} è già di un altro firmatario: ognuno firma con il proprio`,
   /** a .p7m is a digital signature: it cannot be a paper copy */
   p7mIsDigital: 'Il file .p7m è una firma digitale: scegli «Firma digitale»',

@@ -156,6 +156,38 @@ export function isValidFiscalCode(text: string): boolean {
   return fiscalCodeCheckChar(cf.slice(0, 15)) === cf[15];
 }
 
+const cfLetters = (s: string) => s.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toUpperCase().replace(/[^A-Z]/g, '');
+const isVowel = (c: string) => 'AEIOU'.includes(c);
+
+/** The codice fiscale's three letters of a surname: its consonants, then its vowels, then X. */
+export function surnameCode(surname: string): string {
+  const l = [...cfLetters(surname)];
+  return [...l.filter((c) => !isVowel(c)), ...l.filter(isVowel), 'X', 'X', 'X'].slice(0, 3).join('');
+}
+
+/** The codice fiscale's three letters of a given name: with four consonants or more the 1st, 3rd and 4th; else as a surname. */
+export function givenNameCode(name: string): string {
+  const consonants = [...cfLetters(name)].filter((c) => !isVowel(c));
+  return consonants.length >= 4 ? consonants[0]! + consonants[2]! + consonants[3]! : surnameCode(name);
+}
+
+/**
+ * True when the codice fiscale's first six letters are those of `fullName`: its words split
+ * anywhere into given names and surname, in either order ("Anna Maria Rossi", "Rossi Anna").
+ * A check that the code given for a person is not someone else's: the codice fiscale encodes
+ * the name (the letters that vary between homonyms are the birth data that follow).
+ */
+export function fiscalCodeFitsName(fiscalCode: string, fullName: string): boolean {
+  const code = fiscalCode.trim().toUpperCase().slice(0, 6);
+  const words = fullName.trim().split(/\s+/).filter(Boolean);
+  for (let k = 1; k < words.length; k++) {
+    const head = words.slice(0, k).join(' ');
+    const tail = words.slice(k).join(' ');
+    if (surnameCode(tail) + givenNameCode(head) === code || surnameCode(head) + givenNameCode(tail) === code) return true;
+  }
+  return false;
+}
+
 // ---- signed delegation uploads ------------------------------------------------------------
 
 export const SIGNED_DELEGATION_MAX_BYTES = 20 * 1024 * 1024;

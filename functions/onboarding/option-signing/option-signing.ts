@@ -39,6 +39,7 @@ import {
   type OptionUploadBody,
 } from '../../domain/onboarding/kyc';
 import type { PresignedUpload } from '../../domain/uploads';
+import { fiscalCodeFitsName } from '../../domain/onboarding/rules';
 import {
   DIGITAL_SIGNATURE_MESSAGES as DS,
   signatureModeOf,
@@ -180,9 +181,10 @@ export async function confirmSignedOption(
 /**
  * Who must have signed a digitally signed option: the seller (the delegator of the
  * delegations, step 3, with their codice fiscale) and every co-owner, with the codice fiscale
- * the seller gives for them. A missing one is a 400 naming what is missing; so is a code
- * already taken by the seller or another co-owner (one certificate would count for two, and
- * the seller alone could stand for a co-owner who never signed).
+ * the seller gives for them. A missing one is a 400 naming what is missing; so is a code whose
+ * letters are not the co-owner's name (someone else's), or already taken by the seller or
+ * another co-owner (one certificate would count for two, and the seller alone could stand for
+ * a co-owner who never signed).
  */
 function requiredOptionSigners(raw: RawDossier, given: readonly CoOwnerFiscalCode[]): RequiredSigner[] {
   const seller = raw.delegations.map((d) => delegatorSigner(toDelegationRecord(d))).find((s) => s !== null);
@@ -196,6 +198,8 @@ function requiredOptionSigners(raw: RawDossier, given: readonly CoOwnerFiscalCod
     const name = str(c.fullName) ?? str(c.email) ?? 'un comproprietario';
     const fiscalCode = byId.get(coOwnerIdOf(c));
     if (!fiscalCode) return refuse(DS.coOwnerFiscalCode(name));
+    // the code must be the co-owner's: its letters are those of their name and surname
+    if (!fiscalCodeFitsName(fiscalCode, str(c.fullName) ?? '')) return refuse(DS.fiscalCodeNotOfName(name));
     const code = fiscalCode.trim().toUpperCase();
     if (taken.has(code)) return refuse(DS.fiscalCodeTwice(name));
     taken.add(code);
