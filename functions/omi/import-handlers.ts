@@ -34,6 +34,12 @@ export interface ProvinceState {
   reopened: Set<string>;
   /** identities already stored, by LinkZona (built on first need) */
   existingByZone?: Map<string, Set<string>>;
+  /** the province's registrations count after this run's own (semesters.ts registerProvince) */
+  registrations: number;
+  /** another job was registered in the province when this run registered */
+  shared: boolean;
+  /** when `existing` was read (ms) */
+  readAt: number;
 }
 
 /** What the import does with the rows of one kind of file. */

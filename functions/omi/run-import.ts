@@ -52,7 +52,7 @@ import { OMI_MAX_BYTES, tooLargeMessage } from '../domain/uploads';
 import { writeIndexChunk } from '../model/omi/index-chunks';
 import { activeJob, claimJob, MAX_STORED_REASONS, updateJob, type RejectedRow } from '../model/omi/jobs';
 import { rebuildComuneDigests } from '../model/omi/comune-digest';
-import { getSemester, listingFromTable, loadExisting, registerProvince, releaseProvince, type SemesterManifest } from '../model/omi/semesters';
+import { getSemester, listingFromTable, loadExisting, othersRegisteredSince, registerProvince, releaseProvince, type SemesterManifest } from '../model/omi/semesters';
 import { OmiWriter } from '../model/omi/writer';
 import type { OmiImportPhase } from '../domain/omi/api';
 import { importPercent } from '../domain/omi/progress';
@@ -132,6 +132,8 @@ interface ImportRun {
   fileKind: OmiFileKind | undefined;
   /** the semester's manifest as it was before this run registered any province */
   manifest: SemesterManifest | undefined;
+  /** when `manifest` was read (ms): what the run knows of the semester is as old as that */
+  manifestReadAt: number;
   readonly provinces: Map<string, ProvinceState>;
   /** where each province's existing records were read from (logged) */
   readonly existingFrom: Record<'none' | 'index' | 'table', number>;
@@ -171,6 +173,7 @@ export async function runImport(req: ImportRequest, opts: { concurrency?: number
     semester: req.semester,
     fileKind: undefined,
     manifest: undefined,
+    manifestReadAt: 0,
     provinces: new Map(),
     existingFrom: { none: 0, index: 0, table: 0 },
     writer: new OmiWriter({ concurrency: opts.concurrency ?? 16, onRowsWritten: (rows) => (run.rowsWritten += rows) }),
@@ -330,6 +333,7 @@ async function startFile(run: ImportRun, meta: OmiFileMeta): Promise<void> {
   if (!run.semester || !isSemester(run.semester)) {
     throw new OmiImportError('Semestre non indicato: specifica il semestre nel formato AAAA-S1 o AAAA-S2');
   }
+  run.manifestReadAt = Date.now();
   run.manifest = await getSemester(run.semester);
   await updateJob(run.req.jobId, run.runId, { semester: run.semester, fileKind: run.fileKind, bytesTotal: run.bytesTotal });
 }
@@ -362,8 +366,20 @@ async function openProvince(run: ImportRun, prov: string): Promise<ProvinceState
   const kind = run.fileKind === 'zone' ? 'zones' : 'quotations';
   const existing = await loadExisting(run.manifest, prov, kind);
   run.existingFrom[existing.source]++;
-  await registerProvince(run.semester!, prov, run.req.jobId, !run.manifest?.provinces.includes(prov));
-  const st: ProvinceState = { prov, existing: existing.entries, fromFile: new Map(), zones: new Map(), written: new Set(), reopened: new Set() };
+  const registered = await registerProvince(run.semester!, prov, run.req.jobId, !run.manifest?.provinces.includes(prov));
+  // another job registered before this one (still there, or come and gone since the manifest was read)
+  const shared = registered.others.length > 0 || registered.count !== (run.manifest?.registrationCounts[prov] ?? 0) + 1;
+  const st: ProvinceState = {
+    prov,
+    existing: existing.entries,
+    fromFile: new Map(),
+    zones: new Map(),
+    written: new Set(),
+    reopened: new Set(),
+    registrations: registered.count,
+    shared,
+    readAt: run.manifestReadAt,
+  };
   run.provinces.set(prov, st);
   return st;
 }
@@ -405,7 +421,17 @@ async function rebuildIndexes(run: ImportRun, listingOf: (prov: string, st: Prov
   await reportProgress(run); // the page shows the rebuild as soon as it starts
   await mapLimit(work, REBUILD_CONCURRENCY, async ([prov, st]) => {
     await rebuildComuneDigests(run.semester!, prov);
-    if (run.fileKind === 'valori') await writeIndexChunk(run.semester!, prov, await listingOf(prov, st), version);
+    if (run.fileKind === 'valori') {
+      // another job writing the province during this run: what this run read when it started
+      // misses its records, so the listing comes from the table (read now); the index keeps
+      // the listing built from the latest reads whichever job writes last
+      const readAt = Date.now();
+      if (listingOf === fileListing && (st.shared || (await othersRegisteredSince(run.semester!, prov, run.req.jobId, st.registrations)))) {
+        await writeIndexChunk(run.semester!, prov, await listingFromTable(await getSemester(run.semester!), prov), version, readAt);
+      } else {
+        await writeIndexChunk(run.semester!, prov, await listingOf(prov, st), version, listingOf === fileListing ? st.readAt : readAt);
+      }
+    }
     await releaseProvince(run.semester!, prov, run.req.jobId);
     run.indexDone++;
     run.indexWorkDone += weight(st);

@@ -447,6 +447,26 @@ describe('OMI import: idempotent and exact when a run dies mid-file', () => {
     expect((await quotations({ semestre: sem })).body.total).toBe(446);
   });
 
+  it("two VALORI files of one province and semester imported at once: the listing index holds both files' records", async () => {
+    const sem = '2015-S1';
+    const [title, header, ...data] = readFileSync(VALORI_2025, 'latin1').replace('Semestre 2025/1', 'Semestre 2015/1').split('\n');
+    const rows = data.filter((l) => l.trim());
+    // the file's zones in two halves (LinkZona, column 11), as two extracts of one province (e.g. two comuni)
+    const zones = [...new Set(rows.map((l) => l.split(';')[10]))];
+    const first = new Set(zones.slice(0, zones.length / 2));
+    const half = (part: string[]) => Buffer.from([title, header, ...part, ''].join('\n'), 'latin1');
+    const [a, b] = await Promise.all([
+      importFile(VALORI_2025, sem, half(rows.filter((l) => first.has(l.split(';')[10]))), 'QI_half1_20151_VALORI.csv'),
+      importFile(VALORI_2025, sem, half(rows.filter((l) => !first.has(l.split(';')[10]))), 'QI_half2_20151_VALORI.csv'),
+    ]);
+    expect(a).toMatchObject({ status: 'completed', rejected: 0 });
+    expect(b).toMatchObject({ status: 'completed', rejected: 0 });
+    expect(a.inserted + b.inserted).toBe(446);
+    const manifest = (await getSemester(sem))!;
+    expect(manifest).toMatchObject({ dirty: [], registrations: {}, index: { MI: expect.objectContaining({ rows: 446 }) } });
+    expect((await quotations({ semestre: sem })).body.total).toBe(446);
+  });
+
   it('a file dropped straight into the bucket is imported with its own job, and dropped again (same key, same bytes) with a new one', async () => {
     const content = readFileSync(VALORI_2024, 'latin1').replace('Semestre 2024/2', 'Semestre 2021/1');
     const drop = () => s3().send(new PutObjectCommand({ Bucket: OMI_BUCKET(), Key: 'manuale/QI_999_1_20211_VALORI.csv', Body: Buffer.from(content, 'latin1') }));
@@ -524,11 +544,11 @@ describe('every real row is kept', () => {
 describe('Cancella Tutti i Dati', () => {
   it('deletes every OMI record in the background with progress, then nothing is listed or valued', async () => {
     const before = (await quotations()).body.total;
-    // 2025-S1, 2024-S2, 2023-S1 (20 rows), 2022-S2 (crash), 2021-S1 (dropped), 2020-S2 (died: 100 rows), 2019-S1, 2019-S2, 2016-S2 (VALORI and ZONE at once)
-    expect(before).toBe(892 + 20 + 446 + 446 + 100 + 446 + 446 + 446);
+    // 2025-S1, 2024-S2, 2023-S1 (20 rows), 2022-S2 (crash), 2021-S1 (dropped), 2020-S2 (died: 100 rows), 2019-S1, 2019-S2, 2016-S2 (VALORI and ZONE at once), 2015-S1 (two halves at once)
+    expect(before).toBe(892 + 20 + 446 + 446 + 100 + 446 + 446 + 446 + 446);
     // one item per (semester, zone), counted from the files, + the 43 zone descriptions of 2025-S1 and of 2016-S2
     const zonesOf = (file: string, from = 2, to?: number) => new Set(readFileSync(file, 'latin1').split('\n').slice(from, to).filter(Boolean).map((l) => l.split(';')[10])).size;
-    const items = 5 * zonesOf(VALORI_2025) + 2 * zonesOf(VALORI_2024) + zonesOf(VALORI_2025, 2, 22) + zonesOf(VALORI_2025, 2, 102) + 2 * 43;
+    const items = 6 * zonesOf(VALORI_2025) + 2 * zonesOf(VALORI_2024) + zonesOf(VALORI_2025, 2, 22) + zonesOf(VALORI_2025, 2, 102) + 2 * 43;
     // valued before the clear (and kept by the container): after it, not available
     const brera = { address: 'Via Brera 1', province: 'MI', city: 'Milano', surfaceArea: 80 };
     expect((await api('POST', '/valuations/evaluate', { token: await admin(), body: brera })).body).toMatchObject({ available: true });

@@ -10,7 +10,7 @@ import { buildChunk, type IndexChunk, type IndexEntry } from '../../domain/omi/l
 import { comuneSearchKey } from '../../domain/omi/names';
 import { batchGet } from '../batch-get';
 import { BatchWriter } from '../batch-writer';
-import { ddb, table } from '../db';
+import { ddb, isConditionFailure, table } from '../db';
 import { omiKeys } from '../keys';
 import { bumpDataState } from './data-state';
 
@@ -25,6 +25,8 @@ export interface IndexRef {
   rows: number;
   /** zone-quotations items holding them */
   zones?: number;
+  /** when the reads it was built from started (ms): a listing built from earlier reads never replaces it */
+  b?: number;
 }
 
 export function encodeChunk(chunk: IndexChunk): Buffer[] {
@@ -67,11 +69,13 @@ export function decodeChunk(parts: readonly Uint8Array[]): IndexChunk {
 
 /**
  * Writes the listing index of a semester and province under a new version, then points the
- * manifest at it, then deletes the previous version (readers that still hold the old manifest
- * retry once). The province stays dirty until its import releases it (semesters.ts
+ * manifest at it, unless a version built from later reads is already there (`builtAt`: when
+ * the reads `entries` come from started; then this version is deleted and the one in place
+ * returned), then deletes the previous version (readers that still hold the old manifest retry
+ * once). The province stays dirty until its import releases it (semesters.ts
  * releaseProvince): readers use this index only then.
  */
-export async function writeIndexChunk(semester: string, prov: string, entries: Iterable<IndexEntry>, version: string): Promise<IndexRef> {
+export async function writeIndexChunk(semester: string, prov: string, entries: Iterable<IndexEntry>, version: string, builtAt = Date.now()): Promise<IndexRef> {
   const chunk = buildChunk(semester, prov, entries);
   const parts = encodeChunk(chunk);
   await Promise.all(
@@ -79,17 +83,26 @@ export async function writeIndexChunk(semester: string, prov: string, entries: I
       ddb().send(new PutCommand({ TableName: table(), Item: { ...omiKeys.indexChunk(semester, prov, version, part), entity: 'omiIndexChunk', data } })),
     ),
   );
-  const ref: IndexRef = { v: version, parts: parts.length, rows: chunk.size, zones: chunk.zoneLinks.length };
-  const res = await ddb().send(
-    new UpdateCommand({
-      TableName: table(),
-      Key: omiKeys.semester(semester),
-      UpdateExpression: 'SET #index.#prov = :ref, updatedAt = :now',
-      ExpressionAttributeNames: { '#index': 'index', '#prov': prov },
-      ExpressionAttributeValues: { ':ref': ref, ':now': new Date().toISOString() },
-      ReturnValues: 'UPDATED_OLD',
-    }),
-  );
+  const ref: IndexRef = { v: version, parts: parts.length, rows: chunk.size, zones: chunk.zoneLinks.length, b: builtAt };
+  let res;
+  try {
+    res = await ddb().send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: omiKeys.semester(semester),
+        UpdateExpression: 'SET #index.#prov = :ref, updatedAt = :now',
+        ConditionExpression: 'attribute_not_exists(#index.#prov) OR attribute_not_exists(#index.#prov.#b) OR #index.#prov.#b <= :b',
+        ExpressionAttributeNames: { '#index': 'index', '#prov': prov, '#b': 'b' },
+        ExpressionAttributeValues: { ':ref': ref, ':now': new Date().toISOString(), ':b': builtAt },
+        ReturnValues: 'UPDATED_OLD',
+      }),
+    );
+  } catch (err) {
+    if (!isConditionFailure(err)) throw err;
+    // a listing built from later reads is in place: this one is not needed
+    await deleteIndexParts(semester, prov, ref);
+    return ref;
+  }
   await bumpDataState();
   const old = (res.Attributes?.index as Record<string, IndexRef> | undefined)?.[prov];
   if (old && old.v !== version) await deleteIndexParts(semester, prov, old);

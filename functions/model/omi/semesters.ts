@@ -25,6 +25,8 @@ export interface SemesterManifest {
   dirty: string[];
   /** per province, the jobs registered there and not released yet (none for a dirty province registered before jobs were named) */
   registrations: Record<string, string[]>;
+  /** per province, how many registrations were ever made (registerProvince) */
+  registrationCounts: Record<string, number>;
   index: Record<string, IndexRef>;
   /**
    * provinces whose every zone item of this semester is in the zones' history index (gsi2):
@@ -39,6 +41,9 @@ export interface SemesterManifest {
 /** The attribute of a province's registered jobs (a string set; DynamoDB's ADD and DELETE work on top-level attributes only). */
 const RUNS_PREFIX = 'runs#';
 const runsOf = (prov: string) => `${RUNS_PREFIX}${prov}`;
+/** The attribute counting a province's registrations ever made: a job sees whether another registered during its run. */
+const REGISTRATIONS_COUNT_PREFIX = 'regs#';
+const registrationsCountOf = (prov: string) => `${REGISTRATIONS_COUNT_PREFIX}${prov}`;
 
 function toManifest(item: Record<string, unknown>): SemesterManifest {
   return {
@@ -49,6 +54,11 @@ function toManifest(item: Record<string, unknown>): SemesterManifest {
       Object.entries(item)
         .filter(([name]) => name.startsWith(RUNS_PREFIX))
         .map(([name, jobs]) => [name.slice(RUNS_PREFIX.length), [...(jobs as Set<string>)].sort()]),
+    ),
+    registrationCounts: Object.fromEntries(
+      Object.entries(item)
+        .filter(([name]) => name.startsWith(REGISTRATIONS_COUNT_PREFIX))
+        .map(([name, count]) => [name.slice(REGISTRATIONS_COUNT_PREFIX.length), Number(count)]),
     ),
     index: (item.index as Record<string, IndexRef> | undefined) ?? {},
     historyIndexed: [...((item.historyIndexed as Set<string> | undefined) ?? [])].sort(),
@@ -190,18 +200,41 @@ function digestIndex(manifests: readonly { semester: string; provinces: Readonly
  * A province new to the semester (`fresh`: not in the manifest the run read) is
  * history-indexed from the start: every item it will hold is written with its zone-history keys.
  */
-export async function registerProvince(semester: string, prov: string, jobId: string, fresh = false): Promise<void> {
-  const add = ['provinces :p', 'dirty :p', '#runs :job', ...(fresh ? ['historyIndexed :p'] : [])];
-  await ddb().send(
+export async function registerProvince(semester: string, prov: string, jobId: string, fresh = false): Promise<{ count: number; others: string[] }> {
+  const add = ['provinces :p', 'dirty :p', '#runs :job', '#regs :one', ...(fresh ? ['historyIndexed :p'] : [])];
+  const res = await ddb().send(
     new UpdateCommand({
       TableName: table(),
       Key: omiKeys.semester(semester),
       UpdateExpression: `SET entity = :e, semester = :s, #index = if_not_exists(#index, :empty), updatedAt = :now ADD ${add.join(', ')}`,
-      ExpressionAttributeNames: { '#index': 'index', '#runs': runsOf(prov) },
-      ExpressionAttributeValues: { ':e': 'omiSemester', ':s': semester, ':empty': {}, ':now': new Date().toISOString(), ':p': new Set([prov]), ':job': new Set([jobId]) },
+      ExpressionAttributeNames: { '#index': 'index', '#runs': runsOf(prov), '#regs': registrationsCountOf(prov) },
+      ExpressionAttributeValues: { ':e': 'omiSemester', ':s': semester, ':empty': {}, ':now': new Date().toISOString(), ':p': new Set([prov]), ':job': new Set([jobId]), ':one': 1 },
+      ReturnValues: 'ALL_NEW',
     }),
   );
   await bumpDataState();
+  const runs = (res.Attributes?.[runsOf(prov)] as Set<string> | undefined) ?? new Set<string>();
+  return { count: Number(res.Attributes?.[registrationsCountOf(prov)] ?? 0), others: [...runs].filter((j) => j !== jobId) };
+}
+
+/**
+ * Whether a job other than the caller registered in the province since the caller's own
+ * registration (whose count was `count`), or is registered there now: then the caller's
+ * view of the province (read when it started) misses records, and its listing index is built
+ * from the table.
+ */
+export async function othersRegisteredSince(semester: string, prov: string, jobId: string, count: number): Promise<boolean> {
+  const res = await ddb().send(
+    new GetCommand({
+      TableName: table(),
+      Key: omiKeys.semester(semester),
+      ProjectionExpression: '#regs, #runs',
+      ExpressionAttributeNames: { '#regs': registrationsCountOf(prov), '#runs': runsOf(prov) },
+      ConsistentRead: true,
+    }),
+  );
+  const runs = (res.Item?.[runsOf(prov)] as Set<string> | undefined) ?? new Set<string>();
+  return Number(res.Item?.[registrationsCountOf(prov)] ?? 0) !== count || [...runs].some((j) => j !== jobId);
 }
 
 /**
