@@ -34,7 +34,7 @@ import {
   type AvailabilityState,
   type SlotTime,
 } from '../domain/availability';
-import { isOwner, requireOwnedDossier, type Item } from '../model/owned-property';
+import { isOwner, requireOwnedDossier, str, type Item } from '../model/owned-property';
 import { isExpired, TOKEN_PATTERN } from '../model/tokens';
 import { isPropertyId, loadDossier, mapSlot, type RawDossier } from '../model/dossier';
 import { quotaMonthOf, readAvailabilityLink, saveAvailabilitySlots, toMonthQuota, type QuotaWrite } from '../model/availability';
@@ -82,7 +82,7 @@ export function availabilityState(raw: RawDossier & { option: Item }, now = new 
     property: { address: String(p.address ?? ''), city: typeof p.city === 'string' && p.city ? p.city : null },
     minMonthlySlots: minMonthlySlotsOf(raw.option),
     today: todayInRome(now),
-    expiresAt: typeof raw.option.expiresAt === 'string' && raw.option.expiresAt ? raw.option.expiresAt : null,
+    expiresAt: str(raw.option.expiresAt),
     slots: raw.slots.map(mapSlot).sort((a, b) => a.date.localeCompare(b.date) || a.start.localeCompare(b.start)),
     quotas: raw.quotas.map(toMonthQuota).sort((a, b) => a.year - b.year || a.month - b.month),
   };
@@ -144,8 +144,7 @@ export async function saveAvailability(propertyId: string, caller: Caller, days:
   const { raw } = await openOwned(propertyId, caller);
   const option = raw.option;
   // the route checked the days against today; the option's expiry day is known here
-  const expiresAt = typeof option.expiresAt === 'string' && option.expiresAt ? option.expiresAt : null;
-  const withinOption = availabilitySaveSchema({ today: () => todayInRome(now), expiresAt: () => expiresAt }).safeParse({ days });
+  const withinOption = availabilitySaveSchema({ today: () => todayInRome(now), expiresAt: () => str(option.expiresAt) }).safeParse({ days });
   if (!withinOption.success) throw validationError(withinOption.error);
   const minMonthlySlots = minMonthlySlotsOf(option);
   const plan = planSave(raw, days);

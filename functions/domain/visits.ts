@@ -61,9 +61,6 @@ export const VISIT_MESSAGES = {
   afterExpiry: (expiresAt: string) => `La visita deve svolgersi entro la scadenza dell'opzione (${formatDate(`${expiresAt}T12:00:00Z`)}): scegli una fascia fino a quel giorno`,
 } as const;
 
-/** A slot of day `date` falls within the option, which runs to `expiresAt` included (none: not signed yet, no limit). */
-export const isWithinOption = (date: string, expiresAt: string | null | undefined) => !expiresAt || date <= expiresAt;
-
 /** Until when the agent may cancel or move the visit (ISO). */
 export function cutoffOf(v: { date: string; start: string }): string {
   return new Date(romeInstant(v.date, v.start).getTime() - VISIT_CUTOFF_HOURS * 3_600_000).toISOString();

@@ -118,12 +118,7 @@ export const isEvidenceKey = (key: string) => /^[^/]+\/evidence\//.test(key);
  */
 export async function sealEvidence(uploadKey: string, evidenceKey: string, maxBytes: number): Promise<(Evidence & { bytes: Buffer }) | undefined> {
   const Bucket = requireConfig('MEDIA_BUCKET');
-  try {
-    await s3().send(new CopyObjectCommand({ Bucket, Key: evidenceKey, CopySource: `${Bucket}/${uploadKey.split('/').map(encodeURIComponent).join('/')}`, MetadataDirective: 'COPY' }));
-  } catch (err) {
-    if (isMissing(err)) return undefined;
-    throw err;
-  }
+  if (!(await copyWithoutTags(uploadKey, evidenceKey))) return undefined;
   const res = await s3().send(new GetObjectCommand({ Bucket, Key: evidenceKey }));
   const size = Number(res.ContentLength ?? 0);
   if (size < 1 || size > maxBytes) {

@@ -6,13 +6,12 @@
 import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, isConditionFailure, table } from './db';
 import { keys } from './keys';
-import { cancellationReasons, closeRequestWrites, optionNotExpired, requestsVersionIs, toAdminAgentRequest, type AgentMail, type Item } from './agent-request';
+import { cancellationReasons, closeRequestWrites, optionListed, requestsVersionIs, toAdminAgentRequest, type AgentMail, type Item } from './agent-request';
 import type { AdminAgentRequest, PaymentMethod } from '../domain/agent-requests';
 import type { Actor } from '../domain/activity';
 import { todayInRome } from '../domain/availability';
 import { requestActivity } from './activity';
 import { str } from './item';
-import { optionStateCondition } from './option';
 
 export type MarkPaidOutcome =
   | { outcome: 'paid'; request: AdminAgentRequest }
@@ -38,10 +37,9 @@ export async function markRequestPaid(input: {
   actor: Actor;
 }): Promise<MarkPaidOutcome> {
   const { target, via, paymentRef, at, closing, actor } = input;
-  const assign = optionStateCondition('assign');
   const version = requestsVersionIs(input.requestsVersion);
-  // not past its expiry day: until the daily job expires it, an expired option is not assigned
-  const notExpired = optionNotExpired(todayInRome(new Date(at)));
+  // published and nobody's, not past its expiry day: until the daily job expires it, an expired option is not assigned
+  const listed = optionListed(todayInRome(new Date(at)));
   const requestId = String(target.id);
   const propertyId = String(target.propertyId);
   const agentId = String(target.agentId);
@@ -64,18 +62,9 @@ export async function markRequestPaid(input: {
         Key: keys.option(propertyId),
         // published -> assigned (domain/option-lifecycle): only an option still offered to agents
         UpdateExpression: 'SET assignedAgentId = :agent, assignedAt = :at, updatedAt = :at, gsi3pk = :g3pk, gsi3sk = :g3sk, #optStatus = :assigned',
-        ConditionExpression: `attribute_exists(pk) AND (attribute_not_exists(assignedAgentId) OR attribute_type(assignedAgentId, :nullType)) AND ${assign.expression} AND ${version.expression} AND ${notExpired.expression}`,
-        ExpressionAttributeNames: assign.names,
-        ExpressionAttributeValues: {
-          ':agent': agentId,
-          ':at': at,
-          ...notExpired.values,
-          ':g3pk': assigned.gsi3pk,
-          ':g3sk': assigned.gsi3sk,
-          ':assigned': 'assigned',
-          ...assign.values,
-          ...version.values,
-        },
+        ConditionExpression: `attribute_exists(pk) AND ${listed.expression} AND ${version.expression}`,
+        ExpressionAttributeNames: listed.names,
+        ExpressionAttributeValues: { ':agent': agentId, ':at': at, ':g3pk': assigned.gsi3pk, ':g3sk': assigned.gsi3sk, ':assigned': 'assigned', ...listed.values, ...version.values },
       },
     },
     {

@@ -20,7 +20,7 @@ import { isExpired } from '../model/tokens';
 import { invitedPropertyId, linkPropertyToSeller } from '../model/invitation';
 import { isPropertyId, loadDossier, requireOwnedDossier, type RawDossier } from '../model/dossier';
 import { isStepLocked, readProperty } from '../model/property';
-import { coOwnerIdentityOf, coOwnerIdsOf, readCoOwner, readCoOwnerInvitation, sellerShareOf, toCoOwner } from '../model/co-owner';
+import { coOwnerIdentityOf, readCoOwner, readCoOwnerInvitation, sellerShareOf, toCoOwner } from '../model/co-owner';
 import { toDelegationRecord } from '../model/delegation';
 import { optionSigners } from '../model/option';
 import { toSignatureType } from '../domain/onboarding/digital-signature';
@@ -167,8 +167,6 @@ export interface InvitedCoOwner {
   email: string;
   property: Item;
   coOwner: Item;
-  /** the property's other co-owners */
-  otherCoOwnerIds: string[];
 }
 
 /**
@@ -186,12 +184,12 @@ export async function requireInvitedCoOwner(token: string, caller: Caller): Prom
   // only the invited e-mail opens a co-owner's link
   if (invite.email.toLowerCase() !== email) throw notFound();
   // readProperty: undefined when missing or being deleted
-  const [property, coOwner, coOwnerIds] = await Promise.all([readProperty(propertyId), readCoOwner(propertyId, coOwnerId), coOwnerIdsOf(propertyId)]);
+  const [property, coOwner] = await Promise.all([readProperty(propertyId), readCoOwner(propertyId, coOwnerId)]);
   if (!property || !coOwner) throw notFound();
   if (String(coOwner.email ?? '').toLowerCase() !== email) throw notFound();
   // the property's owner is never one of its co-owners, whatever address they were invited at
   if (property.userId === caller.userId) throw notFound();
-  return { propertyId, coOwnerId, email: String(coOwner.email), property, coOwner, otherCoOwnerIds: coOwnerIds.filter((id) => id !== coOwnerId) };
+  return { propertyId, coOwnerId, email: String(coOwner.email), property, coOwner };
 }
 
 function coOwnerState(invited: InvitedCoOwner, token: string): CoOwnerKycState {

@@ -84,8 +84,9 @@ async function applyOptionAction(
   let status: OptionState;
   let closing: Awaited<ReturnType<typeof closingOf>> = [];
   for (let attempt = 1; ; attempt++) {
-    // a closing reads the option (its requests version) again, then its requests
-    const option = why ? await readOption(propertyId) : read;
+    // the option as read (its requests version), then its requests; a closing that met a
+    // request saved meanwhile reads the option again
+    const option = attempt === 1 ? read : await readOption(propertyId);
     if (!option) throw new NotFoundError(REVIEW_MESSAGES.optionNotFound);
     const version = requestsVersionOf(option);
     closing = why ? await closingOf(propertyId, why, now) : [];

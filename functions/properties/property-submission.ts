@@ -46,9 +46,9 @@ interface CheckedMedia {
 }
 
 /**
- * Every referenced upload: present, an image or a video of at most 20 MB, a draft young
- * enough that the bucket's lifecycle cannot be about to delete it (lib/draft-uploads.ts), and
- * bytes that are what its Content-Type claims (lib/upload-check.ts: a mismatch is deleted).
+ * Every referenced upload: present, an image or a video of at most 20 MB, and a draft young
+ * enough that the bucket's lifecycle cannot be about to delete it (lib/draft-uploads.ts). Its
+ * bytes are checked on the copy the request links (sealUploads).
  */
 async function checkUploads(s: PropertySubmission, now: Date): Promise<CheckedMedia[]> {
   const refs = s.rooms.flatMap((room, roomIndex) =>
@@ -67,18 +67,17 @@ async function checkUploads(s: PropertySubmission, now: Date): Promise<CheckedMe
   });
   const first = Object.values(fields)[0];
   if (first) throw new ValidationError(first, fields);
-  const checked = refs.map((r, i) => ({ ...r, contentType: heads[i]!.contentType, size: heads[i]!.size, fileName: parseMediaKey(r.key)?.fileName ?? r.key }));
-  // their bytes: a text renamed .jpg, an SVG... is deleted, and nothing is linked
-  await requireUploadBytes(checked.map((m) => ({ key: m.key, contentType: m.contentType, name: m.fileName, field: m.path })));
-  return checked;
+  return refs.map((r, i) => ({ ...r, contentType: heads[i]!.contentType, size: heads[i]!.size, fileName: parseMediaKey(r.key)?.fileName ?? r.key }));
 }
 
 /**
  * The checked uploads copied, before the transaction that links them, under keys no upload
  * form names (the same room, a random part: a wizard form lives 10 minutes and posting it
  * again after the submission would change linked bytes and make them a draft again), without
- * the draft tag, and their bytes checked again there: the request links exactly what was
- * checked. A failure deletes every copy made; the drafts are left to the bucket's lifecycle.
+ * the draft tag, and their bytes checked there (lib/upload-check.ts): the request links
+ * exactly what was checked. A failure deletes every copy made and the uploads it refused (a
+ * text renamed .jpg, an SVG...); the others are left to the bucket's lifecycle (a corrected
+ * submission links them).
  */
 async function sealUploads(checked: readonly CheckedMedia[]): Promise<CheckedMedia[]> {
   const sealed = checked.map((m) => {
@@ -95,7 +94,8 @@ async function sealUploads(checked: readonly CheckedMedia[]): Promise<CheckedMed
     if (first) throw new ValidationError(first, fields);
     await requireUploadBytes(sealed.map((m) => ({ key: m.key, contentType: m.contentType, name: m.fileName, field: m.path })));
   } catch (err) {
-    await deleteMediaObjects(sealed.map((m) => m.key), 'submission refused');
+    const refused = new Set(err instanceof ValidationError ? Object.keys(err.fields ?? {}) : []);
+    await deleteMediaObjects([...sealed.map((m) => m.key), ...checked.filter((m) => refused.has(m.path)).map((m) => m.key)], 'submission refused');
     throw err;
   }
   return sealed;
@@ -156,6 +156,8 @@ export async function submitProperty(s: PropertySubmission, opts: SubmitOptions 
   const now = opts.now ?? new Date();
   const checked = await checkUploads(s, now);
   const createdAt = now.toISOString();
+  // refused bytes answer before the valuation runs
+  const sealed = await sealUploads(checked);
 
   let valuation: ValuationResult | undefined;
   let valuationFailed = false;
@@ -193,7 +195,6 @@ export async function submitProperty(s: PropertySubmission, opts: SubmitOptions 
     }
   }
 
-  const sealed = await sealUploads(checked);
   try {
     await storeSubmission({
       sourceName,

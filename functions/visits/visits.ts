@@ -18,6 +18,7 @@ import { bookedVisitItemsOn, bookVisit, cancelVisitOfClosedOption, closeVisit, f
 import { SYSTEM_ACTOR, type Actor, type ActivityKind } from '../domain/activity';
 import { addDays, todayInRome } from '../domain/availability';
 import { salePriceOf } from '../domain/review/rules';
+import { isPastExpiry } from '../domain/option-lifecycle';
 import { romeDayStart } from '../domain/rome-time';
 import { factsOf, sellerNameOf, visitMails } from '../lib/visit-mails';
 import {
@@ -25,7 +26,6 @@ import {
   INTEREST_LABELS,
   isBeforeCutoff,
   isBookable,
-  isWithinOption,
   VISIT_MESSAGES as M,
   type AgentDeal,
   type SellerVisits,
@@ -72,7 +72,7 @@ export async function agentDeal(propertyId: string, agentId: string, now = new D
     hasKeys: option.hasKeys === true,
     expiresAt: str(option.expiresAt),
     freeSlots: slots
-      .filter((s) => s.isBooked !== true && isBookable({ date: String(s.date), start: String(s.start) }, now) && isWithinOption(String(s.date), str(option.expiresAt)))
+      .filter((s) => s.isBooked !== true && isBookable({ date: String(s.date), start: String(s.start) }, now) && !isPastExpiry(str(option.expiresAt), String(s.date)))
       .map(toFreeSlot)
       .sort((a, b) => `${a.date}T${a.start}`.localeCompare(`${b.date}T${b.start}`)),
     visits: visits.filter((v) => v.agentId === agentId).map(toVisit),
@@ -85,7 +85,8 @@ async function bookableSlot(propertyId: string, slotId: string, option: Item, no
   if (slot.isBooked === true) throw new ConflictError(M.slotTaken);
   if (!isBookable({ date: String(slot.date), start: String(slot.start) }, now)) throw new ConflictError(M.slotTooSoon);
   const expiresAt = str(option.expiresAt);
-  if (!isWithinOption(String(slot.date), expiresAt)) throw new ConflictError(M.afterExpiry(expiresAt!));
+  // the option runs to its expiry day included: a slot of a later day is past it
+  if (isPastExpiry(expiresAt, String(slot.date))) throw new ConflictError(M.afterExpiry(expiresAt!));
   return slot;
 }
 

@@ -10,7 +10,7 @@
  */
 import type { IdentityCheckResult, IdentityUploadInput, VerifyIdentityInput } from '../../domain/identity';
 import type { Caller } from '../../lib/auth';
-import { saveCoOwnerIdentity as writeCoOwnerIdentity } from '../../model/co-owner';
+import { coOwnerIdsOf, saveCoOwnerIdentity as writeCoOwnerIdentity } from '../../model/co-owner';
 import { presignIdentityUpload, runIdentityCheck, type IdentityOutcome, type IdentitySubject } from '../identity/identity-check';
 import type { PresignedUpload } from '../../domain/uploads';
 import { requireInvitedCoOwner, type InvitedCoOwner } from '../state';
@@ -19,12 +19,14 @@ export const coOwnerNamePrefix = (coOwnerId: string) => `coowner-${coOwnerId}-`;
 
 /** Stores the outcome on the COOWNER item (the co-owner still the invited e-mail) and checks the property is editable. */
 async function saveCoOwnerIdentity(co: InvitedCoOwner, { result, input, sha256, engine, now }: IdentityOutcome): Promise<void> {
+  // the other co-owners, whose documents the write checks
+  const others = (await coOwnerIdsOf(co.propertyId)).filter((id) => id !== co.coOwnerId);
   await writeCoOwnerIdentity({
     propertyId: co.propertyId,
     coOwnerId: co.coOwnerId,
     email: co.email,
     checkedFullName: String(co.coOwner.fullName ?? ''),
-    otherCoOwnerIds: co.otherCoOwnerIds,
+    otherCoOwnerIds: others,
     status: result.status,
     reason: result.reason,
     confidence: result.confidence,
